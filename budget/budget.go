@@ -1,0 +1,231 @@
+// Package budget owns the per-render work meter, the named resource limits
+// and the budget error. It is a leaf: standard library only, so the same
+// meter can run inside Temporal workflow code.
+package budget
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Cost scale (Pipelex's): one unit is roughly one byte read or allocated.
+const (
+	// Step is charged for an operator, filter, test, comparison, printed
+	// value or loop iteration (even one with an empty body).
+	Step int64 = 256
+	// Call is charged for a method or macro call.
+	Call int64 = 1024
+	// Elem is charged for an element drawn from an iterable or found in a
+	// produced container.
+	Elem int64 = 64
+	// Slot is the size charged for one container slot.
+	Slot int64 = 8
+	// EscapeFactor multiplies the size of text that autoescape may expand.
+	EscapeFactor int64 = 6
+	// MarkdownChar is charged per character of Markdown rendering.
+	MarkdownChar int64 = 2048
+)
+
+// Defaults for the named limits.
+const (
+	DefaultWorkUnits       int64 = 134217728 // 128 Mi
+	DefaultSourceBytes     int64 = 1 << 20
+	DefaultASTNodes        int64 = 200000
+	DefaultNestingDepth    int64 = 256
+	DefaultOutputBytes     int64 = 16 << 20
+	DefaultScratchBytes    int64 = 64 << 20
+	DefaultCapabilityCalls int64 = 1000000
+)
+
+// Limits are the per-render resource ceilings. A zero field means the default.
+type Limits struct {
+	WorkUnits       int64 `json:"work_units,omitempty"`
+	SourceBytes     int64 `json:"source_bytes,omitempty"`
+	ASTNodes        int64 `json:"ast_nodes,omitempty"`
+	NestingDepth    int64 `json:"nesting_depth,omitempty"`
+	OutputBytes     int64 `json:"output_bytes,omitempty"`
+	ScratchBytes    int64 `json:"scratch_bytes,omitempty"`
+	CapabilityCalls int64 `json:"capability_calls,omitempty"`
+}
+
+// Resolved returns l with every zero field replaced by its default.
+func (l Limits) Resolved() Limits {
+	def := func(v, d int64) int64 {
+		if v <= 0 {
+			return d
+		}
+		return v
+	}
+	return Limits{
+		WorkUnits:       def(l.WorkUnits, DefaultWorkUnits),
+		SourceBytes:     def(l.SourceBytes, DefaultSourceBytes),
+		ASTNodes:        def(l.ASTNodes, DefaultASTNodes),
+		NestingDepth:    def(l.NestingDepth, DefaultNestingDepth),
+		OutputBytes:     def(l.OutputBytes, DefaultOutputBytes),
+		ScratchBytes:    def(l.ScratchBytes, DefaultScratchBytes),
+		CapabilityCalls: def(l.CapabilityCalls, DefaultCapabilityCalls),
+	}
+}
+
+// Min returns the limits where each field is the smaller non-zero of a and b.
+func Min(a, b Limits) Limits {
+	m := func(x, y int64) int64 {
+		switch {
+		case x <= 0:
+			return y
+		case y <= 0:
+			return x
+		case x < y:
+			return x
+		}
+		return y
+	}
+	return Limits{
+		WorkUnits:       m(a.WorkUnits, b.WorkUnits),
+		SourceBytes:     m(a.SourceBytes, b.SourceBytes),
+		ASTNodes:        m(a.ASTNodes, b.ASTNodes),
+		NestingDepth:    m(a.NestingDepth, b.NestingDepth),
+		OutputBytes:     m(a.OutputBytes, b.OutputBytes),
+		ScratchBytes:    m(a.ScratchBytes, b.ScratchBytes),
+		CapabilityCalls: m(a.CapabilityCalls, b.CapabilityCalls),
+	}
+}
+
+// Limit names used in errors.
+const (
+	LimitWorkUnits       = "work_units"
+	LimitSourceBytes     = "source_bytes"
+	LimitASTNodes        = "ast_nodes"
+	LimitNestingDepth    = "nesting_depth"
+	LimitOutputBytes     = "output_bytes"
+	LimitScratchBytes    = "scratch_bytes"
+	LimitCapabilityCalls = "capability_calls"
+	LimitIntegerWidth    = "integer_width"
+)
+
+// Phase says whether a limit was hit while parsing or while rendering.
+type Phase string
+
+// Phases.
+const (
+	PhaseParse  Phase = "parse"
+	PhaseRender Phase = "render"
+)
+
+// Error is a refusal by a resource limit. Its message names the operation,
+// the limit and the amounts, never template text or a value.
+type Error struct {
+	Limit      string // one of the Limit* names
+	Phase      Phase
+	Op         string // the operation that would overdraw
+	Configured int64  // the configured ceiling
+	Observed   int64  // what the operation would bring the total to
+	Need       int64  // what the operation needed
+	Left       int64  // what was left before it
+}
+
+func (e *Error) Error() string {
+	if e.Limit == LimitWorkUnits {
+		return "budget exceeded during " + string(e.Phase) + ": " + e.Op + " needs about " +
+			strconv.FormatInt(e.Need, 10) + " units, " + strconv.FormatInt(e.Left, 10) +
+			" are left (work_units limit " + strconv.FormatInt(e.Configured, 10) + ")"
+	}
+	return fmt.Sprintf("limit %s exceeded during %s: %s reaches %d, limit is %d",
+		e.Limit, e.Phase, e.Op, e.Observed, e.Configured)
+}
+
+// Meter counts work units and the other cumulative limits for one render.
+// It is not safe for concurrent use; each render owns one.
+type Meter struct {
+	Limits Limits // resolved
+	Phase  Phase
+	used   int64
+	calls  int64
+}
+
+// NewMeter returns a meter for the given limits (zero fields are defaults).
+func NewMeter(l Limits) *Meter {
+	return &Meter{Limits: l.Resolved(), Phase: PhaseParse}
+}
+
+// Used returns the work units spent so far.
+func (m *Meter) Used() int64 { return m.used }
+
+// Left returns the work units still available.
+func (m *Meter) Left() int64 { return m.Limits.WorkUnits - m.used }
+
+// Charge spends n units for op, or returns the budget error without
+// spending when the budget would be overdrawn. Call it before the work.
+func (m *Meter) Charge(n int64, op string) error {
+	if n < 0 {
+		n = 0
+	}
+	if n > m.Limits.WorkUnits-m.used {
+		return &Error{Limit: LimitWorkUnits, Phase: m.Phase, Op: op,
+			Configured: m.Limits.WorkUnits, Observed: satAdd(m.used, n), Need: n, Left: m.Left()}
+	}
+	m.used += n
+	return nil
+}
+
+// Check returns a limit error if observed exceeds the configured value of
+// the named limit.
+func (m *Meter) Check(limit string, observed int64, op string) error {
+	var c int64
+	switch limit {
+	case LimitSourceBytes:
+		c = m.Limits.SourceBytes
+	case LimitASTNodes:
+		c = m.Limits.ASTNodes
+	case LimitNestingDepth:
+		c = m.Limits.NestingDepth
+	case LimitOutputBytes:
+		c = m.Limits.OutputBytes
+	case LimitScratchBytes:
+		c = m.Limits.ScratchBytes
+	case LimitCapabilityCalls:
+		c = m.Limits.CapabilityCalls
+	case LimitWorkUnits:
+		c = m.Limits.WorkUnits
+	default:
+		return nil
+	}
+	if observed > c {
+		return &Error{Limit: limit, Phase: m.Phase, Op: op, Configured: c, Observed: observed}
+	}
+	return nil
+}
+
+// CapabilityCall counts one call of a capability (a registered filter,
+// test, global or surface method) against the capability_calls limit.
+func (m *Meter) CapabilityCall(op string) error {
+	m.calls++
+	return m.Check(LimitCapabilityCalls, m.calls, op)
+}
+
+// Overflow builds the error for an integer result wider than 64 bits.
+func (m *Meter) Overflow(op string) error {
+	return &Error{Limit: LimitIntegerWidth, Phase: m.Phase, Op: op, Configured: 64, Observed: 65}
+}
+
+func satAdd(a, b int64) int64 {
+	s := a + b
+	if s < a {
+		return 1<<63 - 1
+	}
+	return s
+}
+
+// Mul returns a*b saturated at the int64 maximum (for estimates).
+func Mul(a, b int64) int64 {
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	if a > (1<<63-1)/b {
+		return 1<<63 - 1
+	}
+	return a * b
+}
+
+// Add returns a+b saturated at the int64 maximum (for estimates).
+func Add(a, b int64) int64 { return satAdd(a, b) }

@@ -1,0 +1,129 @@
+package value
+
+import (
+	"fmt"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// Ctx is what builtins and callables see of the running render. It carries
+// the meter explicitly (never a context.Context: workflow code has none).
+// Methods that can fail panic with *errs.Error; the engine recovers at its
+// API boundary.
+type Ctx interface {
+	// Charge spends n work units for op or panics with the budget error.
+	Charge(n int64, op string)
+	// Meter is the render's meter.
+	Meter() *budget.Meter
+	// Autoescape reports whether output is being HTML-escaped.
+	Autoescape() bool
+	// Attr reads an attribute through the policy chokepoint.
+	Attr(v Value, name string) Value
+	// Item reads an item (subscript) through the policy chokepoint.
+	Item(v Value, key Value) Value
+	// CallFilter runs a registered filter by name.
+	CallFilter(name string, v Value, args *Args) Value
+	// CallTest runs a registered test by name.
+	CallTest(name string, v Value, args *Args) bool
+	// HasFilter and HasTest report whether a name is registered.
+	HasFilter(name string) bool
+	HasTest(name string) bool
+	// Rand returns the next number of the render's deterministic generator.
+	Rand() uint64
+	// Strict reports strict undefined mode.
+	Strict() bool
+	// CallValue calls a callable value (macros, globals, bound methods).
+	// Filters must not use it on values handed to them (capability rule).
+	CallValue(f Value, args *Args) Value
+}
+
+// KV is one keyword argument.
+type KV struct {
+	Key string
+	Val Value
+}
+
+// Args are the arguments of a call.
+type Args struct {
+	Pos []Value
+	Kw  []KV
+}
+
+var missingMarker = &UndefInfo{Hint: "missing argument"}
+
+// Missing is the value Bind leaves for an argument that was not passed.
+var Missing = Value{k: Undefined, ref: missingMarker}
+
+// IsMissing reports whether v is the Missing marker from Bind.
+func (v Value) IsMissing() bool { return v.k == Undefined && v.ref == missingMarker }
+
+// Bind matches positional and keyword arguments to names, as Python does
+// for a function with those parameters (all optional). Parameters not
+// passed are Missing. Extra or unknown arguments are a type error.
+func (a *Args) Bind(fn string, names []string, out []Value) {
+	if a == nil {
+		for i := range out {
+			out[i] = Missing
+		}
+		return
+	}
+	if len(a.Pos) > len(names) {
+		Throw(errs.Type, fmt.Sprintf("%s() takes at most %d positional arguments (%d given)", fn, len(names), len(a.Pos)))
+	}
+	for i := range out {
+		if i < len(a.Pos) {
+			out[i] = a.Pos[i]
+		} else {
+			out[i] = Missing
+		}
+	}
+	for _, kv := range a.Kw {
+		found := false
+		for i, n := range names {
+			if n == kv.Key {
+				if i < len(a.Pos) {
+					Throw(errs.Type, fmt.Sprintf("%s() got multiple values for argument %s", fn, errs.Quote(kv.Key)))
+				}
+				out[i] = kv.Val
+				found = true
+				break
+			}
+		}
+		if !found {
+			Throw(errs.Type, fmt.Sprintf("%s() got an unexpected keyword argument %s", fn, errs.Quote(kv.Key)))
+		}
+	}
+}
+
+// Len is the number of arguments.
+func (a *Args) Len() int {
+	if a == nil {
+		return 0
+	}
+	return len(a.Pos) + len(a.Kw)
+}
+
+// Throw raises an engine error of kind k. The engine recovers it at the API.
+func Throw(k errs.Kind, msg string) {
+	panic(errs.New(k, msg))
+}
+
+// Throwf raises a formatted engine error.
+func Throwf(k errs.Kind, format string, a ...any) {
+	panic(errs.New(k, fmt.Sprintf(format, a...)))
+}
+
+// ThrowErr raises err, converting budget errors to the budget kind.
+func ThrowErr(err error) {
+	if err == nil {
+		return
+	}
+	if e, ok := err.(*errs.Error); ok {
+		panic(e)
+	}
+	if _, ok := err.(*budget.Error); ok {
+		panic(errs.Wrap(errs.Budget, err))
+	}
+	panic(errs.Wrap(errs.Render, err))
+}

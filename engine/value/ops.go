@@ -1,0 +1,538 @@
+package value
+
+import (
+	"math"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// PercentFormat implements str % args (printf-style formatting). It is set
+// by the builtins package so the value model stays small.
+var PercentFormat func(c Ctx, format Value, args Value) Value
+
+func overflow(c Ctx, op string) {
+	ThrowErr(&budget.Error{Limit: budget.LimitIntegerWidth, Phase: c.Meter().Phase, Op: "integer " + op,
+		Configured: 64, Observed: 65})
+}
+
+func typeErr(op string, a, b Value) {
+	Throwf(errs.Type, "unsupported operand type(s) for %s: %s and %s", op, errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
+}
+
+func undefCheck(a, b Value) {
+	if a.k == Undefined {
+		ThrowUndefined(a)
+	}
+	if b.k == Undefined {
+		ThrowUndefined(b)
+	}
+}
+
+// ThrowUndefined raises the undefined error for using u.
+func ThrowUndefined(u Value) {
+	if h := u.UndefHintText(); h != "" && u.ref != missingMarker {
+		Throw(errs.Undefined, h)
+	}
+	if u.s != "" {
+		Throwf(errs.Undefined, "%s is undefined", errs.Quote(u.s))
+	}
+	Throw(errs.Undefined, "value is undefined")
+}
+
+func isIntLike(v Value) bool { return v.k == Int || v.k == Bool }
+
+// AddInt adds with the 64-bit rule.
+func AddInt(c Ctx, a, b int64) int64 {
+	s := a + b
+	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
+		overflow(c, "+")
+	}
+	return s
+}
+
+// MulInt multiplies with the 64-bit rule.
+func MulInt(c Ctx, a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		overflow(c, "*")
+	}
+	return p
+}
+
+// Add is Python's a + b.
+func Add(c Ctx, a, b Value) Value {
+	undefCheck(a, b)
+	if isIntLike(a) && isIntLike(b) {
+		return FromInt(AddInt(c, a.n, b.n))
+	}
+	if a.IsNumber() && b.IsNumber() {
+		return FromFloat(a.Float() + b.Float())
+	}
+	if a.k == String && b.k == String {
+		c.Charge(int64(len(a.s))+int64(len(b.s)), "string concatenation")
+		if a.safe || b.safe {
+			return Safe(EscapeStr(a) + EscapeStr(b))
+		}
+		return FromString(a.s + b.s)
+	}
+	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
+		ai, bi := a.Items(), b.Items()
+		c.Charge(int64(len(ai)+len(bi))*(budget.Slot+budget.Elem), "sequence concatenation")
+		out := make([]Value, 0, len(ai)+len(bi))
+		out = append(append(out, ai...), bi...)
+		return Value{k: a.k, ref: &ListData{Items: out}}
+	}
+	typeErr("+", a, b)
+	return Value{}
+}
+
+// EscapeStr returns the markup text of a string value (escaping plain text).
+func EscapeStr(v Value) string {
+	if v.safe {
+		return v.s
+	}
+	return EscapeHTML(v.s)
+}
+
+// Sub is Python's a - b.
+func Sub(c Ctx, a, b Value) Value {
+	undefCheck(a, b)
+	if isIntLike(a) && isIntLike(b) {
+		d := a.n - b.n
+		if (a.n >= 0) != (b.n >= 0) && (d >= 0) != (a.n >= 0) {
+			overflow(c, "-")
+		}
+		return FromInt(d)
+	}
+	if a.IsNumber() && b.IsNumber() {
+		return FromFloat(a.Float() - b.Float())
+	}
+	typeErr("-", a, b)
+	return Value{}
+}
+
+// Mul is Python's a * b, estimating repetition before allocating.
+func Mul(c Ctx, a, b Value) Value {
+	undefCheck(a, b)
+	if isIntLike(a) && isIntLike(b) {
+		return FromInt(MulInt(c, a.n, b.n))
+	}
+	if a.IsNumber() && b.IsNumber() {
+		return FromFloat(a.Float() * b.Float())
+	}
+	if isIntLike(a) && (b.k == String || b.k == List || b.k == Tuple) {
+		a, b = b, a
+	}
+	if isIntLike(b) {
+		n := b.n
+		if n < 0 {
+			n = 0
+		}
+		switch a.k {
+		case String:
+			c.Charge(budget.Mul(int64(len(a.s)), n), "string repetition")
+			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n))}
+		case List, Tuple:
+			items := a.Items()
+			per := Size(a, c.Meter().Left()) + int64(len(items))*budget.Elem
+			c.Charge(budget.Mul(per, n), "sequence repetition")
+			out := make([]Value, 0, len(items)*int(n))
+			for i := int64(0); i < n; i++ {
+				out = append(out, items...)
+			}
+			return Value{k: a.k, ref: &ListData{Items: out}}
+		}
+	}
+	typeErr("*", a, b)
+	return Value{}
+}
+
+func zeroDiv(op string) {
+	v := errs.New(errs.Render, op+" by zero")
+	v.PyError = "ZeroDivisionError"
+	panic(v)
+}
+
+// Div is Python's true division.
+func Div(c Ctx, a, b Value) Value {
+	undefCheck(a, b)
+	if !a.IsNumber() || !b.IsNumber() {
+		typeErr("/", a, b)
+	}
+	if b.Float() == 0 {
+		zeroDiv("division")
+	}
+	return FromFloat(a.Float() / b.Float())
+}
+
+// FloorDiv is Python's a // b.
+func FloorDiv(c Ctx, a, b Value) Value {
+	undefCheck(a, b)
+	if isIntLike(a) && isIntLike(b) {
+		if b.n == 0 {
+			zeroDiv("integer division")
+		}
+		if a.n == math.MinInt64 && b.n == -1 {
+			overflow(c, "//")
+		}
+		q := a.n / b.n
+		if (a.n%b.n != 0) && ((a.n < 0) != (b.n < 0)) {
+			q--
+		}
+		return FromInt(q)
+	}
+	if a.IsNumber() && b.IsNumber() {
+		if b.Float() == 0 {
+			zeroDiv("float floor division")
+		}
+		return FromFloat(math.Floor(a.Float() / b.Float()))
+	}
+	typeErr("//", a, b)
+	return Value{}
+}
+
+// Mod is Python's a % b (floor modulo, or string formatting).
+func Mod(c Ctx, a, b Value) Value {
+	if a.k == String && PercentFormat != nil {
+		return PercentFormat(c, a, b)
+	}
+	undefCheck(a, b)
+	if isIntLike(a) && isIntLike(b) {
+		if b.n == 0 {
+			zeroDiv("integer modulo")
+		}
+		if b.n == -1 {
+			return FromInt(0)
+		}
+		m := a.n % b.n
+		if m != 0 && ((m < 0) != (b.n < 0)) {
+			m += b.n
+		}
+		return FromInt(m)
+	}
+	if a.IsNumber() && b.IsNumber() {
+		x, y := a.Float(), b.Float()
+		if y == 0 {
+			zeroDiv("float modulo")
+		}
+		m := math.Mod(x, y)
+		if m != 0 && ((m < 0) != (y < 0)) {
+			m += y
+		} else if m == 0 {
+			m = math.Copysign(0, y)
+		}
+		return FromFloat(m)
+	}
+	typeErr("%", a, b)
+	return Value{}
+}
+
+// Pow is Python's a ** b.
+func Pow(c Ctx, a, b Value) Value {
+	undefCheck(a, b)
+	if isIntLike(a) && isIntLike(b) {
+		if b.n < 0 {
+			if a.n == 0 {
+				zeroDiv("0.0 cannot be raised to a negative power; division")
+			}
+			return FromFloat(math.Pow(float64(a.n), float64(b.n)))
+		}
+		base, exp, res := a.n, b.n, int64(1)
+		if base == 0 || base == 1 {
+			if exp == 0 {
+				return FromInt(1)
+			}
+			return FromInt(base)
+		}
+		if base == -1 {
+			if exp%2 == 0 {
+				return FromInt(1)
+			}
+			return FromInt(-1)
+		}
+		for exp > 0 {
+			c.Charge(budget.Step/16, "integer power")
+			if exp&1 == 1 {
+				res = MulInt(c, res, base)
+			}
+			exp >>= 1
+			if exp > 0 {
+				base = MulInt(c, base, base)
+			}
+		}
+		return FromInt(res)
+	}
+	if a.IsNumber() && b.IsNumber() {
+		x, y := a.Float(), b.Float()
+		if x == 0 && y < 0 {
+			zeroDiv("0.0 cannot be raised to a negative power; division")
+		}
+		if x < 0 && y != math.Trunc(y) {
+			Throw(errs.Type, "complex result of power is not supported")
+		}
+		r := math.Pow(x, y)
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+			Throw(errs.Render, "numerical result out of range")
+		}
+		return FromFloat(r)
+	}
+	typeErr("** or pow()", a, b)
+	return Value{}
+}
+
+// Neg is unary minus.
+func Neg(c Ctx, a Value) Value {
+	if a.k == Undefined {
+		ThrowUndefined(a)
+	}
+	switch a.k {
+	case Int, Bool:
+		if a.n == math.MinInt64 {
+			overflow(c, "unary -")
+		}
+		return FromInt(-a.n)
+	case Float:
+		return FromFloat(-a.Float())
+	}
+	Throwf(errs.Type, "bad operand type for unary -: %s", errs.Quote(a.TypeName()))
+	return Value{}
+}
+
+// Pos is unary plus.
+func Pos(c Ctx, a Value) Value {
+	if a.k == Undefined {
+		ThrowUndefined(a)
+	}
+	switch a.k {
+	case Int, Bool:
+		return FromInt(a.n)
+	case Float:
+		return a
+	}
+	Throwf(errs.Type, "bad operand type for unary +: %s", errs.Quote(a.TypeName()))
+	return Value{}
+}
+
+// Equal is Python's ==, charging for the bytes compared.
+func Equal(c Ctx, a, b Value) bool {
+	switch a.k {
+	case Bool, Int, Float:
+		if !b.IsNumber() {
+			return false
+		}
+		if a.k != Float && b.k != Float {
+			return a.n == b.n
+		}
+		return a.Float() == b.Float()
+	case String:
+		if b.k != String {
+			return false
+		}
+		if len(a.s) != len(b.s) {
+			return false
+		}
+		c.Charge(int64(len(a.s)), "string comparison")
+		return a.s == b.s
+	case None:
+		return b.k == None
+	case Undefined:
+		return b.k == Undefined
+	case List, Tuple:
+		if b.k != a.k {
+			return false
+		}
+		ai, bi := a.Items(), b.Items()
+		if len(ai) != len(bi) {
+			return false
+		}
+		for i := range ai {
+			c.Charge(budget.Elem, "sequence comparison")
+			if !Equal(c, ai[i], bi[i]) {
+				return false
+			}
+		}
+		return true
+	case Dict:
+		if b.k != Dict {
+			return false
+		}
+		ad, bd := a.DictData(), b.DictData()
+		if ad.Len() != bd.Len() {
+			return false
+		}
+		for i := 0; i < ad.Len(); i++ {
+			c.Charge(budget.Elem, "dict comparison")
+			bv, ok := bd.Get(ad.keys[i])
+			if !ok || !Equal(c, ad.vals[i], bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.k == b.k && a.ref == b.ref
+}
+
+// Compare orders a and b for <, <=, >, >= (Python rules); op names the
+// operator for the type error.
+func Compare(c Ctx, a, b Value, op string) int {
+	if a.IsNumber() && b.IsNumber() {
+		if a.k != Float && b.k != Float {
+			switch {
+			case a.n < b.n:
+				return -1
+			case a.n > b.n:
+				return 1
+			}
+			return 0
+		}
+		x, y := a.Float(), b.Float()
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		case x == y:
+			return 0
+		}
+		return 2 // NaN: every comparison false
+	}
+	if a.k == String && b.k == String {
+		n := len(a.s)
+		if len(b.s) < n {
+			n = len(b.s)
+		}
+		c.Charge(int64(n), "string comparison")
+		return strings.Compare(a.s, b.s)
+	}
+	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
+		ai, bi := a.Items(), b.Items()
+		for i := 0; i < len(ai) && i < len(bi); i++ {
+			c.Charge(budget.Elem, "sequence comparison")
+			if !Equal(c, ai[i], bi[i]) {
+				return Compare(c, ai[i], bi[i], op)
+			}
+		}
+		switch {
+		case len(ai) < len(bi):
+			return -1
+		case len(ai) > len(bi):
+			return 1
+		}
+		return 0
+	}
+	if a.k == Undefined {
+		ThrowUndefined(a)
+	}
+	if b.k == Undefined {
+		ThrowUndefined(b)
+	}
+	Throwf(errs.Type, "%s not supported between instances of %s and %s", errs.Quote(op), errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
+	return 0
+}
+
+// Contains is Python's needle in hay.
+func Contains(c Ctx, hay, needle Value) bool {
+	switch hay.k {
+	case String:
+		if needle.k != String {
+			if needle.k == Undefined {
+				ThrowUndefined(needle)
+			}
+			Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
+		}
+		c.Charge(int64(len(hay.s)), "substring search")
+		return strings.Contains(hay.s, needle.s)
+	case List, Tuple:
+		for _, it := range hay.Items() {
+			c.Charge(budget.Elem, "membership test")
+			if Equal(c, it, needle) {
+				return true
+			}
+		}
+		return false
+	case Dict:
+		if !Hashable(needle) {
+			Throwf(errs.Type, "unhashable type: %s", errs.Quote(needle.TypeName()))
+		}
+		c.Charge(budget.Elem+Size(needle, c.Meter().Left()), "membership test")
+		_, ok := hay.DictData().Get(needle)
+		return ok
+	case Undefined:
+		return false
+	case Object:
+		if it, ok := hay.ref.(Iterable); ok {
+			for _, v := range it.Iter(c) {
+				c.Charge(budget.Elem, "membership test")
+				if Equal(c, v, needle) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	Throwf(errs.Type, "argument of type %s is not iterable", errs.Quote(hay.TypeName()))
+	return false
+}
+
+// Iterable is implemented by objects that can be iterated (e.g. surfaces).
+type Iterable interface {
+	Iter(c Ctx) []Value
+}
+
+// Lengther is implemented by objects that have a length.
+type Lengther interface {
+	Len() int
+}
+
+// Iterate returns the items a for loop or filter draws from v: a string's
+// characters, a sequence's items, a dict's keys. Undefined iterates empty.
+func Iterate(c Ctx, v Value) []Value {
+	switch v.k {
+	case List, Tuple:
+		return v.Items()
+	case Dict:
+		return v.DictData().keys
+	case String:
+		c.Charge(int64(len(v.s))*2, "string iteration")
+		out := make([]Value, 0, len(v.s))
+		for _, r := range v.s {
+			out = append(out, Value{k: String, safe: v.safe, s: string(r)})
+		}
+		return out
+	case Undefined:
+		if c.Strict() {
+			ThrowUndefined(v)
+		}
+		return nil
+	case Object:
+		if it, ok := v.ref.(Iterable); ok {
+			return it.Iter(c)
+		}
+	}
+	Throwf(errs.Type, "%s object is not iterable", errs.Quote(v.TypeName()))
+	return nil
+}
+
+// Length is Python's len().
+func Length(v Value) (int, bool) {
+	switch v.k {
+	case String:
+		return RuneLen(v.s), true
+	case List, Tuple:
+		return len(v.Items()), true
+	case Dict:
+		return v.DictData().Len(), true
+	case Undefined:
+		return 0, true
+	case Object:
+		if l, ok := v.ref.(Lengther); ok {
+			return l.Len(), true
+		}
+	}
+	return 0, false
+}

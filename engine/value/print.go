@@ -1,0 +1,283 @@
+package value
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// FormatFloat prints a float exactly as Python's repr does.
+func FormatFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	// decimal point position: exponent + 1
+	ep := strings.IndexByte(e, 'e')
+	exp, _ := strconv.Atoi(e[ep+1:])
+	decpt := exp + 1
+	if decpt <= -4 || decpt > 16 {
+		return e
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsAny(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// ToString is Python's str() of a value, as Jinja prints it.
+func ToString(v Value) string {
+	switch v.k {
+	case Undefined:
+		return ""
+	case String:
+		return v.s
+	case None:
+		return "None"
+	case Bool:
+		if v.n != 0 {
+			return "True"
+		}
+		return "False"
+	case Int:
+		return strconv.FormatInt(v.n, 10)
+	case Float:
+		return FormatFloat(v.Float())
+	}
+	var sb strings.Builder
+	writeRepr(&sb, v, 0)
+	return sb.String()
+}
+
+// Repr is Python's repr() of a value.
+func Repr(v Value) string {
+	var sb strings.Builder
+	writeRepr(&sb, v, 0)
+	return sb.String()
+}
+
+// maxReprDepth stops runaway nesting; the budget bounds sizes before this.
+const maxReprDepth = 300
+
+func writeRepr(sb *strings.Builder, v Value, depth int) {
+	if depth > maxReprDepth {
+		sb.WriteString("...")
+		return
+	}
+	switch v.k {
+	case Undefined:
+		sb.WriteString("Undefined")
+	case String:
+		if v.safe {
+			sb.WriteString("Markup(")
+			sb.WriteString(QuoteString(v.s))
+			sb.WriteByte(')')
+			return
+		}
+		sb.WriteString(QuoteString(v.s))
+	case List:
+		sb.WriteByte('[')
+		for i, it := range v.Items() {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeRepr(sb, it, depth+1)
+		}
+		sb.WriteByte(']')
+	case Tuple:
+		items := v.Items()
+		sb.WriteByte('(')
+		for i, it := range items {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeRepr(sb, it, depth+1)
+		}
+		if len(items) == 1 {
+			sb.WriteByte(',')
+		}
+		sb.WriteByte(')')
+	case Dict:
+		d := v.DictData()
+		sb.WriteByte('{')
+		for i := 0; i < d.Len(); i++ {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeRepr(sb, d.keys[i], depth+1)
+			sb.WriteString(": ")
+			writeRepr(sb, d.vals[i], depth+1)
+		}
+		sb.WriteByte('}')
+	case Callable:
+		sb.WriteString("<function ")
+		if c := v.CallableImpl(); c != nil {
+			sb.WriteString(c.CallName())
+		}
+		sb.WriteByte('>')
+	case Object:
+		if o, ok := v.ref.(interface{ Repr() string }); ok {
+			sb.WriteString(o.Repr())
+			return
+		}
+		sb.WriteString("<")
+		sb.WriteString(v.TypeName())
+		sb.WriteString(" object>")
+	default:
+		sb.WriteString(ToString(v))
+	}
+}
+
+// QuoteString is Python's repr of a str.
+func QuoteString(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var sb strings.Builder
+	sb.Grow(len(s) + 2)
+	sb.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == rune(q) || r == '\\':
+			sb.WriteByte('\\')
+			sb.WriteRune(r)
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case r == '\t':
+			sb.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			sb.WriteString(`\x`)
+			sb.WriteString(hex2(int(r)))
+		case r < 0x7f:
+			sb.WriteRune(r)
+		case !isPrintable(r):
+			switch {
+			case r <= 0xff:
+				sb.WriteString(`\x`)
+				sb.WriteString(hex2(int(r)))
+			case r <= 0xffff:
+				sb.WriteString(`\u`)
+				sb.WriteString(hexN(int(r), 4))
+			default:
+				sb.WriteString(`\U`)
+				sb.WriteString(hexN(int(r), 8))
+			}
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	sb.WriteByte(q)
+	return sb.String()
+}
+
+func isPrintable(r rune) bool {
+	if r == utf8.RuneError {
+		return true
+	}
+	return unicode.IsPrint(r)
+}
+
+func hex2(n int) string { return hexN(n, 2) }
+
+func hexN(n, w int) string {
+	s := strconv.FormatInt(int64(n), 16)
+	for len(s) < w {
+		s = "0" + s
+	}
+	return s
+}
+
+// EscapeHTML is markupsafe.escape on text.
+func EscapeHTML(s string) string {
+	if strings.IndexAny(s, "<>&'\"") < 0 {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s) + 16)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<':
+			sb.WriteString("&lt;")
+		case '>':
+			sb.WriteString("&gt;")
+		case '&':
+			sb.WriteString("&amp;")
+		case '\'':
+			sb.WriteString("&#39;")
+		case '"':
+			sb.WriteString("&#34;")
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
+
+// Escape returns v as markup: markup stays, anything else is str()'d and
+// escaped (markupsafe.escape).
+func Escape(v Value) Value {
+	if v.k == String && v.safe {
+		return v
+	}
+	return Safe(EscapeHTML(ToString(v)))
+}
+
+// RuneLen returns the number of code points of s.
+func RuneLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.RuneCountInString(s)
+		}
+	}
+	return len(s)
+}
+
+// Size is the byte size of a value for budget purposes: a string its
+// length, a container 8 bytes a slot plus its items (a container referenced
+// N times counted N times). It stops adding once it passes limit.
+func Size(v Value, limit int64) int64 {
+	switch v.k {
+	case String:
+		return int64(len(v.s))
+	case List, Tuple:
+		items := v.Items()
+		total := int64(len(items)) * 8
+		for _, it := range items {
+			if total > limit {
+				return total
+			}
+			if it.k == List || it.k == Tuple || it.k == Dict || it.k == String {
+				total += Size(it, limit-total)
+			}
+		}
+		return total
+	case Dict:
+		d := v.DictData()
+		total := int64(d.Len()) * 16
+		for i := 0; i < d.Len(); i++ {
+			if total > limit {
+				return total
+			}
+			total += Size(d.keys[i], limit-total) + Size(d.vals[i], limit-total)
+		}
+		return total
+	}
+	return 8
+}

@@ -1,0 +1,233 @@
+// Package value is the closed value model of the engine. Nothing outside it
+// is reachable from a template: host data is copied in (see copyin.go), and
+// the only behaviours a value has are the ones written here and in the
+// audited builtins.
+package value
+
+import (
+	"math"
+)
+
+// Kind is the closed set of value kinds.
+type Kind uint8
+
+// The value kinds.
+const (
+	Undefined Kind = iota
+	None
+	Bool
+	Int
+	Float
+	String // Safe strings are String with the safe flag
+	List
+	Tuple
+	Dict
+	Callable // macros, builtin functions, bound methods
+	Object   // runtime objects and template surfaces
+)
+
+var kindNames = [...]string{"undefined", "NoneType", "bool", "int", "float", "str", "list", "tuple", "dict", "function", "object"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Value is one template value. The zero Value is undefined.
+// Scalars are stored unboxed; containers and objects behind ref.
+type Value struct {
+	k    Kind
+	safe bool   // String: markup (already escaped)
+	n    int64  // Int, Bool (0/1), Float bits
+	s    string // String content; Undefined: the missing name (for messages)
+	ref  any    // *ListData for List/Tuple, *DictData, CallableImpl, ObjectImpl; Undefined: *UndefInfo
+}
+
+// ListData backs lists and tuples. Templates cannot mutate them.
+type ListData struct {
+	Items []Value
+}
+
+// UndefInfo explains where an undefined value came from.
+type UndefInfo struct {
+	Hint string // e.g. "'dict object' has no attribute 'x'"
+}
+
+// CallableImpl is implemented by macros, builtin functions and bound methods.
+type CallableImpl interface {
+	// CallName is the name used in messages.
+	CallName() string
+	// Call runs the callable. Errors are raised by panicking with *errs.Error.
+	Call(c Ctx, args *Args) Value
+}
+
+// ObjectImpl is implemented by runtime objects (loop, cycler, joiner,
+// namespace) and template surfaces.
+type ObjectImpl interface {
+	// TypeName is the type name used in messages.
+	TypeName() string
+	// Attr returns the attribute value; ok is false when the object has no
+	// such attribute. The policy check on the name has already run.
+	Attr(c Ctx, name string) (v Value, ok bool)
+}
+
+// Constructors.
+var (
+	UndefinedValue = Value{}
+	NoneValue      = Value{k: None}
+	True           = Value{k: Bool, n: 1}
+	False          = Value{k: Bool, n: 0}
+	EmptyString    = Value{k: String}
+)
+
+// Undef returns an undefined value remembering the missing name.
+func Undef(name string) Value { return Value{k: Undefined, s: name} }
+
+// UndefHint returns an undefined value with an explanation for messages.
+func UndefHint(name, hint string) Value {
+	return Value{k: Undefined, s: name, ref: &UndefInfo{Hint: hint}}
+}
+
+// FromBool returns True or False.
+func FromBool(b bool) Value {
+	if b {
+		return True
+	}
+	return False
+}
+
+// FromInt returns an int value.
+func FromInt(i int64) Value { return Value{k: Int, n: i} }
+
+// FromFloat returns a float value.
+func FromFloat(f float64) Value { return Value{k: Float, n: int64(math.Float64bits(f))} }
+
+// FromString returns a plain string value.
+func FromString(s string) Value { return Value{k: String, s: s} }
+
+// Safe returns a markup string value (already escaped).
+func Safe(s string) Value { return Value{k: String, s: s, safe: true} }
+
+// NewList returns a list value owning items.
+func NewList(items []Value) Value { return Value{k: List, ref: &ListData{Items: items}} }
+
+// NewTuple returns a tuple value owning items.
+func NewTuple(items []Value) Value { return Value{k: Tuple, ref: &ListData{Items: items}} }
+
+// FromDict returns a dict value.
+func FromDict(d *DictData) Value { return Value{k: Dict, ref: d} }
+
+// FromCallable wraps a callable.
+func FromCallable(c CallableImpl) Value { return Value{k: Callable, ref: c} }
+
+// FromObject wraps a runtime object or surface.
+func FromObject(o ObjectImpl) Value { return Value{k: Object, ref: o} }
+
+// Kind returns the value's kind.
+func (v Value) Kind() Kind { return v.k }
+
+// IsUndefined reports whether v is undefined.
+func (v Value) IsUndefined() bool { return v.k == Undefined }
+
+// IsNone reports whether v is None.
+func (v Value) IsNone() bool { return v.k == None }
+
+// IsSafe reports whether v is a markup string.
+func (v Value) IsSafe() bool { return v.k == String && v.safe }
+
+// IsString reports whether v is a string (plain or markup).
+func (v Value) IsString() bool { return v.k == String }
+
+// IsNumber reports whether v is an int, float or bool (Python's numbers).
+func (v Value) IsNumber() bool { return v.k == Int || v.k == Float || v.k == Bool }
+
+// IsSeq reports whether v is a list or tuple.
+func (v Value) IsSeq() bool { return v.k == List || v.k == Tuple }
+
+// Int returns the integer of an Int or Bool.
+func (v Value) Int() int64 { return v.n }
+
+// Float returns the float of a Float, or the integer of an Int/Bool as float.
+func (v Value) Float() float64 {
+	if v.k == Float {
+		return math.Float64frombits(uint64(v.n))
+	}
+	return float64(v.n)
+}
+
+// Bool returns the bool of a Bool value.
+func (v Value) Bool() bool { return v.n != 0 }
+
+// Str returns the content of a String value.
+func (v Value) Str() string { return v.s }
+
+// UndefName returns the missing name of an undefined value.
+func (v Value) UndefName() string { return v.s }
+
+// UndefHint returns the explanation of an undefined value, if any.
+func (v Value) UndefHintText() string {
+	if u, ok := v.ref.(*UndefInfo); ok {
+		return u.Hint
+	}
+	return ""
+}
+
+// Items returns the items of a list or tuple (not to be modified).
+func (v Value) Items() []Value {
+	if d, ok := v.ref.(*ListData); ok {
+		return d.Items
+	}
+	return nil
+}
+
+// DictData returns the dict of a Dict value.
+func (v Value) DictData() *DictData {
+	d, _ := v.ref.(*DictData)
+	return d
+}
+
+// CallableImpl returns the callable of a Callable value.
+func (v Value) CallableImpl() CallableImpl {
+	c, _ := v.ref.(CallableImpl)
+	return c
+}
+
+// ObjectImpl returns the object of an Object value.
+func (v Value) ObjectImpl() ObjectImpl {
+	o, _ := v.ref.(ObjectImpl)
+	return o
+}
+
+// Ref returns the reference part of a value (for identity checks).
+func (v Value) Ref() any { return v.ref }
+
+// TypeName returns the Python-style type name used in messages.
+func (v Value) TypeName() string {
+	switch v.k {
+	case Object:
+		if o := v.ObjectImpl(); o != nil {
+			return o.TypeName()
+		}
+	case String:
+		if v.safe {
+			return "Markup"
+		}
+	}
+	return v.k.String()
+}
+
+// Truth is Python's truthiness.
+func (v Value) Truth() bool {
+	switch v.k {
+	case Undefined, None:
+		return false
+	case Bool, Int:
+		return v.n != 0
+	case Float:
+		return v.Float() != 0
+	case String:
+		return v.s != ""
+	case List, Tuple:
+		return len(v.Items()) > 0
+	case Dict:
+		return v.DictData().Len() > 0
+	}
+	return true
+}

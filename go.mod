@@ -1,0 +1,3 @@
+module github.com/jinjabox/jinjabox
+
+go 1.26
