@@ -22,6 +22,11 @@ type Ctx interface {
 	Attr(v Value, name string) Value
 	// Item reads an item (subscript) through the policy chokepoint.
 	Item(v Value, key Value) Value
+	// Lookup reads one segment of an attribute path (the attribute=
+	// arguments of map, sort, groupby, selectattr, sum, ...) with Jinja's
+	// getitem-then-getattr rule; a segment of digits indexes a sequence.
+	// Underscore segments are refused (security) before the lookup.
+	Lookup(v Value, seg string) Value
 	// CallFilter runs a registered filter by name.
 	CallFilter(name string, v Value, args *Args) Value
 	// CallTest runs a registered test by name.

@@ -43,6 +43,9 @@ type Value struct {
 // ListData backs lists and tuples. Templates cannot mutate them.
 type ListData struct {
 	Items []Value
+	// Names are the field names of a named tuple (groupby's (grouper,
+	// list)); nil for plain lists and tuples.
+	Names []string
 }
 
 // UndefInfo explains where an undefined value came from.
@@ -110,6 +113,24 @@ func NewList(items []Value) Value { return Value{k: List, ref: &ListData{Items: 
 
 // NewTuple returns a tuple value owning items.
 func NewTuple(items []Value) Value { return Value{k: Tuple, ref: &ListData{Items: items}} }
+
+// NewNamedTuple returns a tuple whose items are also readable as the named
+// attributes (like Python's namedtuple).
+func NewNamedTuple(names []string, items []Value) Value {
+	return Value{k: Tuple, ref: &ListData{Items: items, Names: names}}
+}
+
+// TupleField returns the named field of a named tuple.
+func (v Value) TupleField(name string) (Value, bool) {
+	if d, ok := v.ref.(*ListData); ok {
+		for i, n := range d.Names {
+			if n == name && i < len(d.Items) {
+				return d.Items[i], true
+			}
+		}
+	}
+	return Value{}, false
+}
 
 // FromDict returns a dict value.
 func FromDict(d *DictData) Value { return Value{k: Dict, ref: d} }
