@@ -57,6 +57,10 @@ func ToString(v Value) string {
 		return strconv.FormatInt(v.n, 10)
 	case Float:
 		return FormatFloat(v.Float())
+	case Object:
+		if ts, ok := v.ref.(interface{ TemplateString() string }); ok {
+			return ts.TemplateString()
+		}
 	}
 	var sb strings.Builder
 	writeRepr(&sb, v, 0)
