@@ -168,6 +168,16 @@ func (m *Meter) Charge(n int64, op string) error {
 	return nil
 }
 
+// TrySpend spends n units if they are left and reports whether it did.
+// It is the allocation-free fast path of Charge.
+func (m *Meter) TrySpend(n int64) bool {
+	if n < 0 || n > m.Limits.WorkUnits-m.used {
+		return false
+	}
+	m.used += n
+	return true
+}
+
 // Check returns a limit error if observed exceeds the configured value of
 // the named limit.
 func (m *Meter) Check(limit string, observed int64, op string) error {
@@ -198,9 +208,13 @@ func (m *Meter) Check(limit string, observed int64, op string) error {
 
 // CapabilityCall counts one call of a capability (a registered filter,
 // test, global or surface method) against the capability_calls limit.
-func (m *Meter) CapabilityCall(op string) error {
+// The operation is named "kind name", built only on refusal.
+func (m *Meter) CapabilityCall(kind, name string) error {
 	m.calls++
-	return m.Check(LimitCapabilityCalls, m.calls, op)
+	if m.calls <= m.Limits.CapabilityCalls {
+		return nil
+	}
+	return m.Check(LimitCapabilityCalls, m.calls, kind+" "+name)
 }
 
 // Overflow builds the error for an integer result wider than 64 bits.

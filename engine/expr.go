@@ -67,19 +67,19 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		x := r.eval(n.X, sc)
 		args := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
-		r.step("filter " + n.Name)
+		r.chargeNamed(budget.Step, "filter", n.Name)
 		return r.CallFilter(n.Name, x, args)
 	case *syntax.Test:
 		x := r.eval(n.X, sc)
 		args := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
-		r.step("test " + n.Name)
+		r.chargeNamed(budget.Step, "test", n.Name)
 		b := r.CallTest(n.Name, x, args)
 		return value.FromBool(b != n.Negated)
 	case *syntax.Unary:
 		x := r.eval(n.X, sc)
 		r.pos = n.P
-		r.step("operator " + n.Op)
+		r.chargeNamed(budget.Step, "operator", n.Op)
 		switch n.Op {
 		case "not":
 			return value.FromBool(!r.truth(x))
@@ -199,7 +199,7 @@ func (r *renderer) callValue(f value.Value, args *value.Args) value.Value {
 		r.Charge(budget.Call, "call")
 		c := f.CallableImpl()
 		if _, isMacro := c.(*macro); !isMacro {
-			r.capability("call " + c.CallName())
+			r.capability("call", c.CallName())
 		}
 		return c.Call(r, args)
 	case value.Undefined:
@@ -234,7 +234,7 @@ func (r *renderer) evalBinary(n *syntax.Binary, sc *scope) value.Value {
 	l := r.eval(n.L, sc)
 	rv := r.eval(n.R, sc)
 	r.pos = n.P
-	r.step("operator " + n.Op)
+	r.chargeNamed(budget.Step, "operator", n.Op)
 	switch n.Op {
 	case "+":
 		return value.Add(r, l, rv)

@@ -105,11 +105,17 @@ func (r *renderer) run(fn func()) (err error) {
 // ---- value.Ctx ----
 
 func (r *renderer) Charge(n int64, op string) {
-	m := r.meter
-	if n > m.Limits.WorkUnits-m.Used() || n < 0 {
-		value.ThrowErr(m.Charge(n, op))
+	if !r.meter.TrySpend(n) {
+		value.ThrowErr(r.meter.Charge(n, op))
 	}
-	_ = m.Charge(n, op)
+}
+
+// chargeNamed is Charge with an operation named "kind name", built only
+// when the charge is refused (the hot path allocates nothing).
+func (r *renderer) chargeNamed(n int64, kind, name string) {
+	if !r.meter.TrySpend(n) {
+		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
+	}
 }
 
 func (r *renderer) step(op string) { r.Charge(budget.Step, op) }
@@ -135,7 +141,7 @@ func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) valu
 	if !ok {
 		value.Throwf(errs.Render, "no filter named %s", errs.Quote(name))
 	}
-	r.capability("filter " + name)
+	r.capability("filter", name)
 	return f(r, v, args)
 }
 
@@ -144,12 +150,12 @@ func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 	if !ok {
 		value.Throwf(errs.Render, "no test named %s", errs.Quote(name))
 	}
-	r.capability("test " + name)
+	r.capability("test", name)
 	return t(r, v, args)
 }
 
-func (r *renderer) capability(op string) {
-	if err := r.meter.CapabilityCall(op); err != nil {
+func (r *renderer) capability(kind, name string) {
+	if err := r.meter.CapabilityCall(kind, name); err != nil {
 		value.ThrowErr(err)
 	}
 }

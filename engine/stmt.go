@@ -296,7 +296,7 @@ func (r *renderer) applyFilterChain(f *syntax.Filter, v value.Value, sc *scope) 
 	}
 	r.pos = f.P
 	args := r.evalArgs(&f.CallArgs, sc)
-	r.step("filter " + f.Name)
+	r.chargeNamed(budget.Step, "filter", f.Name)
 	return r.CallFilter(f.Name, v, args)
 }
 
