@@ -228,6 +228,7 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 	err := r.run(func() {
 		r.bindData(data)
 		r.fr = &frame{tmpl: t, root: r.newRoot()}
+		r.cur = t
 		v = r.eval(out.X, r.fr.root)
 		if v.IsUndefined() && r.Strict() {
 			value.ThrowUndefined(v)

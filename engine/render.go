@@ -92,8 +92,8 @@ func (r *renderer) run(fn func()) (err error) {
 					e.Message = errs.Bound(fmt.Sprintf("internal error: %v", rec))
 				}
 			}
-			if r.fr != nil && r.fr.tmpl != nil {
-				e.SetPos(r.fr.tmpl.name, r.fr.tmpl.tree.Source, r.pos)
+			if r.cur != nil {
+				e.SetPos(r.cur.name, r.cur.tree.Source, r.pos)
 			}
 			err = e
 		}
