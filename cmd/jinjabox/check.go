@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/jinjabox/jinjabox/testsuite/corpus"
 )
@@ -60,12 +61,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		all = append(all, cases)
 	}
 	var total corpus.Summary
+	skips := map[string]int{} // reason -> count, for the skip breakdown
 	enc := json.NewEncoder(stdout)
 	for i, cases := range all {
 		var sum corpus.Summary
 		for j := range cases {
 			r := corpus.Run(&cases[j], corpus.RunOptions{Timeout: *timeout})
 			sum.Add(&r)
+			if r.Status == corpus.Skip {
+				skips[r.SkipReason]++
+			}
 			if *asJSON {
 				if err := enc.Encode(toJSON(&r)); err != nil {
 					fmt.Fprintln(stderr, "jinjabox:", err)
@@ -85,6 +90,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	summaryTo := stdout
 	if *asJSON {
 		summaryTo = stderr // keep stdout pure JSONL
+	}
+	// Say why cases were skipped, so a skip count never hides silently
+	// what the harness does not run yet.
+	reasons := make([]string, 0, len(skips))
+	for k := range skips {
+		reasons = append(reasons, k)
+	}
+	sort.Strings(reasons)
+	for _, k := range reasons {
+		fmt.Fprintf(summaryTo, "skipped %d: %s\n", skips[k], k)
 	}
 	fmt.Fprintln(summaryTo, total)
 	if total.Failed > 0 {
@@ -119,6 +134,9 @@ const (
 func want(c *corpus.Case) string {
 	if c.Expect.Output != nil {
 		return "output " + corpus.Bound(*c.Expect.Output, boundOutput)
+	}
+	if c.Expect.AnyOutput {
+		return "any output (no error)"
 	}
 	return c.Expect.Error + " error"
 }

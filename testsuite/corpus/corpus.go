@@ -57,6 +57,28 @@ type Expect struct {
 	Error       string          `json:"error"`
 	PythonError string          `json:"python_error"`
 	Value       json.RawMessage `json:"value"`
+	// AnyOutput is set by `"output": null`: the render must succeed, its
+	// text is not checked (a typed case that only bounds the work).
+	AnyOutput bool `json:"-"`
+}
+
+// UnmarshalJSON tells `"output": null` (any successful render) from an
+// absent output, which encoding/json alone maps to the same nil pointer.
+func (e *Expect) UnmarshalJSON(b []byte) error {
+	type plain Expect
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	if raw, ok := keys["output"]; ok && string(bytes.TrimSpace(raw)) == "null" {
+		p.AnyOutput = true
+	}
+	*e = Expect(p)
+	return nil
 }
 
 // Type classifies a case by how the harness treats it.
@@ -135,7 +157,7 @@ func Load(r io.Reader, name string) ([]Case, error) {
 			return nil, fmt.Errorf("%s:%d: duplicate id %q (first at line %d)", name, n, c.ID, prev)
 		}
 		seen[c.ID] = n
-		if c.Template != nil && c.Expect.Output == nil && c.Expect.Error == "" {
+		if c.Template != nil && c.Expect.Output == nil && !c.Expect.AnyOutput && c.Expect.Error == "" {
 			return nil, fmt.Errorf("%s:%d: case %s expects neither output nor error", name, n, c.ID)
 		}
 		c.File, c.Line = name, n

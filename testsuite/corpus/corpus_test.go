@@ -15,23 +15,27 @@ func TestLoadClassifiesCases(t *testing.T) {
 	src := `{"id": "a/ok", "template": "{{ x }}", "context": {"x": 1}, "options": {}, "expect": {"output": "1"}}
 
 {"id": "a/typed", "template": "{{ d.now() }}", "context": {}, "options": {}, "expect": {"error": "security"}, "needs": "datetime"}
+{"id": "a/any", "template": "x", "context": {}, "options": {}, "expect": {"output": null}}
 {"id": "paths/x", "field": "from", "path": "a.b", "context": {}, "expect": {"value": null}}
 `
 	cases, err := Load(strings.NewReader(src), "t.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cases) != 3 {
-		t.Fatalf("got %d cases, want 3 (blank lines are ignored)", len(cases))
+	if len(cases) != 4 {
+		t.Fatalf("got %d cases, want 4 (blank lines are ignored)", len(cases))
 	}
-	want := []Type{TemplateCase, TypedCase, PathCase}
+	if !cases[2].Expect.AnyOutput || cases[0].Expect.AnyOutput {
+		t.Errorf(`"output": null must mean any output, and only it`)
+	}
+	want := []Type{TemplateCase, TypedCase, TemplateCase, PathCase}
 	for i, c := range cases {
 		if c.Type() != want[i] {
 			t.Errorf("%s: type %v, want %v", c.ID, c.Type(), want[i])
 		}
 	}
-	if cases[2].Line != 4 || cases[2].File != "t.jsonl" {
-		t.Errorf("position %s:%d, want t.jsonl:4", cases[2].File, cases[2].Line)
+	if cases[3].Line != 5 || cases[3].File != "t.jsonl" {
+		t.Errorf("position %s:%d, want t.jsonl:5", cases[3].File, cases[3].Line)
 	}
 }
 
@@ -167,6 +171,8 @@ func TestJudge(t *testing.T) {
 		{"render matches type", Expect{Error: "render"}, Result{ErrKind: "type"}, Pass},
 		{"kind differs", Expect{Error: "security"}, Result{ErrKind: "undefined"}, Fail},
 		{"output where error wanted", Expect{Error: "budget"}, Result{Output: ""}, Fail},
+		{"any output, success", Expect{AnyOutput: true}, Result{Output: "whatever"}, Pass},
+		{"any output, error", Expect{AnyOutput: true}, Result{ErrKind: "budget"}, Fail},
 		{"partial output with error", Expect{Error: "budget"}, Result{ErrKind: "budget", Output: "aaa"}, Fail},
 	} {
 		c := &Case{ID: tc.name, Expect: tc.expect}

@@ -257,6 +257,10 @@ func judge(res *Result) {
 			Bound(*c.Expect.Output, 120), Bound(res.Output, 120))
 	case c.Expect.Output != nil:
 		res.Status = Pass
+	case c.Expect.AnyOutput && res.Errored():
+		res.Reason = fmt.Sprintf("want a successful render, got %s error: %s", res.ErrKind, Bound(res.ErrMsg, 200))
+	case c.Expect.AnyOutput:
+		res.Status = Pass
 	case !res.Errored():
 		res.Reason = fmt.Sprintf("want %s error, got output %s", c.Expect.Error, Bound(res.Output, 120))
 	case !KindsMatch(c.Expect.Error, res.ErrKind):
