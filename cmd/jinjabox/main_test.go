@@ -202,3 +202,19 @@ func TestCheckBadFile(t *testing.T) {
 		t.Errorf("code %d, stderr %q", code, errOut)
 	}
 }
+
+// TestExample keeps `make run` honest: the example renders what Jinja2
+// 3.1.2 renders for it (examples/hello.expected).
+func TestExample(t *testing.T) {
+	if !probe() {
+		t.Skip("engine does not render yet")
+	}
+	want, err := os.ReadFile("../../examples/hello.expected")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "render", "../../examples/hello.j2", "../../examples/hello.json")
+	if code != 0 || out != string(want) {
+		t.Errorf("code %d, output %q, stderr %q; want %q", code, out, errOut, want)
+	}
+}
