@@ -150,12 +150,21 @@ var tmplFuncs = template.FuncMap{
 	// sortAttr is Jinja2's sort(attribute=key): stable and, by default,
 	// case-insensitive.
 	"sortAttr": func(list []any, key string) []any {
-		out := append([]any(nil), list...)
-		sort.SliceStable(out, func(i, j int) bool {
-			a := strings.ToLower(fmt.Sprint(out[i].(map[string]any)[key]))
-			b := strings.ToLower(fmt.Sprint(out[j].(map[string]any)[key]))
-			return a < b
-		})
+		// Keys are computed once per item, as Python's sort(key=...) does,
+		// so the baseline is not slowed by per-comparison work.
+		type keyed struct {
+			k string
+			v any
+		}
+		ks := make([]keyed, len(list))
+		for i, e := range list {
+			ks[i] = keyed{strings.ToLower(fmt.Sprint(e.(map[string]any)[key])), e}
+		}
+		sort.SliceStable(ks, func(i, j int) bool { return ks[i].k < ks[j].k })
+		out := make([]any, len(ks))
+		for i, e := range ks {
+			out[i] = e.v
+		}
 		return out
 	},
 	"dict": func(kv ...any) map[string]any {
