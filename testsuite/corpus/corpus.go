@@ -8,11 +8,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // Case is one line of a corpus file. The same struct holds template cases
@@ -169,43 +171,37 @@ func Load(r io.Reader, name string) ([]Case, error) {
 	return cases, nil
 }
 
-// StuffHook converts the body of a {"$stuff": {...}} context marker into
-// the engine's artefact value (policy P12). The sandbox work plugs the real
-// constructor in; while it is nil the marker stays a plain dict, so the
-// artefact cases fail visibly instead of being skipped.
-var StuffHook func(stuff map[string]any) (any, error)
-
 // Fixtures maps a typed case's `needs` name to a function that rewrites
 // the decoded context into the host values the case is about (a datetime,
 // a set, ...). A typed case whose fixture is missing is skipped.
 var Fixtures = map[string]func(ctx map[string]any) (map[string]any, error){}
 
-// DecodeObject decodes a JSON object with UseNumber, as the engine expects
-// numbers (json.Number keeps 64-bit integers exact), then converts
-// $stuff markers through StuffHook. Empty input is an empty map.
+// DecodeObject decodes a JSON context object keeping the key order of
+// nested objects (a template iterating a dict sees Python's order) and
+// numbers exact, then turns {"$stuff": {...}} markers into the engine's
+// StuffArtefact surface (P12). Empty input is an empty map.
 func DecodeObject(raw []byte) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return map[string]any{}, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("the context must be a JSON object, not %s", jsonType(v))
-	}
-	out, err := convertStuff(m)
+	v, err := value.DecodeJSON(raw)
 	if err != nil {
 		return nil, err
 	}
-	return out.(map[string]any), nil
+	om, ok := v.(*value.OrderedMap)
+	if !ok {
+		return nil, fmt.Errorf("the context must be a JSON object, not %s", jsonType(v))
+	}
+	m := make(map[string]any, len(om.Keys))
+	for i, k := range om.Keys {
+		c, err := convertStuff(om.Values[i])
+		if err != nil {
+			return nil, err
+		}
+		m[k] = c
+	}
+	return m, nil
 }
 
 func jsonType(v any) string {
@@ -224,25 +220,29 @@ func jsonType(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// convertStuff walks v and replaces every {"$stuff": {...}} object by
-// StuffHook's result. The top-level object itself is never a marker.
+// convertStuff walks v and replaces every {"$stuff": {...}} object by the
+// engine's artefact.
 func convertStuff(v any) (any, error) {
 	switch x := v.(type) {
-	case map[string]any:
-		if body, ok := x["$stuff"].(map[string]any); ok && len(x) == 1 && StuffHook != nil {
-			return StuffHook(body)
-		}
-		for k, e := range x {
-			c, err := convertStuff(e)
+	case *value.OrderedMap:
+		if len(x.Keys) == 1 && x.Keys[0] == "$stuff" {
+			a, _, err := engine.StuffFromMarker(map[string]any{"$stuff": x.Values[0]})
 			if err != nil {
 				return nil, err
 			}
-			x[k] = c
+			return a, nil
+		}
+		for i := range x.Values {
+			c, err := convertStuff(x.Values[i])
+			if err != nil {
+				return nil, err
+			}
+			x.Values[i] = c
 		}
 		return x, nil
 	case []any:
-		for i, e := range x {
-			c, err := convertStuff(e)
+		for i := range x {
+			c, err := convertStuff(x[i])
 			if err != nil {
 				return nil, err
 			}

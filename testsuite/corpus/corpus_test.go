@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 func ptr(v int64) *int64 { return &v }
@@ -87,10 +89,8 @@ func TestDecodeObject(t *testing.T) {
 	if n, ok := m["big"].(json.Number); !ok || n.String() != "9223372036854775807" {
 		t.Errorf("numbers must stay exact json.Number, got %#v", m["big"])
 	}
-	// Without a hook the marker stays a plain dict.
-	marker, ok := m["l"].([]any)[0].(map[string]any)
-	if !ok || marker["$stuff"] == nil {
-		t.Errorf("marker changed without a hook: %#v", m["l"])
+	if _, ok := m["l"].([]any)[0].(*engine.StuffArtefact); !ok {
+		t.Errorf("$stuff marker not turned into an artefact: %#v", m["l"])
 	}
 	for _, bad := range []string{`[1]`, `"s"`, `{"a":1} {"b":2}`, `{`} {
 		if _, err := DecodeObject([]byte(bad)); err == nil {
@@ -102,36 +102,29 @@ func TestDecodeObject(t *testing.T) {
 	}
 }
 
-func TestStuffHookConvertsMarkers(t *testing.T) {
-	type artefact struct{ name string }
-	old := StuffHook
-	defer func() { StuffHook = old }()
-	StuffHook = func(body map[string]any) (any, error) {
-		return artefact{name: body["name"].(string)}, nil
-	}
-	m, err := DecodeObject([]byte(`{"a": {"$stuff": {"name": "note"}}, "b": [{"$stuff": {"name": "x"}}],
-		"c": {"$stuff": {"name": "y"}, "other": 1}}`))
+func TestDecodeKeepsOrderAndMarkers(t *testing.T) {
+	m, err := DecodeObject([]byte(`{"d": {"b": 1, "a": 2}, "c": {"$stuff": {"name": "y"}, "other": 1}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m["a"] != (artefact{"note"}) || m["b"].([]any)[0] != (artefact{"x"}) {
-		t.Errorf("markers not converted: %#v", m)
+	om, ok := m["d"].(*value.OrderedMap)
+	if !ok || strings.Join(om.Keys, ",") != "b,a" {
+		t.Errorf("nested object order lost: %#v", m["d"])
 	}
 	// A map with more keys than the marker is ordinary data.
-	if _, ok := m["c"].(map[string]any); !ok {
+	if _, ok := m["c"].(*value.OrderedMap); !ok {
 		t.Errorf("non-marker map converted: %#v", m["c"])
 	}
 }
 
 // The recover guard: a panic below Run is a failed case of kind internal,
-// not a crashed run. StuffHook is the one injection point that runs inside
-// the guard without the engine.
+// not a crashed run. A fixture is the injection point that runs inside the
+// guard without the engine.
 func TestRunRecoversPanics(t *testing.T) {
-	old := StuffHook
-	defer func() { StuffHook = old }()
-	StuffHook = func(map[string]any) (any, error) { panic("boom") }
+	Fixtures["test-panics"] = func(map[string]any) (map[string]any, error) { panic("boom") }
+	defer delete(Fixtures, "test-panics")
 	tpl := "{{ a }}"
-	c := &Case{ID: "p", Template: &tpl, Context: json.RawMessage(`{"a": {"$stuff": {}}}`),
+	c := &Case{ID: "p", Template: &tpl, Needs: "test-panics", Context: json.RawMessage(`{"a": 1}`),
 		Expect: Expect{Output: new(string)}}
 	r := Run(c, RunOptions{Timeout: time.Minute})
 	if r.Status != Fail || r.ErrKind != KindInternal || !strings.Contains(r.ErrMsg, "boom") {
