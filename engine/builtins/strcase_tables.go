@@ -465,4 +465,3 @@ var specialFold = map[rune]string{
 	0xFB16: "\u057E\u0576",
 	0xFB17: "\u0574\u056D",
 }
-
