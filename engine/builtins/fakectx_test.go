@@ -98,6 +98,13 @@ func (c *fakeCtx) Item(v value.Value, key value.Value) value.Value {
 				return items[i]
 			}
 		}
+	case value.String:
+		if key.Kind() == value.Int {
+			rs := []rune(v.Str())
+			if i := key.Int(); i >= 0 && i < int64(len(rs)) {
+				return value.FromString(string(rs[i]))
+			}
+		}
 	case value.Undefined:
 		value.ThrowUndefined(v)
 	}

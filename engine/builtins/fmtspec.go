@@ -288,8 +288,14 @@ func pyG(a float64, prec int64, alt, dot0 bool) string {
 	}
 	e := strconv.FormatFloat(a, 'e', int(prec-1), 64)
 	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	// With no type (dot0) Python switches to exponent notation one digit
+	// earlier: at exp >= prec-1.
+	limit := prec
+	if dot0 {
+		limit = prec - 1
+	}
 	var s string
-	if int64(exp) >= -4 && int64(exp) < prec {
+	if int64(exp) >= -4 && int64(exp) < limit {
 		s = strconv.FormatFloat(a, 'f', int(prec-1-int64(exp)), 64)
 	} else {
 		s = e

@@ -42,7 +42,13 @@ func (src *fieldSource) byName(c value.Ctx, name string) value.Value {
 				c.Item(m, value.FromString(name)) // the chokepoint refuses
 			}
 		} else {
-			return c.Item(m, value.FromString(name))
+			switch m.Kind() {
+			case value.Undefined:
+				value.ThrowUndefined(m)
+			case value.Object:
+				return c.Item(m, value.FromString(name))
+			}
+			typeError(m.TypeName() + " indices must be integers or slices, not str")
 		}
 	} else {
 		for _, kv := range src.kw {
