@@ -32,11 +32,11 @@ func newCtx(units int64) *fakeCtx {
 }
 
 func (c *fakeCtx) Charge(n int64, op string) { value.ThrowErr(c.meter.Charge(n, op)) }
-func (c *fakeCtx) Meter() *budget.Meter       { return c.meter }
-func (c *fakeCtx) Autoescape() bool           { return false }
-func (c *fakeCtx) Strict() bool               { return c.strict }
-func (c *fakeCtx) HasFilter(n string) bool    { return n == "upper" || n == "format" }
-func (c *fakeCtx) HasTest(n string) bool      { _, ok := Tests[n]; return ok }
+func (c *fakeCtx) Meter() *budget.Meter      { return c.meter }
+func (c *fakeCtx) Autoescape() bool          { return false }
+func (c *fakeCtx) Strict() bool              { return c.strict }
+func (c *fakeCtx) HasFilter(n string) bool   { return n == "upper" || n == "format" }
+func (c *fakeCtx) HasTest(n string) bool     { _, ok := Tests[n]; return ok }
 
 func (c *fakeCtx) Rand() uint64 {
 	c.rnd ^= c.rnd << 13
@@ -114,7 +114,9 @@ func (c *fakeCtx) Item(v value.Value, key value.Value) value.Value {
 	return value.Undef("")
 }
 
-func (c *fakeCtx) Lookup(v value.Value, seg string) value.Value { return c.Item(v, value.FromString(seg)) }
+func (c *fakeCtx) Lookup(v value.Value, seg string) value.Value {
+	return c.Item(v, value.FromString(seg))
+}
 
 func (c *fakeCtx) CallFilter(name string, v value.Value, args *value.Args) value.Value {
 	panic("no filters in the fake")

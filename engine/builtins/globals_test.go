@@ -64,7 +64,9 @@ func TestRange(t *testing.T) {
 	if e := run(func() { call(c, "range", ints(90000)) }); e == nil || e.Kind != errs.Budget {
 		t.Errorf("range under a small budget: %v", e)
 	}
-	if e := run(func() { GlobalFuncs["range"].Call(c, &value.Args{Kw: []value.KV{{Key: "stop", Val: value.FromInt(1)}}}) }); e == nil || e.Kind != errs.Type {
+	if e := run(func() {
+		GlobalFuncs["range"].Call(c, &value.Args{Kw: []value.KV{{Key: "stop", Val: value.FromInt(1)}}})
+	}); e == nil || e.Kind != errs.Type {
 		t.Errorf("range(stop=1): %v", e)
 	}
 }

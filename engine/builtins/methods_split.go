@@ -144,8 +144,18 @@ func strSplitlines(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	keep := !a[0].IsMissing() && a[0].Truth()
 	s := recv.Str()
 	scan(c, "str.splitlines", s)
-	var parts []string
-	start := 0
+	// count the lines first, charge them, then build
+	n := lineSplit(s, keep, nil)
+	chargeElems(c, n, "str.splitlines")
+	out := make([]value.Value, 0, n)
+	lineSplit(s, keep, func(p string) { out = append(out, strResult(recv, p)) })
+	return value.NewList(out)
+}
+
+// lineSplit walks the lines of s (Python's line boundaries), calling emit
+// on each when it is not nil, and returns their number.
+func lineSplit(s string, keep bool, emit func(string)) int {
+	n, start := 0, 0
 	for i, r := range s {
 		if i < start || !isLineBreak(r) {
 			continue
@@ -154,22 +164,23 @@ func strSplitlines(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 		if r == '\r' && end < len(s) && s[end] == '\n' {
 			end++
 		}
-		if keep {
-			parts = append(parts, s[start:end])
-		} else {
-			parts = append(parts, s[start:i])
+		if emit != nil {
+			if keep {
+				emit(s[start:end])
+			} else {
+				emit(s[start:i])
+			}
 		}
+		n++
 		start = end
 	}
 	if start < len(s) {
-		parts = append(parts, s[start:])
+		if emit != nil {
+			emit(s[start:])
+		}
+		n++
 	}
-	chargeElems(c, len(parts), "str.splitlines")
-	out := make([]value.Value, len(parts))
-	for i, p := range parts {
-		out[i] = strResult(recv, p)
-	}
-	return value.NewList(out)
+	return n
 }
 
 func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
