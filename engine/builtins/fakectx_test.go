@@ -15,37 +15,37 @@ import (
 	"github.com/jinjabox/jinjabox/policy"
 )
 
-// fakeCtx is a stand-in for the evaluator's value.Ctx: a real meter, the
+// mctx is a stand-in for the evaluator's value.Ctx: a real meter, the
 // attribute/item chokepoint with the underscore rule (P1/P2), a fixed
 // generator.
-type fakeCtx struct {
+type mctx struct {
 	meter  *budget.Meter
 	strict bool
 	rnd    uint64
 	attrs  int // chokepoint attribute reads, for tests
 }
 
-func newCtx(units int64) *fakeCtx {
+func newMCtx(units int64) *mctx {
 	m := budget.NewMeter(budget.Limits{WorkUnits: units})
 	m.Phase = budget.PhaseRender
-	return &fakeCtx{meter: m, rnd: 0x9E3779B97F4A7C15}
+	return &mctx{meter: m, rnd: 0x9E3779B97F4A7C15}
 }
 
-func (c *fakeCtx) Charge(n int64, op string) { value.ThrowErr(c.meter.Charge(n, op)) }
-func (c *fakeCtx) Meter() *budget.Meter      { return c.meter }
-func (c *fakeCtx) Autoescape() bool          { return false }
-func (c *fakeCtx) Strict() bool              { return c.strict }
-func (c *fakeCtx) HasFilter(n string) bool   { return n == "upper" || n == "format" }
-func (c *fakeCtx) HasTest(n string) bool     { _, ok := Tests[n]; return ok }
+func (c *mctx) Charge(n int64, op string) { value.ThrowErr(c.meter.Charge(n, op)) }
+func (c *mctx) Meter() *budget.Meter      { return c.meter }
+func (c *mctx) Autoescape() bool          { return false }
+func (c *mctx) Strict() bool              { return c.strict }
+func (c *mctx) HasFilter(n string) bool   { return n == "upper" || n == "format" }
+func (c *mctx) HasTest(n string) bool     { _, ok := Tests[n]; return ok }
 
-func (c *fakeCtx) Rand() uint64 {
+func (c *mctx) Rand() uint64 {
 	c.rnd ^= c.rnd << 13
 	c.rnd ^= c.rnd >> 7
 	c.rnd ^= c.rnd << 17
 	return c.rnd
 }
 
-func (c *fakeCtx) Attr(v value.Value, name string) value.Value {
+func (c *mctx) Attr(v value.Value, name string) value.Value {
 	c.attrs++
 	if policy.IsPrivateName(name) {
 		value.Throwf(errs.Security, "access to attribute %s is refused", errs.Quote(name))
@@ -73,7 +73,7 @@ func (c *fakeCtx) Attr(v value.Value, name string) value.Value {
 	return value.UndefHint(name, "object has no attribute "+errs.Quote(name))
 }
 
-func (c *fakeCtx) Item(v value.Value, key value.Value) value.Value {
+func (c *mctx) Item(v value.Value, key value.Value) value.Value {
 	if key.IsString() && policy.IsPrivateName(key.Str()) {
 		if v.Kind() == value.Dict {
 			if x, ok := v.DictData().Get(key); ok {
@@ -114,19 +114,19 @@ func (c *fakeCtx) Item(v value.Value, key value.Value) value.Value {
 	return value.Undef("")
 }
 
-func (c *fakeCtx) Lookup(v value.Value, seg string) value.Value {
+func (c *mctx) Lookup(v value.Value, seg string) value.Value {
 	return c.Item(v, value.FromString(seg))
 }
 
-func (c *fakeCtx) CallFilter(name string, v value.Value, args *value.Args) value.Value {
+func (c *mctx) CallFilter(name string, v value.Value, args *value.Args) value.Value {
 	panic("no filters in the fake")
 }
 
-func (c *fakeCtx) CallTest(name string, v value.Value, args *value.Args) bool {
+func (c *mctx) CallTest(name string, v value.Value, args *value.Args) bool {
 	return Tests[name](c, v, args)
 }
 
-func (c *fakeCtx) CallValue(f value.Value, args *value.Args) value.Value {
+func (c *mctx) CallValue(f value.Value, args *value.Args) value.Value {
 	if f.Kind() != value.Callable {
 		if f.IsUndefined() {
 			value.ThrowUndefined(f)
@@ -137,7 +137,7 @@ func (c *fakeCtx) CallValue(f value.Value, args *value.Args) value.Value {
 }
 
 // run calls f and converts a panic to the engine error.
-func run(f func()) (err *errs.Error) {
+func catchErr(f func()) (err *errs.Error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*errs.Error)
@@ -167,10 +167,10 @@ func decode(raw json.RawMessage) value.Value {
 	if err := d.Decode(&x); err != nil {
 		panic(err)
 	}
-	return fromJSON(x)
+	return goldenValue(x)
 }
 
-func fromJSON(x any) value.Value {
+func goldenValue(x any) value.Value {
 	switch t := x.(type) {
 	case nil:
 		return value.NoneValue
@@ -187,7 +187,7 @@ func fromJSON(x any) value.Value {
 	case []any:
 		out := make([]value.Value, len(t))
 		for i := range t {
-			out[i] = fromJSON(t[i])
+			out[i] = goldenValue(t[i])
 		}
 		return value.NewList(out)
 	case map[string]any:
@@ -210,13 +210,13 @@ func fromJSON(x any) value.Value {
 			return value.FromFloat(f)
 		}
 		if items, ok := t["$t"]; ok {
-			return value.NewTuple(fromJSON(items).Items())
+			return value.NewTuple(goldenValue(items).Items())
 		}
 		if kvs, ok := t["$d"]; ok {
 			d := value.NewDict(0)
 			for _, kv := range kvs.([]any) {
 				p := kv.([]any)
-				d.Set(fromJSON(p[0]), fromJSON(p[1]))
+				d.Set(goldenValue(p[0]), goldenValue(p[1]))
 			}
 			return value.FromDict(d)
 		}
@@ -225,8 +225,8 @@ func fromJSON(x any) value.Value {
 }
 
 func TestFakeCtxSelf(t *testing.T) {
-	c := newCtx(1000)
-	if e := run(func() { c.Charge(2000, "x") }); e == nil || e.Kind != errs.Budget || !errors.As(e, new(*budget.Error)) {
+	c := newMCtx(1000)
+	if e := catchErr(func() { c.Charge(2000, "x") }); e == nil || e.Kind != errs.Budget || !errors.As(e, new(*budget.Error)) {
 		t.Fatalf("budget: %v", e)
 	}
 }

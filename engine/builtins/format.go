@@ -372,7 +372,7 @@ func FormatValue(c value.Ctx, v value.Value, spec string) string {
 
 // asciiRepr is Python's ascii(): the repr with non-ASCII escaped.
 func asciiRepr(r string) string {
-	if isASCII(r) {
+	if asciiOnly(r) {
 		return r
 	}
 	var sb strings.Builder

@@ -35,9 +35,9 @@ func TestFormatGolden(t *testing.T) {
 		for k, v := range gc.Kwargs {
 			args.Kw = append(args.Kw, value.KV{Key: k, Val: decode(v)})
 		}
-		c := newCtx(1 << 30)
+		c := newMCtx(1 << 30)
 		var got string
-		e := run(func() {
+		e := catchErr(func() {
 			if gc.Op == "%" {
 				got = value.Repr(value.Mod(c, recv, args.Pos[0]))
 				return

@@ -45,9 +45,9 @@ func TestRange(t *testing.T) {
 		{[]value.Value{value.True}, "[0]"},
 	}
 	for _, tc := range cases {
-		c := newCtx(1 << 30)
+		c := newMCtx(1 << 30)
 		var got value.Value
-		e := run(func() { got = call(c, "range", tc.args) })
+		e := catchErr(func() { got = call(c, "range", tc.args) })
 		switch {
 		case strings.HasPrefix(tc.want, "!"):
 			if e == nil || !sameKind(e, tc.want[1:]) {
@@ -60,11 +60,11 @@ func TestRange(t *testing.T) {
 		}
 	}
 	// the items are charged: a small budget refuses a long range
-	c := newCtx(100000)
-	if e := run(func() { call(c, "range", ints(90000)) }); e == nil || e.Kind != errs.Budget {
+	c := newMCtx(100000)
+	if e := catchErr(func() { call(c, "range", ints(90000)) }); e == nil || e.Kind != errs.Budget {
 		t.Errorf("range under a small budget: %v", e)
 	}
-	if e := run(func() {
+	if e := catchErr(func() {
 		GlobalFuncs["range"].Call(c, &value.Args{Kw: []value.KV{{Key: "stop", Val: value.FromInt(1)}}})
 	}); e == nil || e.Kind != errs.Type {
 		t.Errorf("range(stop=1): %v", e)
@@ -72,7 +72,7 @@ func TestRange(t *testing.T) {
 }
 
 func TestLipsum(t *testing.T) {
-	c := newCtx(1 << 30)
+	c := newMCtx(1 << 30)
 	out := call(c, "lipsum", nil)
 	if !out.IsSafe() || strings.Count(out.Str(), "<p>") != 5 || !strings.HasSuffix(out.Str(), ".</p>") {
 		t.Errorf("lipsum(): %q", out.Str())
@@ -82,7 +82,7 @@ func TestLipsum(t *testing.T) {
 		t.Errorf("lipsum(): %d words", words)
 	}
 	first := out.Str()
-	if again := call(newCtx(1<<30), "lipsum", nil); again.Str() != first {
+	if again := call(newMCtx(1<<30), "lipsum", nil); again.Str() != first {
 		t.Error("lipsum is not deterministic for a fixed generator")
 	}
 	plain := call(c, "lipsum", ints(2), value.KV{Key: "html", Val: value.False}, value.KV{Key: "min", Val: value.FromInt(3)}, value.KV{Key: "max", Val: value.FromInt(4)})
@@ -97,16 +97,16 @@ func TestLipsum(t *testing.T) {
 		{value.FromInt(1), value.False, value.FromInt(1000000000), value.FromInt(1000000000)},
 		ints(1000000000, 1, -100, -99),
 	} {
-		if e := run(func() { call(newCtx(1<<27), "lipsum", args) }); e == nil || e.Kind != errs.Budget {
+		if e := catchErr(func() { call(newMCtx(1<<27), "lipsum", args) }); e == nil || e.Kind != errs.Budget {
 			t.Errorf("lipsum%s: %v, want budget", value.Repr(value.NewTuple(args)), e)
 		}
 	}
-	if e := run(func() { call(c, "lipsum", ints(1, 1, 5, 5)) }); e == nil || e.Kind != errs.Render {
+	if e := catchErr(func() { call(c, "lipsum", ints(1, 1, 5, 5)) }); e == nil || e.Kind != errs.Render {
 		t.Errorf("lipsum empty range: %v", e)
 	}
 	// five lipsums of 10,000 empty paragraphs overdraw a 1,000,000 budget
-	small := newCtx(1000000)
-	e := run(func() {
+	small := newMCtx(1000000)
+	e := catchErr(func() {
 		for i := 0; i < 5; i++ {
 			call(small, "lipsum", nil, value.KV{Key: "n", Val: value.FromInt(10000)}, value.KV{Key: "min", Val: value.FromInt(-100)}, value.KV{Key: "max", Val: value.FromInt(-99)})
 		}
@@ -117,7 +117,7 @@ func TestLipsum(t *testing.T) {
 }
 
 func TestDictGlobal(t *testing.T) {
-	c := newCtx(1 << 30)
+	c := newMCtx(1 << 30)
 	d := value.NewDict(2)
 	d.SetStr("a", value.FromInt(1))
 	d.SetStr("b", value.FromInt(2))
@@ -138,7 +138,7 @@ func TestDictGlobal(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var got value.Value
-		e := run(func() { got = GlobalFuncs["dict"].Call(c, tc.args) })
+		e := catchErr(func() { got = GlobalFuncs["dict"].Call(c, tc.args) })
 		if strings.HasPrefix(tc.want, "!") {
 			if e == nil || !sameKind(e, tc.want[1:]) {
 				t.Errorf("dict: %v, want %s", e, tc.want)
@@ -152,7 +152,7 @@ func TestDictGlobal(t *testing.T) {
 }
 
 func TestCyclerJoinerNamespace(t *testing.T) {
-	c := newCtx(1 << 30)
+	c := newMCtx(1 << 30)
 	cy := call(c, "cycler", []value.Value{value.FromString("a"), value.FromString("b")})
 	var sb strings.Builder
 	for i := 0; i < 3; i++ {
@@ -167,10 +167,10 @@ func TestCyclerJoinerNamespace(t *testing.T) {
 	if !c.Attr(cy, "nope").IsUndefined() {
 		t.Error("cycler.nope")
 	}
-	if e := run(func() { c.Attr(cy, "__dict__") }); e == nil || e.Kind != errs.Security {
+	if e := catchErr(func() { c.Attr(cy, "__dict__") }); e == nil || e.Kind != errs.Security {
 		t.Errorf("cycler.__dict__: %v", e)
 	}
-	if e := run(func() { call(c, "cycler", nil) }); e == nil || e.Kind != errs.Render {
+	if e := catchErr(func() { call(c, "cycler", nil) }); e == nil || e.Kind != errs.Render {
 		t.Errorf("cycler(): %v", e)
 	}
 
@@ -192,16 +192,16 @@ func TestCyclerJoinerNamespace(t *testing.T) {
 	if c.Attr(ns, "a").Int() != 13 || c.Attr(ns, "self").Int() != 37 || !c.Attr(ns, "missing").IsUndefined() {
 		t.Error("namespace attributes")
 	}
-	if e := run(func() { c.Attr(ns, "_Namespace__attrs") }); e == nil || e.Kind != errs.Security {
+	if e := catchErr(func() { c.Attr(ns, "_Namespace__attrs") }); e == nil || e.Kind != errs.Security {
 		t.Errorf("namespace private: %v", e)
 	}
 	upper := c.Attr(value.FromString("x"), "upper")
 	for _, bad := range []value.Value{upper, j, value.NewList([]value.Value{upper}), value.FromCallable(GlobalFuncs["range"])} {
-		if e := run(func() { call(c, "namespace", nil, value.KV{Key: "f", Val: bad}) }); e == nil || e.Kind != errs.Security {
+		if e := catchErr(func() { call(c, "namespace", nil, value.KV{Key: "f", Val: bad}) }); e == nil || e.Kind != errs.Security {
 			t.Errorf("namespace(f=%s): %v, want security (P10)", value.Repr(bad), e)
 		}
 	}
-	if e := run(func() { call(c, "namespace", ints(42)) }); e == nil || e.Kind != errs.Type {
+	if e := catchErr(func() { call(c, "namespace", ints(42)) }); e == nil || e.Kind != errs.Type {
 		t.Errorf("namespace(42): %v", e)
 	}
 }

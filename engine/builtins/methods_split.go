@@ -76,20 +76,20 @@ func wsSplit(s string, max int64, right bool, out *[]string) int {
 	if !right {
 		i := 0
 		for max != 0 {
-			for i < len(rs) && pyIsSpace(rs[i]) {
+			for i < len(rs) && uniSpace(rs[i]) {
 				i++
 			}
 			if i == len(rs) {
 				break
 			}
 			j := i
-			for i < len(rs) && !pyIsSpace(rs[i]) {
+			for i < len(rs) && !uniSpace(rs[i]) {
 				i++
 			}
 			emit(string(rs[j:i]))
 			max--
 		}
-		for i < len(rs) && pyIsSpace(rs[i]) {
+		for i < len(rs) && uniSpace(rs[i]) {
 			i++
 		}
 		if i < len(rs) && max == 0 {
@@ -102,20 +102,20 @@ func wsSplit(s string, max int64, right bool, out *[]string) int {
 	}
 	i := len(rs)
 	for max != 0 {
-		for i > 0 && pyIsSpace(rs[i-1]) {
+		for i > 0 && uniSpace(rs[i-1]) {
 			i--
 		}
 		if i == 0 {
 			break
 		}
 		j := i
-		for i > 0 && !pyIsSpace(rs[i-1]) {
+		for i > 0 && !uniSpace(rs[i-1]) {
 			i--
 		}
 		emit(string(rs[i:j]))
 		max--
 	}
-	for i > 0 && pyIsSpace(rs[i-1]) {
+	for i > 0 && uniSpace(rs[i-1]) {
 		i--
 	}
 	if i > 0 && max == 0 {

@@ -16,7 +16,7 @@ func cpOffset(s string, i int64) int {
 	if i <= 0 {
 		return 0
 	}
-	if isASCII(s) {
+	if asciiOnly(s) {
 		if i > int64(len(s)) {
 			return len(s)
 		}
@@ -284,7 +284,7 @@ func stripArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (st
 	s := recv.Str()
 	scan(c, "str."+name, s)
 	if a[0].IsMissing() || a[0].IsNone() {
-		return s, pyIsSpace
+		return s, uniSpace
 	}
 	chars := strArg(name, a[0])
 	c.Charge(budget.Mul(int64(len(chars)), int64(len(s))/64+1), "str."+name)
@@ -417,12 +417,12 @@ func init() {
 		"format_map":   strFormatMap,
 		"isalnum":      predicate("isalnum", false, runePred(pyIsAlnum)),
 		"isalpha":      predicate("isalpha", false, runePred(pyIsAlpha)),
-		"isascii":      predicate("isascii", true, isASCII),
+		"isascii":      predicate("isascii", true, asciiOnly),
 		"isdecimal":    predicate("isdecimal", false, runePred(pyIsDecimal)),
 		"isdigit":      predicate("isdigit", false, runePred(pyIsDigit)),
 		"isnumeric":    predicate("isnumeric", false, runePred(pyIsNumeric)),
 		"isprintable":  predicate("isprintable", true, runePred(pyIsPrintable)),
-		"isspace":      predicate("isspace", false, runePred(pyIsSpace)),
+		"isspace":      predicate("isspace", false, runePred(uniSpace)),
 		"isidentifier": predicate("isidentifier", false, pyIsIdentifier),
 		"islower":      predicate("islower", false, pyIsLowerStr),
 		"isupper":      predicate("isupper", false, pyIsUpperStr),
@@ -457,10 +457,10 @@ func escapingArgs(f methodFunc) methodFunc {
 		if args != nil {
 			na := &value.Args{Pos: make([]value.Value, len(args.Pos)), Kw: make([]value.KV, len(args.Kw))}
 			for i, v := range args.Pos {
-				na.Pos[i] = escapeArg(c, v)
+				na.Pos[i] = markupArg(c, v)
 			}
 			for i, kv := range args.Kw {
-				na.Kw[i] = value.KV{Key: kv.Key, Val: escapeArg(c, kv.Val)}
+				na.Kw[i] = value.KV{Key: kv.Key, Val: markupArg(c, kv.Val)}
 			}
 			args = na
 		}
@@ -468,7 +468,7 @@ func escapingArgs(f methodFunc) methodFunc {
 	}
 }
 
-func escapeArg(c value.Ctx, v value.Value) value.Value {
+func markupArg(c value.Ctx, v value.Value) value.Value {
 	if v.IsString() && !v.IsSafe() {
 		c.Charge(budget.Mul(int64(len(v.Str())), budget.EscapeFactor), "markup escape")
 		return value.Escape(v)

@@ -40,9 +40,9 @@ func TestMethodsGolden(t *testing.T) {
 		for k, v := range gc.Kwargs {
 			args.Kw = append(args.Kw, value.KV{Key: k, Val: decode(v)})
 		}
-		c := newCtx(1 << 30)
+		c := newMCtx(1 << 30)
 		var got string
-		e := run(func() {
+		e := catchErr(func() {
 			m := c.Attr(recv, gc.Method)
 			got = value.Repr(c.CallValue(m, args))
 		})
@@ -105,7 +105,7 @@ func TestImplsMatchPolicy(t *testing.T) {
 }
 
 func TestLookupMethodStatus(t *testing.T) {
-	c := newCtx(1 << 20)
+	c := newMCtx(1 << 20)
 	cases := []struct {
 		recv value.Value
 		name string
@@ -143,7 +143,7 @@ func TestLookupMethodStatus(t *testing.T) {
 	}
 	// a bound method is a callable: namespaces refuse it (P10)
 	m, _, _ := LookupMethod(c, value.FromString("x"), "upper")
-	if e := run(func() { value.CheckData(m, "namespace attribute") }); e == nil || e.Kind != errs.Security {
+	if e := catchErr(func() { value.CheckData(m, "namespace attribute") }); e == nil || e.Kind != errs.Security {
 		t.Errorf("bound method stored in a namespace: %v", e)
 	}
 	if m.CallableImpl().CallName() != "str.upper" {
@@ -173,8 +173,8 @@ func TestMethodBudget(t *testing.T) {
 		{x, "format", []value.Value{value.FromString("")}},
 	}
 	for _, tc := range cases {
-		c := newCtx(200000)
-		e := run(func() {
+		c := newMCtx(200000)
+		e := catchErr(func() {
 			m := c.Attr(tc.recv, tc.name)
 			if tc.name == "split" {
 				c.meter.Charge(c.meter.Left()-1100, "fill")

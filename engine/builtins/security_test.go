@@ -44,9 +44,9 @@ func runFmt(t *testing.T, cases []fmtCase) {
 		if units == 0 {
 			units = 1 << 27
 		}
-		c := newCtx(units)
+		c := newMCtx(units)
 		var got value.Value
-		e := run(func() {
+		e := catchErr(func() {
 			if tc.op == "%" {
 				got = value.Mod(c, tc.recv, tc.args[0])
 				return
@@ -91,12 +91,12 @@ func TestFormatSecurity(t *testing.T) {
 		{"percent-private-absent", s("%(_x)s"), "%", []value.Value{dictOf()}, nil, 0, "!security"},
 	})
 	// a stored bound format refuses when called, and cannot enter a namespace
-	c := newCtx(1 << 20)
+	c := newMCtx(1 << 20)
 	f := c.Attr(s("{0.__class__}"), "format")
-	if e := run(func() { c.CallValue(f, &value.Args{Pos: []value.Value{one}}) }); e == nil || e.Kind != errs.Security {
+	if e := catchErr(func() { c.CallValue(f, &value.Args{Pos: []value.Value{one}}) }); e == nil || e.Kind != errs.Security {
 		t.Errorf("stored format: %v", e)
 	}
-	if e := run(func() { value.CheckData(f, "namespace attribute") }); e == nil || e.Kind != errs.Security {
+	if e := catchErr(func() { value.CheckData(f, "namespace attribute") }); e == nil || e.Kind != errs.Security {
 		t.Errorf("format in a namespace: %v", e)
 	}
 }

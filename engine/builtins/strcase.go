@@ -50,7 +50,7 @@ func pyIsCaseIgnorable(r rune) bool {
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
-func pyIsSpace(r rune) bool {
+func uniSpace(r rune) bool {
 	if r < 0x80 {
 		return r == ' ' || (r >= 0x09 && r <= 0x0d) || (r >= 0x1c && r <= 0x1f)
 	}
@@ -93,7 +93,7 @@ func writeLower(sb *strings.Builder, rs []rune, i int) {
 		}
 		return
 	}
-	if s, ok := specialLower[r]; ok {
+	if s, ok := fullLower[r]; ok {
 		sb.WriteString(s)
 		return
 	}
@@ -101,7 +101,7 @@ func writeLower(sb *strings.Builder, rs []rune, i int) {
 }
 
 func writeUpper(sb *strings.Builder, r rune) {
-	if s, ok := specialUpper[r]; ok {
+	if s, ok := fullUpper[r]; ok {
 		sb.WriteString(s)
 		return
 	}
@@ -109,15 +109,15 @@ func writeUpper(sb *strings.Builder, r rune) {
 }
 
 func writeTitle(sb *strings.Builder, r rune) {
-	if s, ok := specialTitle[r]; ok {
+	if s, ok := fullTitle[r]; ok {
 		sb.WriteString(s)
 		return
 	}
 	sb.WriteRune(unicode.ToTitle(r))
 }
 
-// isASCII reports whether s has only ASCII bytes (the fast paths).
-func isASCII(s string) bool {
+// asciiOnly reports whether s has only ASCII bytes (the fast paths).
+func asciiOnly(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
@@ -133,7 +133,7 @@ const caseBound = 3
 
 // PyUpper is Python's str.upper.
 func PyUpper(s string) string {
-	if isASCII(s) {
+	if asciiOnly(s) {
 		return strings.ToUpper(s)
 	}
 	var sb strings.Builder
@@ -145,7 +145,7 @@ func PyUpper(s string) string {
 
 // PyLower is Python's str.lower.
 func PyLower(s string) string {
-	if isASCII(s) {
+	if asciiOnly(s) {
 		return strings.ToLower(s)
 	}
 	rs := []rune(s)
@@ -158,14 +158,14 @@ func PyLower(s string) string {
 
 // PyCasefold is Python's str.casefold.
 func PyCasefold(s string) string {
-	if isASCII(s) {
+	if asciiOnly(s) {
 		return strings.ToLower(s)
 	}
 	var sb strings.Builder
 	for _, r := range s {
-		if f, ok := specialFold[r]; ok {
+		if f, ok := fullFold[r]; ok {
 			sb.WriteString(f)
-		} else if l, ok := specialLower[r]; ok {
+		} else if l, ok := fullLower[r]; ok {
 			sb.WriteString(l)
 		} else {
 			sb.WriteRune(unicode.ToLower(r))

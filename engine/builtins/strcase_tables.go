@@ -6,7 +6,7 @@ package builtins
 // result is not a single code point; single code points use Go's unicode
 // tables.
 
-var specialUpper = map[rune]string{
+var fullUpper = map[rune]string{
 	0x00DF: "\u0053\u0053",
 	0x0149: "\u02BC\u004E",
 	0x01F0: "\u004A\u030C",
@@ -111,11 +111,11 @@ var specialUpper = map[rune]string{
 	0xFB17: "\u0544\u053D",
 }
 
-var specialLower = map[rune]string{
+var fullLower = map[rune]string{
 	0x0130: "\u0069\u0307",
 }
 
-var specialTitle = map[rune]string{
+var fullTitle = map[rune]string{
 	0x00DF: "\u0053\u0073",
 	0x0149: "\u02BC\u004E",
 	0x01F0: "\u004A\u030C",
@@ -166,7 +166,7 @@ var specialTitle = map[rune]string{
 	0xFB17: "\u0544\u056D",
 }
 
-var specialFold = map[rune]string{
+var fullFold = map[rune]string{
 	0x00B5: "\u03BC",
 	0x00DF: "\u0073\u0073",
 	0x0149: "\u02BC\u006E",

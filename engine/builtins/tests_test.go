@@ -40,14 +40,14 @@ func TestTestsGolden(t *testing.T) {
 			}
 			args.Pos = append(args.Pos, decode(a))
 		}
-		c := newCtx(1 << 30)
+		c := newMCtx(1 << 30)
 		f := Tests[gc.Test]
 		if f == nil {
 			t.Errorf("test %s not registered", gc.Test)
 			continue
 		}
 		var got string
-		e := run(func() {
+		e := catchErr(func() {
 			before := c.meter.Used()
 			r := f(c, v, args)
 			if c.meter.Used()-before < 256 {
@@ -70,7 +70,7 @@ func TestTestsGolden(t *testing.T) {
 }
 
 func TestTestsUndefined(t *testing.T) {
-	c := newCtx(1 << 20)
+	c := newMCtx(1 << 20)
 	u := value.Undef("x")
 	want := map[string]bool{"defined": false, "undefined": true, "none": false, "iterable": true, "sequence": true,
 		"callable": false, "string": false, "lower": false, "escaped": false}
@@ -79,7 +79,7 @@ func TestTestsUndefined(t *testing.T) {
 			t.Errorf("undefined is %s: %v", name, got)
 		}
 	}
-	if e := run(func() { Tests["odd"](c, u, nil) }); e == nil || e.Kind != errs.Undefined {
+	if e := catchErr(func() { Tests["odd"](c, u, nil) }); e == nil || e.Kind != errs.Undefined {
 		t.Errorf("undefined is odd: %v", e)
 	}
 	j := GlobalFuncs["joiner"].Call(c, nil)
