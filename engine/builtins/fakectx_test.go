@@ -191,6 +191,9 @@ func goldenValue(x any) value.Value {
 		}
 		return value.NewList(out)
 	case map[string]any:
+		if s, ok := t["$u"]; ok {
+			return value.Undef(s.(string))
+		}
 		if s, ok := t["$m"]; ok {
 			return value.Safe(s.(string))
 		}

@@ -128,27 +128,30 @@ func plural(n int, w string) string {
 	return strconv.Itoa(n) + " " + w + "s"
 }
 
-// intArg converts an integer argument (int or bool; Python's __index__).
-func intArg(v value.Value) int64 {
-	switch v.Kind() {
-	case value.Int, value.Bool:
-		return v.Int()
-	case value.Undefined:
-		if !v.IsMissing() {
-			value.ThrowUndefined(v)
-		}
+// pyTypeName is the Python class name of a value in argument type errors
+// (Jinja's undefined is an instance of Undefined).
+func pyTypeName(v value.Value) string {
+	if v.IsUndefined() {
+		return "Undefined"
 	}
-	typeError("'" + v.TypeName() + "' object cannot be interpreted as an integer")
+	return v.TypeName()
+}
+
+// intArg converts an integer argument (int or bool; Python's __index__).
+// Jinja's Undefined has no __index__: passing one is a type error.
+func intArg(v value.Value) int64 {
+	if v.Kind() == value.Int || v.Kind() == value.Bool {
+		return v.Int()
+	}
+	typeError("'" + pyTypeName(v) + "' object cannot be interpreted as an integer")
 	return 0
 }
 
-// strArg requires a string argument.
+// strArg requires a string argument (an undefined one is a type error, as
+// in Jinja2 where Undefined is not a str).
 func strArg(fn string, v value.Value) string {
 	if v.Kind() != value.String {
-		if v.IsUndefined() && !v.IsMissing() {
-			value.ThrowUndefined(v)
-		}
-		typeError(fn + "() argument must be str, not " + v.TypeName())
+		typeError(fn + "() argument must be str, not " + pyTypeName(v))
 	}
 	return v.Str()
 }

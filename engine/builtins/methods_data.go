@@ -15,7 +15,7 @@ import (
 // The methods of dict, list, tuple, int and float.
 
 func hashableKey(k value.Value) {
-	if !value.Hashable(k) {
+	if !value.Hashable(k) && !k.IsUndefined() {
 		typeError("unhashable type: '" + k.TypeName() + "'")
 	}
 }

@@ -198,6 +198,9 @@ func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 			}
 			return value.Value{}, false
 		}
+		if table.IsUndefined() {
+			value.ThrowUndefined(table) // Undefined.__getitem__ fails
+		}
 		typeError("'" + table.TypeName() + "' object is not subscriptable")
 		return value.Value{}, false
 	}

@@ -137,10 +137,7 @@ func affixMethod(name string, suffix bool) methodFunc {
 				cands = append(cands, it.Str())
 			}
 		default:
-			if a[0].IsUndefined() && !a[0].IsMissing() {
-				value.ThrowUndefined(a[0])
-			}
-			typeError(name + " first arg must be str or a tuple of str, not " + a[0].TypeName())
+			typeError(name + " first arg must be str or a tuple of str, not " + pyTypeName(a[0]))
 		}
 		scan(c, "str."+name, s)
 		c.Charge(budget.Mul(int64(len(cands)), budget.Elem), "str."+name)

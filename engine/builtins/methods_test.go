@@ -44,6 +44,11 @@ func TestMethodsGolden(t *testing.T) {
 		var got string
 		e := catchErr(func() {
 			m := c.Attr(recv, gc.Method)
+			switch gc.Method {
+			case "real", "imag", "numerator", "denominator":
+				got = value.Repr(m)
+				return
+			}
 			got = value.Repr(c.CallValue(m, args))
 		})
 		name := value.Repr(recv) + "." + gc.Method + value.Repr(value.NewTuple(args.Pos))

@@ -2,7 +2,7 @@
 #   /usr/bin/python3 engine/builtins/testdata/gen_methods.py > engine/builtins/testdata/methods_golden.json
 import json, sys
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from golden_util import enc, kind, env, M
+from golden_util import enc, kind, env, M, Undefined
 
 S = "héllo wörld"
 cases = []
@@ -69,9 +69,24 @@ for x in [0.0, -0.0, 1.5, -2.75, 3.0, 1e300, 5e-324, 0.1]:
         add(x, m)
 add(float("inf"), "as_integer_ratio"); add(float("nan"), "is_integer"); add(float("inf"), "hex")
 
+U = Undefined(name="nope")
+for m, a in [("find", (U,)), ("center", (U,)), ("startswith", (U,)), ("join", (U,)), ("replace", (U, "x")), ("split", (U,)), ("strip", (U,)),
+             ("format", (U,)), ("count", (U,)), ("zfill", (U,)), ("partition", (U,)), ("translate", (U,))]:
+    add("abc", m, *a)
+add({"a": 1}, "get", U); add([1], "index", U); add([1, U], "count", U)
+for r in ["ΟΔΟΣ", "ΟΔΟΣ.", "Σ", "aΣ", "ΑΣ'Β", "ΑΣ'", "Α.Σ", "ΑΣ\u0301", "ΑΣΑ", "1Σ", "ὈΔΥΣΣΕΎΣ", "ǅǆǄ"]:
+    for m in ["lower", "title", "capitalize", "swapcase", "casefold", "upper", "istitle", "islower", "isupper"]:
+        add(r, m)
+add("abc", "translate", [None, "x"]); add("abc", "translate", {97: 0x110000}); add("abc", "translate", {97: 1.5}); add("abc", "translate", 5)
+add("abc", "maketrans", "ab", "x"); add("abc", "maketrans", {"ab": 1}); add("abc", "maketrans", {1.5: 1}); add("abc", "maketrans", 1)
+add("é\x00\U0001F600", "format", 1); add("{0!a}", "format", "é\x00\U0001F600\u1234")
+add(5, "real"); add(5, "imag"); add(2.5, "real"); add(2.5, "imag"); add(True, "numerator"); add(5, "denominator")
 out = []
 for recv, meth, a, k in cases:
-    t = env.from_string("{{ f(r.%s(*a, **k)) }}" % meth)
+    if meth in ("real", "imag", "numerator", "denominator"):
+        t = env.from_string("{{ f(r.%s) }}" % meth)
+    else:
+        t = env.from_string("{{ f(r.%s(*a, **k)) }}" % meth)
     try:
         res = {"want": t.render(r=recv, a=a, k=k, f=repr)}
     except Exception as e:

@@ -3,11 +3,13 @@ import json, math, sys
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.exceptions import SecurityError, UndefinedError
 from markupsafe import Markup
+from jinja2 import Undefined
 
 env = ImmutableSandboxedEnvironment()
 M = Markup
 
 def enc(v):
+    if isinstance(v, Undefined): return {"$u": v._undefined_name or ""}
     if isinstance(v, Markup): return {"$m": str(v)}
     if isinstance(v, bool) or v is None or isinstance(v, str): return v
     if isinstance(v, int): return v
