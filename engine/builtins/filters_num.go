@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -47,7 +48,7 @@ func fAbs(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // pyParseFloat is Python's float(str): surrounding whitespace, a sign,
 // digits with single underscores between them, inf/infinity/nan.
 func pyParseFloat(s string) (float64, bool) {
-	s = pyStrip(s, nil, true, true)
+	s = asciiDigits(pyStrip(s, nil, true, true))
 	body := s
 	neg := false
 	if body != "" && (body[0] == '+' || body[0] == '-') {
@@ -125,7 +126,7 @@ func pyParseInt(s string, base int64) (n int64, ok, wide bool) {
 	if base != 0 && (base < 2 || base > 36) {
 		return 0, false, false
 	}
-	s = pyStrip(s, nil, true, true)
+	s = asciiDigits(pyStrip(s, nil, true, true))
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'
@@ -196,6 +197,28 @@ func pyParseInt(s string, base int64) (n int64, ok, wide bool) {
 		return -int64(acc), true, false
 	}
 	return int64(acc), true, false
+}
+
+// asciiDigits maps Unicode decimal digits to ASCII, as Python's int()
+// and float() accept them. Decimal digits come in runs of ten starting at
+// zero, so a digit's value is its offset in its run.
+func asciiDigits(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		if r > 0x7f && unicode.Is(unicode.Nd, r) {
+			start := r
+			for unicode.Is(unicode.Nd, start-1) {
+				start--
+			}
+			sb.WriteByte(byte('0' + (r-start)%10))
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }
 
 // floatToInt is Python's int(float) within 64 bits.
@@ -339,7 +362,10 @@ func fRound(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if method != "common" && method != "ceil" && method != "floor" {
 		value.Throw(errs.Render, "method must be common, ceil or floor")
 	}
-	if v.Kind() == value.Undefined && !v.IsMissing() {
+	if v.IsUndefined() {
+		if method != "common" {
+			value.ThrowUndefined(v) // value * 10**precision
+		}
 		value.Throwf(errs.Type, "type Undefined doesn't define __round__ method")
 	}
 	if !v.IsNumber() {
