@@ -38,7 +38,7 @@ func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if v.IsUndefined() && c.Strict() {
 			value.ThrowUndefined(v)
 		}
-		return value.NewList([]value.Value{})
+		return newGenerator("sync_do_map", nil)
 	}
 	pos, kw := splitArgs(args)
 	var fn func(value.Value) value.Value
@@ -78,7 +78,7 @@ func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		c.Charge(budget.Elem, "filter map")
 		out = append(out, fn(it))
 	}
-	return value.NewList(out)
+	return newGenerator("sync_do_map", out)
 }
 
 // selectOrReject is select_or_reject with prepare_select_or_reject.
@@ -87,7 +87,7 @@ func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAt
 		if v.IsUndefined() && c.Strict() {
 			value.ThrowUndefined(v)
 		}
-		return value.NewList([]value.Value{})
+		return newGenerator("select_or_reject", nil)
 	}
 	pos, kw := splitArgs(args)
 	var path attrPath
@@ -117,5 +117,5 @@ func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAt
 			out = append(out, it)
 		}
 	}
-	return value.NewList(out)
+	return newGenerator("select_or_reject", out)
 }

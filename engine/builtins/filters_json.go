@@ -60,6 +60,10 @@ func (w *jsonW) u4(r rune) {
 func (w *jsonW) quote(s string) {
 	if w.dry {
 		w.c.Charge(int64(len(s)), "filter tojson")
+		if plainJSON(s) {
+			w.n += int64(len(s)) + 2
+			return
+		}
 	}
 	w.byte('"')
 	for _, r := range s {
@@ -94,6 +98,17 @@ func (w *jsonW) quote(s string) {
 		}
 	}
 	w.byte('"')
+}
+
+// plainJSON reports a string that json.dumps copies unchanged.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b < 0x20 || b > 0x7e, b == '"', b == '\\', b == '<', b == '>', b == '&', b == '\'':
+			return false
+		}
+	}
+	return true
 }
 
 func jsonFloat(f float64) string {

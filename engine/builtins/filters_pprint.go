@@ -95,7 +95,10 @@ func (p *pp) reprLen(v value.Value, stop int64) int64 {
 	switch v.Kind() {
 	case value.String:
 		p.c.Charge(int64(len(v.Str())), "filter pprint")
-		return int64(value.RuneLen(value.Repr(v)))
+		if v.IsSafe() {
+			return int64(value.RuneLen(value.Repr(v)))
+		}
+		return int64(quotedLen(v.Str()))
 	case value.List, value.Tuple:
 		items := v.Items()
 		n := int64(2)
@@ -302,7 +305,34 @@ func wordParts(line string) []string {
 	return out
 }
 
-func reprLen(s string) int { return value.RuneLen(value.QuoteString(s)) }
+func reprLen(s string) int { return quotedLen(s) }
+
+// pyRepr is repr(str) with a fast path for plain printable ASCII.
+func pyRepr(s string) string {
+	if quotedLen(s) == len(s)+2 && isASCII(s) {
+		return "'" + s + "'"
+	}
+	return value.QuoteString(s)
+}
+
+// quotedLen is len(repr(s)) in code points, without building the repr
+// when s is plain printable ASCII (the common case).
+func quotedLen(s string) int {
+	hasSingle := false
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b < 0x20 || b >= 0x7f || b == '\\' {
+			return value.RuneLen(value.QuoteString(s))
+		}
+		if b == '\'' {
+			hasSingle = true
+		}
+	}
+	if hasSingle {
+		return value.RuneLen(value.QuoteString(s))
+	}
+	return len(s) + 2
+}
 
 // str is PrettyPrinter._pprint_str: long strings become adjacent
 // literals split at whitespace.
@@ -318,7 +348,7 @@ func (p *pp) str(s string, indent, allowance, level int) {
 	maxWidth1 := maxWidth
 	rep := ""
 	for i, line := range lines {
-		rep = value.QuoteString(line)
+		rep = pyRepr(line)
 		if i == len(lines)-1 {
 			maxWidth1 -= allowance
 		}
@@ -336,7 +366,7 @@ func (p *pp) str(s string, indent, allowance, level int) {
 			}
 			if reprLen(candidate) > maxWidth2 {
 				if current != "" {
-					chunks = append(chunks, value.QuoteString(current))
+					chunks = append(chunks, pyRepr(current))
 				}
 				current = part
 			} else {
@@ -344,7 +374,7 @@ func (p *pp) str(s string, indent, allowance, level int) {
 			}
 		}
 		if current != "" {
-			chunks = append(chunks, value.QuoteString(current))
+			chunks = append(chunks, pyRepr(current))
 		}
 	}
 	if len(chunks) == 1 {

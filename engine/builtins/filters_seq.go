@@ -132,7 +132,16 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for i, j := 0, len(items)-1; i < j; i, j = i+1, j-1 {
 			items[i], items[j] = items[j], items[i]
 		}
-		return value.NewList(items)
+		// reversed() gives an iterator; a generator is listed first
+		switch v.Kind() {
+		case value.Object:
+			return value.NewList(items)
+		case value.Dict:
+			return value.FromObject(&iterObj{typ: "dict_reversekeyiterator", items: items})
+		case value.Undefined:
+			return value.FromObject(&iterObj{typ: "reversed", items: items})
+		}
+		return value.FromObject(&iterObj{typ: v.Kind().String() + "_reverseiterator", items: items})
 	}
 	value.Throw(errs.Render, "argument must be iterable")
 	return value.Value{}
@@ -196,10 +205,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		out = append(out, value.NewList(tmp))
 	}
-	if out == nil {
-		out = []value.Value{}
-	}
-	return value.NewList(out)
+	return newGenerator("do_batch", out)
 }
 
 // fSlice is do_slice: n columns, the first ones one longer, optionally
@@ -217,7 +223,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		zeroDivision("integer division or modulo by zero")
 	}
 	if slices < 0 {
-		return value.NewList([]value.Value{})
+		return newGenerator("sync_do_slice", nil)
 	}
 	c.Charge(budget.Add(budget.Mul(slices, budget.Elem+budget.Slot), budget.Mul(length, budget.Slot)), "filter slice")
 	per, extra := length/slices, length%slices
@@ -238,7 +244,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		out = append(out, value.NewList(col))
 	}
-	return value.NewList(out)
+	return newGenerator("sync_do_slice", out)
 }
 
 func zeroDivision(msg string) {
@@ -265,13 +271,18 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		items = mapped
 	}
+	// containers print as their repr: size them all before any is built
+	var reprSize int64
+	for _, it := range items {
+		if !it.IsString() && !it.IsNumber() {
+			reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
+		}
+	}
+	c.Charge(reprSize, "filter join")
 	strs := make([]string, len(items))
 	anySafe := false
 	var total int64
 	for i, it := range items {
-		if !it.IsString() && !it.IsNumber() {
-			c.Charge(value.Size(it, c.Meter().Left()), "filter join")
-		}
 		strs[i] = pyStr(c, it)
 		total = budget.Add(total, int64(len(strs[i])))
 		if it.IsSafe() {
@@ -305,7 +316,7 @@ func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if c.Strict() {
 			value.ThrowUndefined(v)
 		}
-		return value.NewList([]value.Value{})
+		return newGenerator("do_items", nil)
 	}
 	if v.Kind() != value.Dict {
 		value.Throw(errs.Type, "Can only get item pairs from a mapping.")
@@ -316,7 +327,7 @@ func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	for i := range out {
 		out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
 	}
-	return value.NewList(out)
+	return newGenerator("do_items", out)
 }
 
 func fDefault(c value.Ctx, v value.Value, args *value.Args) value.Value {

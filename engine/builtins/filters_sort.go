@@ -192,7 +192,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		out = append(out, it)
 	}
-	return value.NewList(out)
+	return newGenerator("do_unique", out)
 }
 
 // minMax is _min_or_max: the first extreme item by key (want -1 for min,

@@ -268,18 +268,15 @@ func fString(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_indent", "width", "first", "blank")
 	var ind string
+	indLen := int64(4)
 	switch {
 	case a[0].IsMissing():
 		ind = "    "
 	case a[0].IsString():
 		ind = a[0].Str()
+		indLen = int64(len(ind))
 	case a[0].Kind() == value.Int || a[0].Kind() == value.Bool:
-		w := a[0].Int()
-		if w < 0 {
-			w = 0
-		}
-		c.Charge(w, "filter indent")
-		ind = strings.Repeat(" ", int(w))
+		indLen = max(a[0].Int(), 0)
 	default:
 		value.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
 	}
@@ -292,9 +289,13 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	s := v.Str()
 	c.Charge(int64(len(s)), "filter indent")
+	// every line may gain one indentation, the first one too
 	lines := pySplitLines(s + "\n")
-	c.Charge(budget.Add(int64(len(s))+int64(len(lines)),
-		budget.Mul(int64(len(lines))+1, int64(len(ind)))), "filter indent")
+	nl := int64(len(lines))
+	c.Charge(budget.Add(int64(len(s))+nl, budget.Mul(nl+1, indLen)), "filter indent")
+	if ind == "" && indLen > 0 {
+		ind = strings.Repeat(" ", int(indLen))
+	}
 	var sb strings.Builder
 	if first {
 		sb.WriteString(ind)

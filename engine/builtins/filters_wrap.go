@@ -3,6 +3,7 @@ package builtins
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -40,8 +41,10 @@ type twChunk struct {
 // wordsep_re as a scanner: every position starts a whitespace run, an
 // em-dash, or a word ended by a breakable hyphen, whitespace, the end, or
 // an em-dash.
-func twSplit(text []rune, hyphens bool) []twChunk {
+func twSplit(line string, hyphens bool) []twChunk {
+	text := []rune(line)
 	var out []twChunk
+	off := 0 // byte offset of text[prev end]
 	at := func(i int) rune {
 		if i < 0 || i >= len(text) {
 			return -1
@@ -56,7 +59,14 @@ func twSplit(text []rune, hyphens bool) []twChunk {
 		}
 		return j, j-i >= 2 && j < len(text) && isWordRune(text[j])
 	}
-	add := func(a, b int) { out = append(out, twChunk{string(text[a:b]), b - a}) }
+	// chunks are substrings of line: boundaries only move forward
+	add := func(a, b int) {
+		start := off
+		for _, r := range text[a:b] {
+			off += utf8.RuneLen(r)
+		}
+		out = append(out, twChunk{line[start:off], b - a})
+	}
 	p := 0
 	for p < len(text) {
 		if twSpace(text[p]) {
@@ -108,6 +118,21 @@ func twSplit(text []rune, hyphens bool) []twChunk {
 	return out
 }
 
+// runeOffset is the byte offset of code point n in s (len(s) past the end).
+func runeOffset(s string, n int64) int {
+	if n <= 0 {
+		return 0
+	}
+	i := int64(0)
+	for off := range s {
+		if i == n {
+			return off
+		}
+		i++
+	}
+	return len(s)
+}
+
 func isBlankChunk(s string) bool { return strings.TrimFunc(s, pyIsSpace) == "" }
 
 // twWrap is TextWrapper._wrap_chunks (no indents, no max_lines). Breaking
@@ -139,28 +164,19 @@ func twWrap(c value.Ctx, chunks []twChunk, width int64, breakLong, hyphens bool)
 				spaceLeft = 1
 			}
 			if breakLong {
+				// Python copies the remainder of the word at each break
 				c.Charge(int64(len(chunks[0].s))+budget.Elem, "filter wordwrap")
-				ch := []rune(chunks[0].s)
-				end := spaceLeft
-				if hyphens && int64(len(ch)) > spaceLeft {
-					h := -1
-					for i := spaceLeft - 1; i >= 0; i-- {
-						if ch[i] == '-' {
-							h = int(i)
-							break
-						}
-					}
-					if h > 0 {
-						for _, r := range ch[:h] {
-							if r != '-' {
-								end = int64(h) + 1
-								break
-							}
-						}
+				ch := chunks[0].s
+				end := runeOffset(ch, spaceLeft)
+				if hyphens && int64(chunks[0].n) > spaceLeft {
+					// rfind('-', 0, space_left), used if something precedes it
+					if h := strings.LastIndexByte(ch[:end], '-'); h > 0 && strings.Trim(ch[:h], "-") != "" {
+						end = h + 1
 					}
 				}
-				cur = append(cur, string(ch[:end]))
-				chunks[0] = twChunk{string(ch[end:]), len(ch) - int(end)}
+				head := ch[:end]
+				cur = append(cur, head)
+				chunks[0] = twChunk{ch[end:], chunks[0].n - value.RuneLen(head)}
 			} else if len(cur) == 0 {
 				cur = append(cur, chunks[0].s)
 				chunks = chunks[1:]
@@ -199,7 +215,7 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	var paras []string
 	var total int64
 	for _, line := range pySplitLines(s) {
-		chunks := twSplit([]rune(line), hyphenRe)
+		chunks := twSplit(line, hyphenRe)
 		c.Charge(budget.Mul(int64(len(chunks)), budget.Elem), "filter wordwrap")
 		var wrapped []string
 		if len(chunks) > 0 || width <= 0 {
