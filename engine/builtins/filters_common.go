@@ -96,9 +96,24 @@ func draw(c value.Ctx, v value.Value, op string) []value.Value {
 	if v.IsUndefined() && !c.Strict() {
 		return nil
 	}
+	if v.IsString() {
+		return strChars(c, v.Str(), op)
+	}
 	items := value.Iterate(c, v)
 	c.Charge(budget.Mul(int64(len(items)), budget.Elem), op)
 	return items
+}
+
+// strChars is iter(str): one plain string per code point (iterating
+// Markup yields plain str in Python too).
+func strChars(c value.Ctx, s string, op string) []value.Value {
+	n := int64(value.RuneLen(s))
+	c.Charge(budget.Add(budget.Mul(n, budget.Elem), int64(len(s))), op)
+	out := make([]value.Value, 0, n)
+	for i, r := range s {
+		out = append(out, value.FromString(s[i:i+utf8.RuneLen(r)]))
+	}
+	return out
 }
 
 // attrPath is a parsed attribute= argument: dotted segments.
@@ -213,19 +228,66 @@ func pySplitLines(s string) []string {
 
 // pyLower and pyUpper are Python's full case mappings for the code points
 // where they differ from Go's simple mappings.
-func pyLower(s string) string {
-	if isASCII(s) {
-		return strings.ToLower(s)
+func pyLower(s string) string { return lowerFrom(s, 0) }
+
+// lowerFrom lowercases s[start:], reading s around it for the
+// Final_Sigma context, as str.capitalize does.
+func lowerFrom(s string, start int) string {
+	rest := s[start:]
+	if isASCII(rest) {
+		return strings.ToLower(rest)
 	}
 	var sb strings.Builder
-	for _, r := range s {
-		if r == 0x130 { // İ lowercases to i + combining dot
+	sb.Grow(len(rest))
+	for i, r := range rest {
+		switch r {
+		case 0x130: // İ lowercases to i + combining dot
 			sb.WriteString("i\u0307")
-			continue
+		case 0x3a3:
+			if finalSigma(s, start+i) {
+				sb.WriteRune(0x3c2)
+			} else {
+				sb.WriteRune(0x3c3)
+			}
+		default:
+			sb.WriteRune(unicode.ToLower(r))
 		}
-		sb.WriteRune(unicode.ToLower(r))
 	}
 	return sb.String()
+}
+
+// finalSigma is Unicode's Final_Sigma condition for the Σ at byte i: a
+// cased letter before it and none after it, skipping case-ignorables.
+func finalSigma(s string, i int) bool {
+	before := false
+	for j := i; j > 0; {
+		r, w := utf8.DecodeLastRuneInString(s[:j])
+		j -= w
+		if caseIgnorable(r) {
+			continue
+		}
+		before = isCased(r)
+		break
+	}
+	if !before {
+		return false
+	}
+	for k := i + 2; k < len(s); {
+		r, w := utf8.DecodeRuneInString(s[k:])
+		k += w
+		if caseIgnorable(r) {
+			continue
+		}
+		return !isCased(r)
+	}
+	return true
+}
+
+func isCased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+
+func caseIgnorable(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) ||
+		strings.ContainsRune("'.:\u00b7\u2018\u2019\u2024\ufe52\uff07\uff0e\u00ad\u0387\u05f4\u2027\ufe13\ufe55\uff1a", r)
 }
 
 func pyUpper(s string) string {
@@ -248,14 +310,15 @@ var specialUpper = map[rune]string{
 	'ß': "SS", 'ŉ': "ʼN", 'ǰ': "J̌", 'ﬀ': "FF", 'ﬁ': "FI", 'ﬂ': "FL", 'ﬃ': "FFI", 'ﬄ': "FFL", 'ﬅ': "ST", 'ﬆ': "ST",
 }
 
+// specialTitle holds the SpecialCasing title mappings Python applies.
+var specialTitle = map[rune]string{
+	'ß': "Ss", 'ŉ': "ʼN", 'ǰ': "J̌", 'ﬀ': "Ff", 'ﬁ': "Fi", 'ﬂ': "Fl", 'ﬃ': "Ffi", 'ﬄ': "Ffl", 'ﬅ': "St", 'ﬆ': "St",
+}
+
 // pyTitleRune is the title-case of the first letter of a word (Python's
-// capitalize and title use title case, not upper case).
+// capitalize uses title case, not upper case).
 func pyTitleRune(sb *strings.Builder, r rune) {
-	if u, ok := specialUpper[r]; ok {
-		if r == 'ß' {
-			sb.WriteString("Ss")
-			return
-		}
+	if u, ok := specialTitle[r]; ok {
 		sb.WriteString(u)
 		return
 	}

@@ -184,25 +184,35 @@ var (
 
 // urlizeOpts are the resolved arguments of urlize.
 type urlizeOpts struct {
-	trim    int64 // -1: no trimming
+	trim    int64
+	hasTrim bool
 	relAttr string
 	tgtAttr string
 	schemes []string
 }
 
 func (o *urlizeOpts) trimURL(x string) string {
-	if o.trim >= 0 && int64(value.RuneLen(x)) > o.trim {
-		return runePrefix(x, int(o.trim)) + "..."
+	if !o.hasTrim {
+		return x
 	}
-	return x
+	n := int64(value.RuneLen(x))
+	if n <= o.trim {
+		return x
+	}
+	// x[:limit] with Python's negative slicing
+	cut := o.trim
+	if cut < 0 {
+		cut = max(n+cut, 0)
+	}
+	return runePrefix(x, int(cut)) + "..."
 }
 
 // fUrlize is Jinja's do_urlize over utils.urlize, as a hand scanner.
 func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_urlize", "trim_url_limit", "nofollow", "target", "rel", "extra_schemes")
-	o := urlizeOpts{trim: -1}
+	var o urlizeOpts
 	if !isNoneOrMissing(a[0]) {
-		o.trim = argInt("urlize", a[0], -1)
+		o.trim, o.hasTrim = argInt("urlize", a[0], 0), true
 	}
 	relParts := map[string]bool{"noopener": true}
 	if !isNoneOrMissing(a[3]) {

@@ -354,7 +354,11 @@ func roundFloat(x float64, nd int64) float64 {
 // ceil/floor through value * 10**precision.
 func fRound(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_round", "precision", "method")
-	prec := argInt("round", a[0], 0)
+	noPrec := a[0].IsNone() // round(x, None) is round(x): an int
+	prec := int64(0)
+	if !noPrec {
+		prec = argInt("round", a[0], 0)
+	}
 	method := "common"
 	if !a[1].IsMissing() {
 		method = pyStr(c, a[1])
@@ -371,11 +375,25 @@ func fRound(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if !v.IsNumber() {
 		value.Throwf(errs.Type, "type %s doesn't define __round__ method", v.TypeName())
 	}
+	if noPrec {
+		if method != "common" {
+			value.Throw(errs.Type, "unsupported operand type(s) for ** or pow(): 'int' and 'NoneType'")
+		}
+		if v.Kind() != value.Float {
+			return value.FromInt(v.Int())
+		}
+		n, _ := floatToInt(c, roundFloat(v.Float(), 0))
+		return value.FromInt(n)
+	}
 	if method == "common" {
 		if v.Kind() != value.Float {
 			return value.FromInt(roundInt(c, v.Int(), prec))
 		}
-		return value.FromFloat(roundFloat(v.Float(), prec))
+		r := roundFloat(v.Float(), prec)
+		if math.IsInf(r, 0) && !math.IsInf(v.Float(), 0) {
+			value.Throw(errs.Render, "rounded value too large to represent")
+		}
+		return value.FromFloat(r)
 	}
 	fn := math.Ceil
 	if method == "floor" {
@@ -390,7 +408,11 @@ func fRound(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if math.IsInf(r, 0) {
 		value.Throw(errs.Render, "cannot convert float infinity to integer")
 	}
-	return value.FromFloat(r / scale)
+	if math.IsNaN(r) {
+		value.Throw(errs.Render, "cannot convert float NaN to integer")
+	}
+	// math.ceil and math.floor return ints: there is no negative zero
+	return value.FromFloat(r/scale + 0)
 }
 
 // pyFormat1f is Python's format(x, ".1f").

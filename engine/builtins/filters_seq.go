@@ -38,7 +38,7 @@ func fFirst(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			break
 		}
 		_, w := decodeRune(s, 0)
-		return withSafe(v, s[:w])
+		return value.FromString(s[:w]) // iterating Markup yields str
 	default:
 		items := draw1(c, v)
 		if len(items) > 0 {
@@ -70,7 +70,7 @@ func fLast(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for i > 0 && s[i]&0xC0 == 0x80 {
 			i--
 		}
-		return withSafe(v, s[i:])
+		return withSafe(v, s[i:]) // reversed() indexes: Markup.__getitem__
 	case value.List, value.Tuple, value.Dict, value.Undefined:
 		items := draw1(c, v)
 		if len(items) > 0 {
@@ -182,13 +182,19 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
 	}
-	n := argInt("batch", a[0], 0)
+	// Python compares len(tmp) == linecount, so a float count works
+	var n float64
+	if a[0].Kind() == value.Float {
+		n = a[0].Float()
+	} else {
+		n = float64(argInt("batch", a[0], 0))
+	}
 	fill := !isNoneOrMissing(a[1])
 	items := draw(c, v, "filter batch")
 	var out []value.Value
 	var tmp []value.Value
 	for _, it := range items {
-		if int64(len(tmp)) == n {
+		if float64(len(tmp)) == n {
 			c.Charge(budget.Elem, "filter batch")
 			out = append(out, value.NewList(tmp))
 			tmp = nil
@@ -196,8 +202,11 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		tmp = append(tmp, it)
 	}
 	if len(tmp) > 0 {
-		if fill && int64(len(tmp)) < n {
-			pad := n - int64(len(tmp))
+		if fill && float64(len(tmp)) < n {
+			if n != float64(int64(n)) {
+				value.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
+			}
+			pad := int64(n) - int64(len(tmp))
 			c.Charge(budget.Mul(pad, budget.Elem+budget.Slot), "filter batch")
 			for ; pad > 0; pad-- {
 				tmp = append(tmp, a[1])
@@ -313,10 +322,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_items")
 	if v.IsUndefined() {
-		if c.Strict() {
-			value.ThrowUndefined(v)
-		}
-		return newGenerator("do_items", nil)
+		return newGenerator("do_items", nil) // strict undefined too
 	}
 	if v.Kind() != value.Dict {
 		value.Throw(errs.Type, "Can only get item pairs from a mapping.")

@@ -54,7 +54,7 @@ func fCapitalize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	var sb strings.Builder
 	sb.Grow(len(str) + 4)
 	pyTitleRune(&sb, r)
-	sb.WriteString(pyLower(str[w:]))
+	sb.WriteString(lowerFrom(str, w))
 	return withSafe(s, sb.String())
 }
 
@@ -76,20 +76,22 @@ func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	c.Charge(int64(len(s))*2, "filter title")
 	var sb strings.Builder
 	sb.Grow(len(s))
-	start := true
-	prevSep := false
-	for i, r := range s {
+	// pieces alternate between separator runs and words; each piece gets
+	// item[0].upper() + item[1:].lower()
+	for i := 0; i < len(s); {
+		r, w := decodeRune(s, i)
 		sep := isTitleSep(r)
-		if i > 0 && sep != prevSep {
-			start = true
+		j := i + w
+		for j < len(s) {
+			r2, w2 := decodeRune(s, j)
+			if isTitleSep(r2) != sep {
+				break
+			}
+			j += w2
 		}
-		prevSep = sep
-		if start {
-			sb.WriteString(pyUpper(string(r)))
-			start = false
-		} else {
-			sb.WriteString(pyLower(string(r)))
-		}
+		sb.WriteString(pyUpper(s[i : i+w]))
+		sb.WriteString(pyLower(s[i+w : j]))
+		i = j
 	}
 	return value.FromString(sb.String())
 }
@@ -203,6 +205,9 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	if leeway < 0 {
 		value.Throwf(errs.Render, "expected leeway >= 0, got %d", leeway)
+	}
+	if v.IsUndefined() && c.Strict() {
+		value.ThrowUndefined(v)
 	}
 	n, ok := value.Length(v)
 	if !ok {

@@ -14,15 +14,16 @@ import (
 
 // filterCase is one line of testdata/filters.jsonl (see gen_filters.py).
 type filterCase struct {
-	F    string                     `json:"f"`
-	V    json.RawMessage            `json:"v"`
-	A    json.RawMessage            `json:"a"`
-	K    map[string]json.RawMessage `json:"k"`
-	KRaw json.RawMessage            `json:"-"`
-	AE   bool                       `json:"ae"`
-	Post string                     `json:"post"`
-	Out  *string                    `json:"out"`
-	Err  string                     `json:"err"`
+	F      string                     `json:"f"`
+	V      json.RawMessage            `json:"v"`
+	A      json.RawMessage            `json:"a"`
+	K      map[string]json.RawMessage `json:"k"`
+	KRaw   json.RawMessage            `json:"-"`
+	AE     bool                       `json:"ae"`
+	Strict bool                       `json:"strict"`
+	Post   string                     `json:"post"`
+	Out    *string                    `json:"out"`
+	Err    string                     `json:"err"`
 }
 
 // TestFiltersAgainstJinja replays every case rendered by real Jinja2.
@@ -62,11 +63,15 @@ func TestFiltersAgainstJinja(t *testing.T) {
 			args.Kw = append(args.Kw, value.KV{Key: keys[i].Str(), Val: kd.ValAt(i)})
 		}
 		c := newCtx(0, fc.AE)
+		c.strict = fc.Strict
 		got, gerr := run(c, fc.F, fromJSON(t, fc.V), args, fc.Post)
 		n++
 		desc := fc.F + " " + string(fc.V) + " " + string(fc.A) + " " + string(raw.K)
 		if fc.AE {
 			desc += " [autoescape]"
+		}
+		if fc.Strict {
+			desc += " [strict]"
 		}
 		switch {
 		case fc.Out != nil && gerr != nil:

@@ -198,8 +198,10 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	width := argInt("wordwrap", a[0], 79)
 	breakLong := argBool(a[1], true)
 	wrap := "\n"
+	safeWrap := false // a Markup wrapstring escapes what it joins
 	if !isNoneOrMissing(a[2]) {
 		wrap = pyStr(c, a[2])
+		safeWrap = a[2].IsSafe()
 	}
 	// textwrap tests "is True", so only a real true enables the hyphen regex
 	hyphenRe := a[3].IsMissing() || (a[3].Kind() == value.Bool && a[3].Bool())
@@ -221,8 +223,12 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if len(chunks) > 0 || width <= 0 {
 			wrapped = twWrap(c, chunks, width, breakLong, hyphenLong)
 		}
-		for _, w := range wrapped {
-			total += int64(len(w))
+		for i, w := range wrapped {
+			if safeWrap {
+				chargeEscape(c, w, "filter wordwrap")
+				wrapped[i] = value.EscapeHTML(w)
+			}
+			total += int64(len(wrapped[i]))
 		}
 		if len(wrapped) > 1 {
 			total = budget.Add(total, budget.Mul(int64(len(wrapped)-1), int64(len(wrap))))
@@ -232,5 +238,8 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	total = budget.Add(total, budget.Mul(int64(len(paras)), int64(len(wrap))))
 	c.Charge(total, "filter wordwrap")
+	if safeWrap {
+		return value.Safe(strings.Join(paras, wrap))
+	}
 	return value.FromString(strings.Join(paras, wrap))
 }

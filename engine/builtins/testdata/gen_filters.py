@@ -12,6 +12,7 @@ import sys
 
 import jinja2
 from jinja2.exceptions import SecurityError, UndefinedError
+from jinja2 import StrictUndefined, Undefined
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
@@ -36,8 +37,8 @@ def py(v):
     return v
 
 
-def render(f, v, a, k, ae, post):
-    env = ImmutableSandboxedEnvironment(autoescape=ae)
+def render(f, v, a, k, ae, post, strict=False):
+    env = ImmutableSandboxedEnvironment(autoescape=ae, undefined=StrictUndefined if strict else Undefined)
     src = "{{ x|%s(*a, **k)%s }}" % (f, "|" + post if post else "")
     ctx = {"a": py(a), "k": py(k)}
     x = py(v)
@@ -61,8 +62,10 @@ F = lambda s: {"$float": s}
 cases = []
 
 
-def c(f, v, *a, ae=False, post="", policy=None, **k):
+def c(f, v, *a, ae=False, post="", policy=None, strict=False, **k):
     case = dict(f=f, v=v, a=list(a), k=k, ae=ae, post=post)
+    if strict:
+        case["strict"] = True
     if policy:
         # the project policy departs from Jinja2 here (P1: underscore
         # segments are refused; P6: integers are 64-bit)
@@ -388,6 +391,224 @@ c("wordwrap", 5)
 c("wordwrap", S("<b>x&amp;</b>"), 3, ae=True)
 c("random", [7])
 c("random", "z")
+
+# second batch: argument errors, odd types, strict undefined, deeper shapes
+for f in ["upper", "lower", "title", "capitalize", "trim", "center", "wordcount", "string", "striptags", "escape", "urlize",
+          "list", "length", "first", "join", "sort", "unique", "sum", "tojson", "pprint", "default", "items", "map", "select",
+          "reverse", "int", "float", "abs", "round", "indent", "truncate", "wordwrap", "urlencode", "xmlattr", "dictsort",
+          "batch", "slice", "min", "max", "groupby", "replace", "filesizeformat", "random", "last"]:
+    c(f, U, strict=True, post="list" if f in ("map", "select", "items") else "")
+for f in ["upper", "title", "capitalize", "trim", "center", "wordcount", "striptags", "escape", "urlize", "list", "length", "string"]:
+    c(f, 12.5)
+    c(f, [1, "<a>"])
+    c(f, {"a": 1})
+    c(f, None)
+    c(f, True)
+c("upper", "x", 1)
+c("center", "x", 5, 6)
+c("center", "x", width=5, fill="y")
+c("join", [1], "a", "b", "c")
+c("truncate", "x" * 300, length="5")
+c("wordwrap", "a b", "3")
+c("indent", "a\nb", None)
+c("round", 2.5, None)
+c("int", "5", None)
+c("batch", [1, 2], 1.5, post="list")
+c("slice", [1, 2], 1.5, post="list")
+c("replace", "aXa", "X", "y", None)
+c("replace", "aXa", "X", "y", -1)
+c("replace", "aXa", "X", "y", "1")
+c("default", U, default_value="kw")
+c("sort", [None, 1])
+c("sort", [{"a": 2}, {"a": 1}], attribute=0)
+c("sort", [[2, "b"], [1, "a"], [2, "a"]], attribute="0,1")
+c("sort", [[2, "b"], [1, "a"], [2, "a"]], attribute="0.x")
+c("sort", [{"a": {"b": 2}}, {"a": {"b": 1}}], attribute="a.b")
+c("sort", users, False, False, "age")
+c("dictsort", {"a": None, "b": 1})
+c("dictsort", {"a": None, "b": None})
+c("dictsort", {"b": [2], "a": [1]}, by="value")
+c("unique", [U], post="list")
+c("unique", ["A", "a", S("a")], post="list")
+c("min", [[2], [1, 5]])
+c("max", [T(1, 2), T(1, 3)])
+c("max", [{"a": 1}, {"a": 2}])
+c("min", "hello")
+c("max", {"b": 1, "a": 2})
+c("groupby", users, "g", post="list")
+c("groupby", [], "g")
+c("groupby", users, attribute="_g", policy="security")
+c("map", users, "attr", "name", post="list")
+c("map", [[1, 2], [3]], "join", ",", post="list")
+c("map", [[1, 2], [3]], "length", post="list")
+c("map", ["a"], "default", "x", post="list")
+c("select", [1, 2, 3], "odd", post="first")
+c("select", [0, 0], post="first")
+c("select", 0, "odd", post="list")
+c("select", "abc", post="list")
+c("select", [1, 2], x=1, post="list")
+c("map", 0, "upper", post="list")
+c("map", 5, "upper", post="list")
+c("items", {}, post="list")
+c("batch", {"a": 1, "b": 2, "c": 3}, 2, post="list")
+c("slice", "abcdefg", 3, post="list")
+c("slice", {"a": 1, "b": 2}, 3, post="list")
+c("reverse", T(1, 2), post="list")
+c("reverse", {"a": 1, "b": 2}, post="list")
+c("reverse", U, post="list")
+c("reverse", 5)
+c("reverse", S("<ab>"), ae=True)
+c("list", T(1, 2))
+c("list", S("<a>"))
+c("first", S("<a>"), ae=True)
+c("last", S("<a>"), ae=True)
+c("last", "héllo")
+c("first", "😀x")
+c("length", "😀x")
+c("join", S("ab"), "-")
+c("join", [U, "", 42], "|")
+c("join", ["a", "b"], None)
+c("join", "abc", ", ")
+c("join", {"x": 1, "y": 2}, "+")
+c("sum", [], start=[1])
+c("sum", [T(1), T(2)], start=T())
+c("sum", [1.5, 2, True])
+c("sum", [{"a": 1}, {"a": 2.5}], attribute="a", start=1)
+c("sum", "abc")
+c("sum", ["a"], start=[])
+c("tojson", {"a": {"b": {}}, "c": [[], [[]]]}, 1)
+c("tojson", [1, 2], "ab")
+c("tojson", {"b": 1, "a": 2}, indent=0)
+c("tojson", {"": 1, " ": 2, "A": 3, "a": 4, "é": 5})
+c("tojson", [1.5, -0.0, 1e-7, 1e16, 123456789.123, 5e-324])
+c("tojson", {"#1": "a", "#2": "b", "#10": "c"})
+c("tojson", {"a": 1}, 2.5)
+c("tojson", "\u2028\u2029\ud7ff\ue000\ufeff")
+c("pprint", {"a": "x" * 100})
+c("pprint", ["x" * 100])
+c("pprint", {"k": ["word " * 20, "z"]})
+c("pprint", T("a b c " * 20))
+c("pprint", [T("x" * 50, "y" * 50)])
+c("pprint", "hello\nworld " * 10)
+c("pprint", ["hello\nworld " * 10])
+c("pprint", {"a" * 40: "b" * 40})
+c("pprint", {"a" * 40: ["b" * 40, 1]})
+c("pprint", [1.5, None, True, "é", "a'b", 'a"b', "a'b\"c", "\x00\t"])
+c("pprint", [[[[[[["deep" * 20]]]]]]])
+c("pprint", {"z": 1, "a": 2, "#3": 0})
+c("pprint", [{"b": 1, "a": 2}, {"d": [1, 2, 3] * 10}])
+c("pprint", " " * 100)
+c("pprint", "a" * 78)
+c("pprint", "a" * 79)
+c("pprint", ["a" * 77])
+c("pprint", ["a" * 76])
+c("pprint", [["a" * 74]])
+c("pprint", [["a" * 73]])
+c("pprint", {"x": "a" * 72})
+c("pprint", {"x": "a" * 73})
+c("pprint", {"x": "a" * 74})
+c("pprint", list(range(26)))
+c("pprint", [list(range(25))] * 2)
+c("pprint", S("<b>" * 40))
+c("pprint", [S("<b>" * 40)])
+c("pprint", "word " * 15 + "\n" + "x " * 50 + "\n\n" + "y" * 90 + "\n")
+# urlize, more
+for v in ["http://example.com.", "http://example.com...", "(www.x.com)", "((www.x.com))", "(www.x.com/a)b)", "[http://x.com]",
+          "<<http://x.com>>", "http://x.com/<a>", "www.x.com/(a)", "www.x.com)(", "x.com))", "foo@bar.com.", "mailto:a@b",
+          "mailto:a@b.co", "a@b.co@c.com", "www.-.com", "WWW.X.COM", "HTTP://X.COM", "https://x.com:99999", "https://x.com:9999",
+          "http://1.2.3.4", "http://1.2.3.4444", "http://[1:2:3:4::5]:80/", "http://[::]", "www.xn--80ak6aa92e.com",
+          "x.info", "a.b.mil/x", "ab.com", "a.com", "a-b.org", "_.org", "%a.org", "a%20b.net", "a..com", ".com", "x.comm",
+          "http://a.b", "https://a.b.", "www.a", "www.ab", "http://é.com", "http://x.com\u00a0y", "x.com&gt;", "&lt;x.com&gt;"]:
+    c("urlize", v)
+c("urlize", "a http://x.com b", 0)
+c("urlize", "a http://x.com b", -1)
+c("urlize", "ftp://x", extra_schemes=["ftp://"])
+c("urlize", "ftp://x", extra_schemes=["f"])
+c("urlize", "ftp://x", extra_schemes=["ftp:///"])
+c("urlize", "x", extra_schemes="ab:")
+c("urlize", "a x.com", nofollow=True, rel="me")
+c("urlize", "a x.com", target="")
+# wordwrap, more
+for v, w in [("Look, goof-ball -- use the -b option!", 10), ("Look, goof-ball -- use the -b option!", 5),
+             ("a--b c---d e-- f --g", 3), ("hello--world", 6), ("x-y-z-w", 2), ("ab-cd-ef-gh", 4), ("1-2-3-4", 2),
+             ("über-größe straße", 5), ("   leading and trailing   ", 7), ("a  b  c", 2), ("\tx\ty", 2),
+             ("well-known", 3), ("well-known", 5), ("well-known", 6), ("a-b", 1), ("--", 1), ("----", 2), ("a" * 10 + "-" + "b" * 10, 8),
+             ("the-quick-brown", 20), ("re-re-re-entry", 4), ("é-é-é", 2), ("ab- cd", 3), ("-ab-cd", 3), ("a_b-c_d", 3)]:
+    c("wordwrap", v, w)
+    c("wordwrap", v, w, False)
+c("wordwrap", "aaa bbb ccc", 5, wrapstring=S("<br>"), ae=True)
+c("wordwrap", "aaa bbb ccc", 5, True, None)
+# title/capitalize/case unicode
+for v in ["ǆemal ǉubljana", "ﬁne ﬂow", "İstanbul", "ΣΑΣ σας", "straße", "ŉ", "ß-ß", "a\u0301b"]:
+    for f in ["upper", "lower", "title", "capitalize"]:
+        c(f, v)
+# int/float corner cases
+for v in [" 0x10 ", "0X10", "0o17", "0b11", "1_0_0", "1__0", "0_0", "00", "007", "-0", "+-1", "1e5", "1.5e3", "١٢", "   ", "\u00a0 5 \u2003"]:
+    c("int", v)
+    c("int", v, base=0)
+    c("float", v)
+c("int", "0x_1f", base=16)
+c("int", "0x1f_", base=16)
+c("int", "ff", base=16)
+c("int", "FF", 0, 16)
+c("int", "0b2", base=2)
+c("int", 3.9999999999999999)
+c("int", 1e19, policy="budget")
+c("int", -9.3e18, policy="budget")
+c("float", "1" * 400)
+c("float", "-0")
+c("float", "1e400")
+c("float", "NaN")
+c("float", "iNfInItY")
+c("float", "infinit")
+c("float", "+.5e-1")
+for v in [0.5, 1.5, 2.5, -0.5, -1.5, 0.05, 0.15, 0.25, 0.35, 1e22, 123.456, -123.456]:
+    c("round", v, 1)
+    c("round", v, -2)
+    c("round", v, 0, "ceil")
+c("round", 9223372036854775807, -1, policy="budget")
+c("round", -25, -1)
+c("round", 35, -1)
+c("round", 5, -1)
+c("round", 15, -1)
+c("round", 12345, -10)
+c("round", 2.5, 400)
+c("round", 2.5, -400)
+c("round", 1.7976931348623157e308, -308)
+c("filesizeformat", 999999)
+c("filesizeformat", 1000 ** 8 * 5)
+c("filesizeformat", 1000 ** 9 * 5)
+c("filesizeformat", 1024 ** 3, True)
+c("filesizeformat", -1)
+c("filesizeformat", 0.5)
+c("filesizeformat", "1e3")
+c("filesizeformat", F("inf"))
+c("filesizeformat", F("nan"))
+c("abs", -0.0)
+c("abs", F("nan"))
+# xmlattr / escape / striptags extras
+c("xmlattr", {"a": [1, "<"], "b": {"c": "'"}}, ae=True)
+c("xmlattr", {"#1": "x"})
+c("xmlattr", {"a": "x"}, autospace=False, ae=True)
+c("xmlattr", {"a\u00a0b": 1})
+c("xmlattr", {"a\u2003b": 1})
+c("xmlattr", {"a\x0bb": 1})
+c("xmlattr", {"a\x1cb": 1})
+c("forceescape", S("&amp;"), ae=True)
+c("escape", "\u00e9'\"", ae=True)
+c("safe", 5, ae=True)
+c("striptags", "a\u00a0\u2003b\x1cc")
+c("striptags", "&#x80;&#0;&#xD800;&#1114112;&#65;x&ampy&amp;&AMP;&notit;&notin;")
+c("striptags", "<a b='>'>c</a>")
+c("striptags", "<!-- a -- b -->x<!--->y-->z")
+c("urlencode", [T("a", None), T(None, True)])
+c("urlencode", {"a": [1, 2]})
+c("urlencode", "/~!$&'()*+,;=:@[]?#%")
+c("urlencode", S("<a b>"), ae=True)
+c("urlencode", [["a", "b"]], ae=True)
+c("urlencode", [1])
+c("urlencode", T(T("a", "b"),))
+c("urlencode", "é\u2028😀")
 
 with open(sys.argv[1] if len(sys.argv) > 1 else "filters.jsonl", "w") as out:
     for case in cases:
