@@ -77,7 +77,7 @@ func TestFiltersRefuseBeforeAllocating(t *testing.T) {
 			if err == nil || err.Kind != errs.Budget {
 				t.Fatalf("want budget error, got %v", err)
 			}
-			if d := time.Since(start); d > time.Second {
+			if d := time.Since(start); d > 3*time.Second { // generous: quadratic blowups take minutes
 				t.Errorf("took %v", d)
 			}
 		})
@@ -160,7 +160,7 @@ func TestLinearTimeFilters(t *testing.T) {
 			t.Errorf("%s: %v", tc.filter, err)
 			continue
 		}
-		if d := time.Since(start); d > time.Second {
+		if d := time.Since(start); d > 3*time.Second { // generous: quadratic blowups take minutes
 			t.Errorf("%s on %q...: took %v", tc.filter, tc.in[:10], d)
 		}
 		if tc.want >= 0 && value.RuneLen(out) != tc.want {
