@@ -48,15 +48,72 @@ type keyed struct {
 // sortKeyed is Python's stable sorted(); reverse keeps equal items in
 // their original order, as Python's does.
 func sortKeyed(c value.Ctx, ks []keyed, reverse bool) {
-	slices.SortStableFunc(ks, func(x, y keyed) int {
-		if reverse {
-			x, y = y, x
+	less := func(x, y *keyed) bool { return lessKeys(c, x.key, y.key) }
+	if reverse {
+		less = func(x, y *keyed) bool { return lessKeys(c, y.key, x.key) }
+	}
+	naturalMergeSort(ks, less)
+}
+
+// naturalMergeSort is a stable merge sort over the input's existing runs
+// (strictly descending runs are reversed first, which keeps it stable).
+// Like Python's Timsort it needs n-1 comparisons on sorted or reversed
+// input and about n*log2(n) otherwise: every comparison is charged, so
+// the count matters.
+func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
+	n := len(ks)
+	if n < 2 {
+		return
+	}
+	var runs []int
+	for i := 0; i < n; {
+		j := i + 1
+		if j < n && less(&ks[j], &ks[j-1]) {
+			for j+1 < n && less(&ks[j+1], &ks[j]) {
+				j++
+			}
+			j++
+			slices.Reverse(ks[i:j])
+		} else {
+			for j < n && !less(&ks[j], &ks[j-1]) {
+				j++
+			}
 		}
-		if lessKeys(c, x.key, y.key) {
-			return -1
+		runs = append(runs, i)
+		i = j
+	}
+	runs = append(runs, n)
+	buf := make([]keyed, n)
+	for len(runs) > 2 {
+		next := runs[:0:0]
+		k := len(runs) - 1 // number of runs
+		for r := 0; r < k; r += 2 {
+			if r+1 < k {
+				lo, mid, hi := runs[r], runs[r+1], runs[r+2]
+				mergeRuns(ks[lo:mid], ks[mid:hi], buf[lo:hi], less)
+				copy(ks[lo:hi], buf[lo:hi])
+			}
+			next = append(next, runs[r])
 		}
-		return 0
-	})
+		runs = append(next, n)
+	}
+}
+
+// mergeRuns merges two sorted runs into out, left first on ties.
+func mergeRuns(a, b, out []keyed, less func(x, y *keyed) bool) {
+	i, j, o := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if less(&b[j], &a[i]) {
+			out[o] = b[j]
+			j++
+		} else {
+			out[o] = a[i]
+			i++
+		}
+		o++
+	}
+	o += copy(out[o:], a[i:])
+	copy(out[o:], b[j:])
 }
 
 func fold(c value.Ctx, v value.Value, caseSensitive bool) value.Value {
