@@ -306,7 +306,7 @@ func roundInt(c value.Ctx, n, nd int64) int64 {
 	if nd >= 0 {
 		return n
 	}
-	if -nd >= int64(len(pow10)) {
+	if nd <= -int64(len(pow10)) {
 		return 0 // |n| < 10**19 / 2 rounds to 0 at that scale
 	}
 	p := pow10[-nd]

@@ -88,10 +88,22 @@ func sortStable(a []int, less func(x, y int) bool) {
 	copy(a, out)
 }
 
+// isGroupTuple reports groupby's (grouper, list) tuples: their class
+// overrides __repr__, so pprint prints them with plain repr (dicts inside
+// unsorted) and never breaks them.
+func isGroupTuple(v value.Value) bool {
+	_, ok := v.TupleField("grouper")
+	return ok
+}
+
 // reprLen measures the one-line safe repr in code points, charging as it
 // walks; stop bounds the walk once the answer is known to exceed it.
 func (p *pp) reprLen(v value.Value, stop int64) int64 {
 	p.c.Charge(budget.Elem, "filter pprint")
+	if isGroupTuple(v) {
+		p.c.Charge(value.Size(v, p.c.Meter().Left()), "filter pprint")
+		return int64(value.RuneLen(value.Repr(v)))
+	}
 	switch v.Kind() {
 	case value.String:
 		p.c.Charge(int64(len(v.Str())), "filter pprint")
@@ -135,6 +147,10 @@ func (p *pp) reprLen(v value.Value, stop int64) int64 {
 
 // safeRepr is pprint's _safe_repr: repr with dicts sorted.
 func (p *pp) safeRepr(sb *strings.Builder, v value.Value) {
+	if isGroupTuple(v) {
+		sb.WriteString(value.Repr(v))
+		return
+	}
 	switch v.Kind() {
 	case value.List, value.Tuple:
 		items := v.Items()
@@ -193,7 +209,7 @@ func (p *pp) format(v value.Value, indent, allowance, level int) {
 			p.items(v.Items(), indent, allowance+1, level+1)
 			p.write("]")
 			return
-		case v.Kind() == value.Tuple:
+		case v.Kind() == value.Tuple && !isGroupTuple(v):
 			end := ")"
 			if len(v.Items()) == 1 {
 				end = ",)"

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"math"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -203,8 +204,11 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	if len(tmp) > 0 {
 		if fill && float64(len(tmp)) < n {
-			if n != float64(int64(n)) {
+			if n != math.Trunc(n) {
 				value.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
+			}
+			if n > 1<<53 {
+				c.Charge(math.MaxInt64, "filter batch") // past any budget
 			}
 			pad := int64(n) - int64(len(tmp))
 			c.Charge(budget.Mul(pad, budget.Elem+budget.Slot), "filter batch")

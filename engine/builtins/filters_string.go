@@ -123,7 +123,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if width <= n {
 		return s
 	}
-	c.Charge(int64(len(str))+(width-n), "filter center")
+	c.Charge(budget.Add(int64(len(str)), width-n), "filter center")
 	marg := width - n
 	left := marg/2 + (marg & width & 1)
 	out := strings.Repeat(" ", int(left)) + str + strings.Repeat(" ", int(marg-left))
@@ -170,7 +170,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if count >= 0 && count < k {
 		k = count
 	}
-	size := int64(len(str)) + budget.Mul(k, int64(len(nw)))
+	size := budget.Add(int64(len(str)), budget.Mul(k, int64(len(nw))))
 	c.Charge(size, "filter replace")
 	return withSafe(s, strings.Replace(str, old, nw, int(k)))
 }
@@ -213,7 +213,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if !ok {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
-	if int64(n) <= length+leeway {
+	if int64(n) <= budget.Add(length, leeway) {
 		return v
 	}
 	if !v.IsString() {

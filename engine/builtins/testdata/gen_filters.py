@@ -699,6 +699,9 @@ c("slice", "abc", 2, S(""), post="tojson")
 c("join", [{}], ",", "constructor")
 c("groupby", [{"key": "__proto__"}], "key")
 c("dictsort", {"__class__": 1}, post="first")
+c("groupby", [{"b": 1, "a": 2}], "a", post="pprint")
+c("groupby", [{"b": 1, "a": 2, "c": "x" * 80}], "a", post="pprint")
+c("groupby", [{"b": 1, "a": 2, "c": "x" * 80}, {"a": 3}], "a", post="first")
 
 with open(sys.argv[1] if len(sys.argv) > 1 else "filters.jsonl", "w") as out:
     for case in cases:
