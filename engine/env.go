@@ -1,36 +1,165 @@
 package engine
 
 import (
+	"slices"
+	"sync"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
 )
+
+// DefaultSeed seeds random and lipsum when Options.Seed is zero.
+const DefaultSeed uint64 = 0x6a696e6a61626f78 // "jinjabox"
 
 // Environment holds the configuration, registries and trusted template set.
 // It is immutable once built and safe for concurrent use.
 type Environment struct {
-	opts Options
+	opts    Options
+	synOpts syntax.Options
+	filters map[string]builtins.FilterFunc
+	tests   map[string]builtins.TestFunc
+	globals map[string]value.Value
+	// trusted templates, parsed on first use
+	trusted map[string]*trustedTemplate
+}
+
+type trustedTemplate struct {
+	once sync.Once
+	src  string
+	t    *Template
+	err  error
 }
 
 // Template is a parsed template, immutable and safe for concurrent renders.
 type Template struct {
 	env  *Environment
+	name string
 	tree *syntax.Template
+	info *checkInfo
 }
 
-// NewEnvironment builds an environment.
+// NewEnvironment builds an environment. Registries are copied, so later
+// changes to the maps in o have no effect.
 func NewEnvironment(o Options) (*Environment, error) {
-	return &Environment{opts: o}, nil
+	e := &Environment{opts: o}
+	e.synOpts = syntax.Options{
+		Delimiters:          o.Delimiters,
+		TrimBlocks:          o.TrimBlocks,
+		LstripBlocks:        o.LstripBlocks,
+		KeepTrailingNewline: o.KeepTrailingNewline,
+	}
+	if e.synOpts.Delimiters == (syntax.Delimiters{}) {
+		e.synOpts.Delimiters = syntax.DefaultDelimiters
+	}
+	if e.opts.Seed == 0 {
+		e.opts.Seed = DefaultSeed
+	}
+	e.filters = make(map[string]builtins.FilterFunc, len(builtins.Filters)+len(o.Filters))
+	for k, f := range builtins.Filters {
+		e.filters[k] = f
+	}
+	for k, f := range o.Filters {
+		if f == nil {
+			return nil, errs.New(errs.Render, "filter "+errs.Quote(k)+" is nil")
+		}
+		e.filters[k] = f
+	}
+	e.tests = make(map[string]builtins.TestFunc, len(builtins.Tests)+len(o.Tests))
+	for k, t := range builtins.Tests {
+		e.tests[k] = t
+	}
+	for k, t := range o.Tests {
+		if t == nil {
+			return nil, errs.New(errs.Render, "test "+errs.Quote(k)+" is nil")
+		}
+		e.tests[k] = t
+	}
+	e.globals = make(map[string]value.Value, len(builtins.GlobalFuncs)+len(o.Globals))
+	for k, g := range builtins.GlobalFuncs {
+		e.globals[k] = value.FromCallable(g)
+	}
+	var c value.Copier
+	for k, g := range o.Globals {
+		v, err := c.Copy(g)
+		if err != nil {
+			return nil, err
+		}
+		e.globals[k] = v
+	}
+	e.trusted = make(map[string]*trustedTemplate, len(o.Templates))
+	for k, src := range o.Templates {
+		e.trusted[k] = &trustedTemplate{src: src}
+	}
+	e.opts.Templates = nil
+	return e, nil
 }
 
 // Parse parses source under the environment's default limits.
 func (e *Environment) Parse(name, source string) (*Template, error) {
-	return nil, errs.New(errs.Internal, "not implemented yet")
+	m := budget.NewMeter(e.opts.Limits)
+	return e.parse(name, source, m)
+}
+
+func (e *Environment) parse(name, source string, m *budget.Meter) (*Template, error) {
+	m.Phase = budget.PhaseParse
+	tree, err := syntax.Parse(name, source, e.synOpts, m)
+	if err != nil {
+		return nil, err
+	}
+	t := &Template{env: e, name: name, tree: tree}
+	info, err := e.check(tree)
+	if err != nil {
+		return nil, err
+	}
+	t.info = info
+	return t, nil
+}
+
+// trustedTemplate returns the parsed trusted template, or nil when the set
+// does not hold the name.
+func (e *Environment) loadTrusted(name string) (*Template, error, bool) {
+	tt, ok := e.trusted[name]
+	if !ok {
+		return nil, nil, false
+	}
+	tt.once.Do(func() {
+		tt.t, tt.err = e.parse(name, tt.src, budget.NewMeter(budget.Limits{}))
+	})
+	return tt.t, tt.err, true
+}
+
+func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
+	l := e.opts.Limits
+	o := ro.Limits
+	if o.WorkUnits > 0 && (l.WorkUnits <= 0 || o.WorkUnits < l.WorkUnits) {
+		l.WorkUnits = o.WorkUnits
+	}
+	set := func(dst *int64, v int64) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	set(&l.SourceBytes, o.SourceBytes)
+	set(&l.ASTNodes, o.ASTNodes)
+	set(&l.NestingDepth, o.NestingDepth)
+	set(&l.OutputBytes, o.OutputBytes)
+	set(&l.ScratchBytes, o.ScratchBytes)
+	set(&l.CapabilityCalls, o.CapabilityCalls)
+	return l
 }
 
 // RenderString parses and renders source in one go, parse and render both
 // charged to one meter under ro's limits.
 func (e *Environment) RenderString(name, source string, data map[string]any, ro RenderOptions) (Result, error) {
-	return Result{}, errs.New(errs.Internal, "not implemented yet")
+	m := budget.NewMeter(e.limitsFor(ro))
+	t, err := e.parse(name, source, m)
+	if err != nil {
+		return Result{}, err
+	}
+	return t.render(data, m)
 }
 
 // Render renders the template with data.
@@ -41,11 +170,95 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return Result{}, errs.New(errs.Internal, "not implemented yet")
+	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)))
+}
+
+// Name returns the template's name.
+func (t *Template) Name() string { return t.name }
+
+// Source returns the template's source.
+func (t *Template) Source() string { return t.tree.Source }
+
+func (t *Template) newRenderer(m *budget.Meter) *renderer {
+	m.Phase = budget.PhaseRender
+	return &renderer{
+		env:        t.env,
+		meter:      m,
+		autoescape: t.env.opts.Autoescape,
+		maxDepth:   int(m.Limits.NestingDepth),
+		rng:        t.env.opts.Seed,
+		pos:        -1,
+	}
+}
+
+func (t *Template) render(data map[string]any, m *budget.Meter) (Result, error) {
+	r := t.newRenderer(m)
+	start := m.Used()
+	err := r.run(func() {
+		r.bindData(data)
+		r.renderTemplate(t, r.newRoot())
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Output: string(r.out), Units: m.Used() - start}, nil
 }
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns
 // the typed value; any other template renders to a string value.
 func (t *Template) RenderValue(data map[string]any) (Value, error) {
-	return Value{}, errs.New(errs.Internal, "not implemented yet")
+	body := t.tree.Body
+	if len(body) != 1 {
+		s, err := t.Render(data)
+		if err != nil {
+			return Value{}, err
+		}
+		return value.FromString(s), nil
+	}
+	out, ok := body[0].(*syntax.Output)
+	if !ok {
+		s, err := t.Render(data)
+		if err != nil {
+			return Value{}, err
+		}
+		return value.FromString(s), nil
+	}
+	r := t.newRenderer(budget.NewMeter(t.env.opts.Limits))
+	var v value.Value
+	err := r.run(func() {
+		r.bindData(data)
+		r.fr = &frame{tmpl: t, root: r.newRoot()}
+		r.cur = t
+		v = r.eval(out.X, r.fr.root)
+		if v.IsUndefined() && r.Strict() {
+			value.ThrowUndefined(v)
+		}
+	})
+	return v, err
 }
+
+func (r *renderer) bindData(data map[string]any) {
+	d := value.NewDict(len(data))
+	var c value.Copier
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sortKeys(keys)
+	for _, k := range keys {
+		v, err := c.Copy(data[k])
+		if err != nil {
+			if e, ok := err.(*errs.Error); ok {
+				e.Message = errs.Bound("context " + errs.Quote(k) + ": " + e.Message)
+			}
+			value.ThrowErr(err)
+		}
+		d.SetStr(k, v)
+	}
+	r.Charge(int64(d.Len())*budget.Elem, "binding context")
+	r.data = d
+}
+
+func sortKeys(a []string) { slices.Sort(a) }
+
+func (r *renderer) newRoot() *scope { return &scope{} }

@@ -57,6 +57,10 @@ func ToString(v Value) string {
 		return strconv.FormatInt(v.n, 10)
 	case Float:
 		return FormatFloat(v.Float())
+	case Object:
+		if ts, ok := v.ref.(interface{ TemplateString() string }); ok {
+			return ts.TemplateString()
+		}
 	}
 	var sb strings.Builder
 	writeRepr(&sb, v, 0)
@@ -206,7 +210,7 @@ func hexN(n, w int) string {
 
 // EscapeHTML is markupsafe.escape on text.
 func EscapeHTML(s string) string {
-	if strings.IndexAny(s, "<>&'\"") < 0 {
+	if !strings.ContainsAny(s, "<>&'\"") {
 		return s
 	}
 	var sb strings.Builder

@@ -1,0 +1,445 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// checkInfo is what the static pass learned about a template.
+type checkInfo struct {
+	macros map[*syntax.Macro]*macroInfo
+	calls  map[*syntax.CallBlock]*macroInfo
+}
+
+// SurfacePrivateNames are the underscore names that registered template
+// surfaces declare readable (P12); the literal check defers them to render
+// time, where they are refused on anything but such a surface.
+var SurfacePrivateNames = map[string]bool{
+	"_stuff_name":    true,
+	"_content_class": true,
+	"_concept_code":  true,
+	"_stuff_code":    true,
+}
+
+// attrPathFilters maps each filter taking an attribute path to the
+// position of that argument (-1: keyword only).
+var attrPathFilters = map[string]int{
+	"map": -1, "sort": 2, "groupby": 0, "selectattr": 0, "rejectattr": 0,
+	"sum": 0, "unique": 1, "min": 1, "max": 1, "join": 1,
+}
+
+type checker struct {
+	env  *Environment
+	src  string
+	name string
+	info *checkInfo
+	err  *errs.Error
+}
+
+// check runs the static pass: unknown filters and tests outside if/else
+// are syntax errors (as Jinja's compiler does), literal underscore
+// attribute names are refused before rendering (P4), and macro bodies
+// are scanned for varargs/kwargs/caller.
+func (e *Environment) check(t *syntax.Template) (*checkInfo, error) {
+	c := &checker{env: e, src: t.Source, name: t.Name, info: &checkInfo{
+		macros: map[*syntax.Macro]*macroInfo{},
+		calls:  map[*syntax.CallBlock]*macroInfo{},
+	}}
+	c.stmts(t.Body, false)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return c.info, nil
+}
+
+func (c *checker) fail(k errs.Kind, pos int, msg string) {
+	if c.err != nil {
+		return
+	}
+	e := errs.New(k, msg)
+	e.SetPos(c.name, c.src, pos)
+	c.err = e
+}
+
+func (c *checker) stmts(body []syntax.Stmt, soft bool) {
+	for _, s := range body {
+		if c.err != nil {
+			return
+		}
+		c.stmt(s, soft)
+	}
+}
+
+func (c *checker) stmt(s syntax.Stmt, soft bool) {
+	switch n := s.(type) {
+	case *syntax.Text:
+	case *syntax.Output:
+		c.expr(n.X, soft)
+	case *syntax.If:
+		c.expr(n.Cond, true)
+		c.stmts(n.Body, true)
+		c.stmts(n.Else, true)
+	case *syntax.For:
+		c.expr(n.Iter, soft)
+		c.target(n.Target)
+		if n.Filter != nil {
+			c.expr(n.Filter, false)
+		}
+		c.stmts(n.Body, false)
+		c.stmts(n.Else, false)
+	case *syntax.Set:
+		c.target(n.Target)
+		c.expr(n.X, soft)
+	case *syntax.SetBlock:
+		c.target(n.Target)
+		if n.Filter != nil {
+			c.expr(n.Filter, soft)
+		}
+		c.stmts(n.Body, soft)
+	case *syntax.With:
+		for i := range n.Targets {
+			c.target(n.Targets[i])
+			c.expr(n.Values[i], false)
+		}
+		c.stmts(n.Body, false)
+	case *syntax.Macro:
+		c.params(n.Params)
+		c.info.macros[n] = scanMacro(n.Body, n.Params)
+		c.stmts(n.Body, false)
+	case *syntax.CallBlock:
+		c.params(n.Params)
+		c.info.calls[n] = scanMacro(n.Body, n.Params)
+		c.expr(n.Call, soft)
+		c.stmts(n.Body, false)
+	case *syntax.FilterBlock:
+		c.expr(n.Filter, false)
+		c.stmts(n.Body, false)
+	case *syntax.Autoescape:
+		c.expr(n.X, soft)
+		c.stmts(n.Body, soft)
+	case *syntax.Block:
+		c.stmts(n.Body, false)
+	case *syntax.Extends:
+		c.expr(n.Template, soft)
+	case *syntax.Include:
+		c.expr(n.Template, soft)
+	case *syntax.Import:
+		c.expr(n.Template, soft)
+	case *syntax.FromImport:
+		c.expr(n.Template, soft)
+		for _, in := range n.Names {
+			if strings.HasPrefix(in.Name, "_") {
+				c.fail(errs.Syntax, n.P, "names starting with an underline can not be imported")
+			}
+		}
+	}
+}
+
+func (c *checker) params(ps []syntax.Param) {
+	for _, p := range ps {
+		if p.Default != nil {
+			c.expr(p.Default, false)
+		}
+	}
+}
+
+func (c *checker) target(t syntax.Expr) {
+	switch n := t.(type) {
+	case *syntax.NSRef:
+		if privateName(n.Attr) {
+			c.fail(errs.Security, n.P, "assignment to attribute "+errs.Quote(n.Attr)+" of a namespace is unsafe")
+		}
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			c.target(it)
+		}
+	}
+}
+
+func (c *checker) privateAttr(pos int, name string) {
+	if privateName(name) && !SurfacePrivateNames[name] {
+		c.fail(errs.Security, pos, "access to attribute "+errs.Quote(name)+" is unsafe")
+	}
+}
+
+func (c *checker) args(a *syntax.CallArgs, soft bool) {
+	for _, x := range a.Args {
+		c.expr(x, soft)
+	}
+	for _, kw := range a.Kwargs {
+		c.expr(kw.X, soft)
+	}
+	if a.DynArgs != nil {
+		c.expr(a.DynArgs, soft)
+	}
+	if a.DynKwargs != nil {
+		c.expr(a.DynKwargs, soft)
+	}
+}
+
+func constString(e syntax.Expr) (string, bool) {
+	k, ok := e.(*syntax.Const)
+	if !ok || !k.Value.IsString() {
+		return "", false
+	}
+	return k.Value.Str(), true
+}
+
+func (c *checker) filterArgs(n *syntax.Filter) {
+	if n.Name == "attr" && len(n.Args) > 0 {
+		if s, ok := constString(n.Args[0]); ok {
+			c.privateAttr(n.P, s)
+		}
+	}
+	idx, ok := attrPathFilters[n.Name]
+	if !ok {
+		return
+	}
+	var lits []syntax.Expr
+	for _, kw := range n.Kwargs {
+		if kw.Name == "attribute" {
+			lits = append(lits, kw.X)
+		}
+	}
+	if idx >= 0 && idx < len(n.Args) {
+		lits = append(lits, n.Args[idx])
+	}
+	for _, l := range lits {
+		s, ok := constString(l)
+		if !ok {
+			continue
+		}
+		for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ',' }) {
+			if privateName(strings.TrimSpace(seg)) {
+				c.fail(errs.Security, n.P, "access to attribute "+errs.Quote(seg)+" is unsafe")
+			}
+		}
+	}
+}
+
+func (c *checker) expr(e syntax.Expr, soft bool) {
+	if c.err != nil || e == nil {
+		return
+	}
+	switch n := e.(type) {
+	case *syntax.Const, *syntax.Name, *syntax.NSRef:
+	case *syntax.Attr:
+		c.privateAttr(n.P, n.Name)
+		c.expr(n.X, soft)
+	case *syntax.Item:
+		c.expr(n.X, soft)
+		c.expr(n.Key, soft)
+	case *syntax.Slice:
+		c.expr(n.X, soft)
+		c.expr(n.Start, soft)
+		c.expr(n.Stop, soft)
+		c.expr(n.Step, soft)
+	case *syntax.Call:
+		c.expr(n.Fn, soft)
+		c.args(&n.CallArgs, soft)
+	case *syntax.Filter:
+		if _, ok := c.env.filters[n.Name]; !ok && !soft {
+			c.fail(errs.Syntax, n.P, "no filter named "+errs.Quote(n.Name))
+		}
+		c.filterArgs(n)
+		c.expr(n.X, soft)
+		c.args(&n.CallArgs, soft)
+	case *syntax.Test:
+		if _, ok := c.env.tests[n.Name]; !ok && !soft {
+			c.fail(errs.Syntax, n.P, "no test named "+errs.Quote(n.Name))
+		}
+		c.expr(n.X, soft)
+		c.args(&n.CallArgs, soft)
+	case *syntax.Unary:
+		c.expr(n.X, soft)
+	case *syntax.Binary:
+		c.expr(n.L, soft)
+		c.expr(n.R, soft)
+	case *syntax.Compare:
+		c.expr(n.First, soft)
+		for _, op := range n.Ops {
+			c.expr(op.X, soft)
+		}
+	case *syntax.CondExpr:
+		c.expr(n.Cond, true)
+		c.expr(n.Then, true)
+		c.expr(n.Else, true)
+	case *syntax.ListLit:
+		for _, it := range n.Items {
+			c.expr(it, soft)
+		}
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			c.expr(it, soft)
+		}
+	case *syntax.DictLit:
+		for i := range n.Keys {
+			c.expr(n.Keys[i], soft)
+			c.expr(n.Values[i], soft)
+		}
+	}
+}
+
+// scanMacro finds whether a macro body reads varargs, kwargs or caller
+// (which makes the macro accept them), without descending into nested
+// macros, which have their own.
+func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
+	mi := &macroInfo{}
+	declared := map[string]bool{}
+	for _, p := range params {
+		declared[p.Name] = true
+	}
+	var ex func(e syntax.Expr)
+	var st func(s syntax.Stmt)
+	ex = func(e syntax.Expr) {
+		if e == nil {
+			return
+		}
+		walkExpr(e, func(x syntax.Expr) {
+			if nm, ok := x.(*syntax.Name); ok && !declared[nm.Name] {
+				switch nm.Name {
+				case "varargs":
+					mi.usesVarargs = true
+				case "kwargs":
+					mi.usesKwargs = true
+				case "caller":
+					mi.usesCaller = true
+				}
+			}
+		})
+	}
+	st = func(s syntax.Stmt) {
+		walkStmt(s, ex, st)
+	}
+	for _, s := range body {
+		st(s)
+	}
+	for _, p := range params {
+		ex(p.Default)
+	}
+	return mi
+}
+
+// walkExpr calls fn on e and every sub-expression.
+func walkExpr(e syntax.Expr, fn func(syntax.Expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	args := func(a *syntax.CallArgs) {
+		for _, x := range a.Args {
+			walkExpr(x, fn)
+		}
+		for _, kw := range a.Kwargs {
+			walkExpr(kw.X, fn)
+		}
+		walkExpr(a.DynArgs, fn)
+		walkExpr(a.DynKwargs, fn)
+	}
+	switch n := e.(type) {
+	case *syntax.Attr:
+		walkExpr(n.X, fn)
+	case *syntax.Item:
+		walkExpr(n.X, fn)
+		walkExpr(n.Key, fn)
+	case *syntax.Slice:
+		walkExpr(n.X, fn)
+		walkExpr(n.Start, fn)
+		walkExpr(n.Stop, fn)
+		walkExpr(n.Step, fn)
+	case *syntax.Call:
+		walkExpr(n.Fn, fn)
+		args(&n.CallArgs)
+	case *syntax.Filter:
+		walkExpr(n.X, fn)
+		args(&n.CallArgs)
+	case *syntax.Test:
+		walkExpr(n.X, fn)
+		args(&n.CallArgs)
+	case *syntax.Unary:
+		walkExpr(n.X, fn)
+	case *syntax.Binary:
+		walkExpr(n.L, fn)
+		walkExpr(n.R, fn)
+	case *syntax.Compare:
+		walkExpr(n.First, fn)
+		for _, op := range n.Ops {
+			walkExpr(op.X, fn)
+		}
+	case *syntax.CondExpr:
+		walkExpr(n.Cond, fn)
+		walkExpr(n.Then, fn)
+		walkExpr(n.Else, fn)
+	case *syntax.ListLit:
+		for _, it := range n.Items {
+			walkExpr(it, fn)
+		}
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			walkExpr(it, fn)
+		}
+	case *syntax.DictLit:
+		for i := range n.Keys {
+			walkExpr(n.Keys[i], fn)
+			walkExpr(n.Values[i], fn)
+		}
+	}
+}
+
+// walkStmt visits the expressions and child statements of s, except the
+// bodies of nested macros and call blocks.
+func walkStmt(s syntax.Stmt, ex func(syntax.Expr), st func(syntax.Stmt)) {
+	each := func(b []syntax.Stmt) {
+		for _, x := range b {
+			st(x)
+		}
+	}
+	switch n := s.(type) {
+	case *syntax.Output:
+		ex(n.X)
+	case *syntax.If:
+		ex(n.Cond)
+		each(n.Body)
+		each(n.Else)
+	case *syntax.For:
+		ex(n.Iter)
+		ex(n.Filter)
+		each(n.Body)
+		each(n.Else)
+	case *syntax.Set:
+		ex(n.X)
+	case *syntax.SetBlock:
+		if n.Filter != nil {
+			ex(n.Filter)
+		}
+		each(n.Body)
+	case *syntax.With:
+		for _, v := range n.Values {
+			ex(v)
+		}
+		each(n.Body)
+	case *syntax.CallBlock:
+		ex(n.Call)
+	case *syntax.FilterBlock:
+		ex(n.Filter)
+		each(n.Body)
+	case *syntax.Autoescape:
+		ex(n.X)
+		each(n.Body)
+	case *syntax.Block:
+		each(n.Body)
+	case *syntax.Extends:
+		ex(n.Template)
+	case *syntax.Include:
+		ex(n.Template)
+	case *syntax.Import:
+		ex(n.Template)
+	case *syntax.FromImport:
+		ex(n.Template)
+	}
+}
+
+var _ = value.Undef

@@ -1,0 +1,446 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+func (r *renderer) lookupName(name string, sc *scope) value.Value {
+	s := sc
+	for {
+		for i := len(s.names) - 1; i >= 0; i-- {
+			if s.names[i] == name {
+				return s.vals[i]
+			}
+		}
+		if s.parent == nil {
+			break
+		}
+		s = s.parent
+	}
+	if !s.isolated && r.data != nil {
+		if v, ok := r.data.GetStr(name); ok {
+			return v
+		}
+	}
+	if v, ok := r.env.globals[name]; ok {
+		return v
+	}
+	if name == "self" && r.fr != nil {
+		return value.FromObject(&selfObj{fr: r.fr})
+	}
+	return value.Undef(name)
+}
+
+func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
+	switch n := e.(type) {
+	case *syntax.Const:
+		return n.Value
+	case *syntax.Name:
+		return r.lookupName(n.Name, sc)
+	case *syntax.Attr:
+		x := r.eval(n.X, sc)
+		r.pos = n.P
+		r.Charge(budget.Elem, "attribute lookup")
+		return r.Attr(x, n.Name)
+	case *syntax.Item:
+		x := r.eval(n.X, sc)
+		k := r.eval(n.Key, sc)
+		r.pos = n.P
+		r.Charge(budget.Elem, "item lookup")
+		return r.Item(x, k)
+	case *syntax.Slice:
+		return r.evalSlice(n, sc)
+	case *syntax.Call:
+		fn := r.eval(n.Fn, sc)
+		args := r.evalArgs(&n.CallArgs, sc)
+		r.pos = n.P
+		return r.callValue(fn, args)
+	case *syntax.Filter:
+		if n.X == nil {
+			value.Throw(errs.Internal, "filter without operand")
+		}
+		x := r.eval(n.X, sc)
+		args := r.evalArgs(&n.CallArgs, sc)
+		r.pos = n.P
+		r.chargeNamed(budget.Step, "filter", n.Name)
+		return r.CallFilter(n.Name, x, args)
+	case *syntax.Test:
+		x := r.eval(n.X, sc)
+		args := r.evalArgs(&n.CallArgs, sc)
+		r.pos = n.P
+		r.chargeNamed(budget.Step, "test", n.Name)
+		b := r.CallTest(n.Name, x, args)
+		return value.FromBool(b != n.Negated)
+	case *syntax.Unary:
+		x := r.eval(n.X, sc)
+		r.pos = n.P
+		r.chargeNamed(budget.Step, "operator", n.Op)
+		switch n.Op {
+		case "not":
+			return value.FromBool(!r.truth(x))
+		case "-":
+			return value.Neg(r, x)
+		case "+":
+			return value.Pos(r, x)
+		}
+		value.Throwf(errs.Internal, "unknown unary operator %s", n.Op)
+	case *syntax.Binary:
+		return r.evalBinary(n, sc)
+	case *syntax.Compare:
+		return r.evalCompare(n, sc)
+	case *syntax.CondExpr:
+		r.step("conditional expression")
+		if r.truth(r.eval(n.Cond, sc)) {
+			return r.eval(n.Then, sc)
+		}
+		if n.Else == nil {
+			return value.UndefHint("", "the inline if-expression on line evaluated to false and no else section was defined.")
+		}
+		return r.eval(n.Else, sc)
+	case *syntax.ListLit:
+		r.Charge(budget.Step+int64(len(n.Items))*(budget.Slot+budget.Elem), "list literal")
+		items := make([]value.Value, len(n.Items))
+		for i, it := range n.Items {
+			items[i] = r.eval(it, sc)
+		}
+		return value.NewList(items)
+	case *syntax.TupleLit:
+		r.Charge(budget.Step+int64(len(n.Items))*(budget.Slot+budget.Elem), "tuple literal")
+		items := make([]value.Value, len(n.Items))
+		for i, it := range n.Items {
+			items[i] = r.eval(it, sc)
+		}
+		return value.NewTuple(items)
+	case *syntax.DictLit:
+		r.Charge(budget.Step+int64(len(n.Keys))*(2*budget.Slot+budget.Elem), "dict literal")
+		d := value.NewDict(len(n.Keys))
+		for i, k := range n.Keys {
+			kv := r.eval(k, sc)
+			vv := r.eval(n.Values[i], sc)
+			r.pos = k.Pos()
+			r.hashKey(kv)
+			d.Set(kv, vv)
+		}
+		return value.FromDict(d)
+	case *syntax.NSRef:
+		value.Throw(errs.Syntax, "namespace reference outside an assignment")
+	}
+	value.Throwf(errs.Internal, "unknown expression %T", e)
+	return value.Value{}
+}
+
+// hashKey refuses unhashable keys and charges for hashing the key.
+func (r *renderer) hashKey(k value.Value) {
+	if !value.Hashable(k) {
+		if k.IsUndefined() {
+			value.ThrowUndefined(k)
+		}
+		value.Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
+	}
+	switch k.Kind() {
+	case value.String:
+		r.Charge(int64(len(k.Str())), "hashing key")
+	case value.Tuple:
+		r.Charge(value.Size(k, r.meter.Left())+int64(len(k.Items()))*budget.Elem, "hashing key")
+	}
+}
+
+func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
+	a := &value.Args{}
+	if len(ca.Args) > 0 {
+		a.Pos = make([]value.Value, 0, len(ca.Args))
+		for _, x := range ca.Args {
+			a.Pos = append(a.Pos, r.eval(x, sc))
+		}
+	}
+	if len(ca.Kwargs) > 0 {
+		a.Kw = make([]value.KV, 0, len(ca.Kwargs))
+		for _, kw := range ca.Kwargs {
+			a.Kw = append(a.Kw, value.KV{Key: kw.Name, Val: r.eval(kw.X, sc)})
+		}
+	}
+	if ca.DynArgs != nil {
+		v := r.eval(ca.DynArgs, sc)
+		items := value.Iterate(r, v)
+		r.Charge(int64(len(items))*budget.Elem, "argument unpacking")
+		a.Pos = append(a.Pos, items...)
+	}
+	if ca.DynKwargs != nil {
+		v := r.eval(ca.DynKwargs, sc)
+		d := v.DictData()
+		if v.Kind() != value.Dict {
+			value.Throwf(errs.Type, "argument after ** must be a mapping, not %s", v.TypeName())
+		}
+		r.Charge(int64(d.Len())*budget.Elem, "argument unpacking")
+		for i := 0; i < d.Len(); i++ {
+			k := d.KeyAt(i)
+			if !k.IsString() {
+				value.Throw(errs.Type, "keywords must be strings")
+			}
+			a.Kw = append(a.Kw, value.KV{Key: k.Str(), Val: d.ValAt(i)})
+		}
+	}
+	return a
+}
+
+// CallValue implements value.Ctx.
+func (r *renderer) CallValue(f value.Value, args *value.Args) value.Value {
+	return r.callValue(f, args)
+}
+
+func (r *renderer) callValue(f value.Value, args *value.Args) value.Value {
+	switch f.Kind() {
+	case value.Callable:
+		r.Charge(budget.Call, "call")
+		c := f.CallableImpl()
+		if _, isMacro := c.(*macro); !isMacro {
+			r.capability("call", c.CallName())
+		}
+		return c.Call(r, args)
+	case value.Undefined:
+		value.ThrowUndefined(f)
+	case value.Object:
+		if c, ok := f.ObjectImpl().(value.CallableImpl); ok {
+			r.Charge(budget.Call, "call")
+			return c.Call(r, args)
+		}
+	}
+	value.Throwf(errs.Type, "%s object is not callable", errs.Quote(f.TypeName()))
+	return value.Value{}
+}
+
+func (r *renderer) evalBinary(n *syntax.Binary, sc *scope) value.Value {
+	switch n.Op {
+	case "and":
+		l := r.eval(n.L, sc)
+		r.step("operator and")
+		if !r.truth(l) {
+			return l
+		}
+		return r.eval(n.R, sc)
+	case "or":
+		l := r.eval(n.L, sc)
+		r.step("operator or")
+		if r.truth(l) {
+			return l
+		}
+		return r.eval(n.R, sc)
+	}
+	l := r.eval(n.L, sc)
+	rv := r.eval(n.R, sc)
+	r.pos = n.P
+	r.chargeNamed(budget.Step, "operator", n.Op)
+	switch n.Op {
+	case "+":
+		return value.Add(r, l, rv)
+	case "-":
+		return value.Sub(r, l, rv)
+	case "*":
+		return value.Mul(r, l, rv)
+	case "/":
+		return value.Div(r, l, rv)
+	case "//":
+		return value.FloorDiv(r, l, rv)
+	case "%":
+		return value.Mod(r, l, rv)
+	case "**":
+		return value.Pow(r, l, rv)
+	case "~":
+		return r.concat(l, rv)
+	}
+	value.Throwf(errs.Internal, "unknown operator %s", n.Op)
+	return value.Value{}
+}
+
+// concat is Jinja's ~: str_join, or markup_join under autoescape when an
+// operand is markup.
+func (r *renderer) concat(a, b value.Value) value.Value {
+	as, bs := r.stringify(a), r.stringify(b)
+	r.Charge(int64(len(as))+int64(len(bs)), "string concatenation")
+	if r.autoescape && (a.IsSafe() || b.IsSafe()) {
+		if !a.IsSafe() {
+			r.Charge(int64(len(as))*budget.EscapeFactor, "escaping")
+			as = value.EscapeHTML(as)
+		}
+		if !b.IsSafe() {
+			r.Charge(int64(len(bs))*budget.EscapeFactor, "escaping")
+			bs = value.EscapeHTML(bs)
+		}
+		return value.Safe(as + bs)
+	}
+	return value.FromString(as + bs)
+}
+
+func (r *renderer) evalCompare(n *syntax.Compare, sc *scope) value.Value {
+	l := r.eval(n.First, sc)
+	for _, op := range n.Ops {
+		rv := r.eval(op.X, sc)
+		r.pos = op.P
+		r.step("comparison")
+		var ok bool
+		switch op.Op {
+		case "==":
+			ok = value.Equal(r, l, rv)
+		case "!=":
+			ok = !value.Equal(r, l, rv)
+		case "<":
+			ok = value.Compare(r, l, rv, "<") == -1
+		case "<=":
+			c := value.Compare(r, l, rv, "<=")
+			ok = c == -1 || c == 0
+		case ">":
+			ok = value.Compare(r, l, rv, ">") == 1
+		case ">=":
+			c := value.Compare(r, l, rv, ">=")
+			ok = c == 1 || c == 0
+		case "in":
+			ok = value.Contains(r, rv, l)
+		case "notin":
+			ok = !value.Contains(r, rv, l)
+		default:
+			value.Throwf(errs.Internal, "unknown comparison %s", op.Op)
+		}
+		if !ok {
+			return value.False
+		}
+		l = rv
+	}
+	return value.True
+}
+
+func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
+	x := r.eval(n.X, sc)
+	idx := func(e syntax.Expr) (int64, bool) {
+		if e == nil {
+			return 0, false
+		}
+		v := r.eval(e, sc)
+		switch v.Kind() {
+		case value.None:
+			return 0, false
+		case value.Int, value.Bool:
+			return v.Int(), true
+		case value.Undefined:
+			value.ThrowUndefined(v)
+		}
+		value.Throw(errs.Type, "slice indices must be integers or None")
+		return 0, false
+	}
+	start, hasStart := idx(n.Start)
+	stop, hasStop := idx(n.Stop)
+	step, hasStep := idx(n.Step)
+	r.pos = n.P
+	r.step("slice")
+	if !hasStep {
+		step = 1
+	}
+	if step == 0 {
+		value.Throw(errs.Render, "slice step cannot be zero")
+	}
+	var length int
+	var runes []rune
+	var items []value.Value
+	switch x.Kind() {
+	case value.String:
+		s := x.Str()
+		r.Charge(int64(len(s)), "slice")
+		if value.RuneLen(s) == len(s) {
+			length = len(s)
+		} else {
+			runes = []rune(s)
+			length = len(runes)
+		}
+	case value.List, value.Tuple:
+		items = x.Items()
+		length = len(items)
+	case value.Undefined:
+		value.ThrowUndefined(x)
+	default:
+		value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
+	}
+	lo, hi := sliceBounds(int64(length), start, hasStart, stop, hasStop, step)
+	var picks []int
+	if step > 0 {
+		for i := lo; i < hi; i += step {
+			picks = append(picks, int(i))
+		}
+	} else {
+		for i := lo; i > hi; i += step {
+			picks = append(picks, int(i))
+		}
+	}
+	r.Charge(int64(len(picks))*budget.Elem/8, "slice")
+	switch x.Kind() {
+	case value.String:
+		s := x.Str()
+		var sb strings.Builder
+		if runes == nil {
+			if step == 1 && len(picks) > 0 {
+				return sliceStr(x, s[picks[0]:picks[len(picks)-1]+1])
+			}
+			sb.Grow(len(picks))
+			for _, p := range picks {
+				sb.WriteByte(s[p])
+			}
+		} else {
+			for _, p := range picks {
+				sb.WriteRune(runes[p])
+			}
+		}
+		return sliceStr(x, sb.String())
+	}
+	out := make([]value.Value, len(picks))
+	for i, p := range picks {
+		out[i] = items[p]
+	}
+	if x.Kind() == value.Tuple {
+		return value.NewTuple(out)
+	}
+	return value.NewList(out)
+}
+
+func sliceStr(orig value.Value, s string) value.Value {
+	if orig.IsSafe() {
+		return value.Safe(s)
+	}
+	return value.FromString(s)
+}
+
+// sliceBounds is Python's slice.indices.
+func sliceBounds(length, start int64, hasStart bool, stop int64, hasStop bool, step int64) (int64, int64) {
+	var lo, hi int64
+	if step > 0 {
+		lo, hi = 0, length
+	} else {
+		lo, hi = length-1, -1
+	}
+	adj := func(v int64, isStart bool) int64 {
+		if v < 0 {
+			v += length
+			if v < 0 {
+				if step < 0 {
+					return -1
+				}
+				return 0
+			}
+		} else if v >= length {
+			if step < 0 {
+				return length - 1
+			}
+			return length
+		}
+		return v
+	}
+	if hasStart {
+		lo = adj(start, true)
+	}
+	if hasStop {
+		hi = adj(stop, false)
+	}
+	return lo, hi
+}

@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/builtins"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
+)
+
+// This file is the one lookup chokepoint: dot attributes, subscripts,
+// |attr, attribute-path arguments and str.format fields all come through
+// Attr, Item or Lookup, and the name rule runs before any lookup.
+
+func privateName(name string) bool { return policy.IsPrivateName(name) }
+
+// PrivateReader is implemented by surfaces that declare readable
+// underscore names (on the type, never from the instance).
+type PrivateReader interface {
+	ReadsPrivate(name string) bool
+}
+
+// Indexer is implemented by objects that support subscripts.
+type Indexer interface {
+	Item(c value.Ctx, key value.Value) (value.Value, bool)
+}
+
+func (r *renderer) refuseName(v value.Value, name string) {
+	value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe", errs.Quote(name), errs.Quote(v.TypeName()))
+}
+
+func readsPrivate(v value.Value, name string) bool {
+	if v.Kind() != value.Object {
+		return false
+	}
+	pr, ok := v.ObjectImpl().(PrivateReader)
+	return ok && pr.ReadsPrivate(name)
+}
+
+func noAttr(v value.Value, name string) value.Value {
+	return value.UndefHint(name, errs.Quote(v.TypeName()+" object")+" has no attribute "+errs.Quote(name))
+}
+
+// Attr reads v.name (value.Ctx).
+func (r *renderer) Attr(v value.Value, name string) value.Value {
+	if privateName(name) && !readsPrivate(v, name) {
+		r.refuseName(v, name)
+	}
+	switch v.Kind() {
+	case value.Undefined:
+		value.ThrowUndefined(v)
+	case value.Dict:
+		if m, ok := r.method(v, name); ok {
+			return m
+		}
+		if x, ok := v.DictData().GetStr(name); ok {
+			return x
+		}
+		return noAttr(v, name)
+	case value.Object:
+		if x, ok := v.ObjectImpl().Attr(r, name); ok {
+			return x
+		}
+		return noAttr(v, name)
+	case value.Tuple:
+		if x, ok := v.TupleField(name); ok {
+			return x
+		}
+	case value.Callable:
+		if m, ok := v.CallableImpl().(*macro); ok {
+			if x, ok := m.attr(name); ok {
+				return x
+			}
+		}
+		return noAttr(v, name)
+	}
+	if m, ok := r.method(v, name); ok {
+		return m
+	}
+	return noAttr(v, name)
+}
+
+// method looks name up in the audited method surface of a plain value; a
+// refused method is a security error.
+func (r *renderer) method(v value.Value, name string) (value.Value, bool) {
+	m, st, reason := builtins.LookupMethod(r, v, name)
+	switch st {
+	case builtins.MethodFound:
+		return m, true
+	case builtins.MethodRefused:
+		msg := "access to attribute " + errs.Quote(name) + " of " + errs.Quote(v.TypeName()) + " object is unsafe"
+		if reason != "" {
+			msg += " (" + reason + ")"
+		}
+		value.Throw(errs.Security, msg)
+	}
+	return value.Value{}, false
+}
+
+// Item reads v[key] (value.Ctx) with Jinja's getitem-then-getattr rule.
+func (r *renderer) Item(v value.Value, key value.Value) value.Value {
+	if key.IsString() && privateName(key.Str()) {
+		if v.Kind() == value.Dict {
+			if x, ok := v.DictData().Get(key); ok {
+				return x // P2: a plain dict's own key is data
+			}
+		}
+		if !readsPrivate(v, key.Str()) {
+			r.refuseName(v, key.Str())
+		}
+	}
+	switch v.Kind() {
+	case value.Undefined:
+		value.ThrowUndefined(v)
+	case value.Dict:
+		r.hashKey(key)
+		if x, ok := v.DictData().Get(key); ok {
+			return x
+		}
+		if key.IsString() {
+			if m, ok := r.method(v, key.Str()); ok {
+				return m
+			}
+		}
+		return value.UndefHint("", errs.Quote("dict object")+" has no attribute "+errs.Quote(value.ToString(key)))
+	case value.List, value.Tuple:
+		if key.Kind() == value.Int || key.Kind() == value.Bool {
+			items := v.Items()
+			i := key.Int()
+			if i < 0 {
+				i += int64(len(items))
+			}
+			if i >= 0 && i < int64(len(items)) {
+				return items[i]
+			}
+			return value.UndefHint("", v.TypeName()+" index out of range")
+		}
+	case value.String:
+		if key.Kind() == value.Int || key.Kind() == value.Bool {
+			s := v.Str()
+			r.Charge(int64(len(s)), "string index")
+			i := key.Int()
+			if value.RuneLen(s) == len(s) {
+				if i < 0 {
+					i += int64(len(s))
+				}
+				if i >= 0 && i < int64(len(s)) {
+					return sliceStr(v, s[i:i+1])
+				}
+			} else {
+				rs := []rune(s)
+				if i < 0 {
+					i += int64(len(rs))
+				}
+				if i >= 0 && i < int64(len(rs)) {
+					return sliceStr(v, string(rs[i]))
+				}
+			}
+			return value.UndefHint("", "string index out of range")
+		}
+	case value.Object:
+		if ix, ok := v.ObjectImpl().(Indexer); ok {
+			if x, ok := ix.Item(r, key); ok {
+				return x
+			}
+		}
+	}
+	if key.IsString() {
+		return r.Attr(v, key.Str())
+	}
+	if key.IsUndefined() {
+		value.ThrowUndefined(key)
+	}
+	return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element "+errs.Quote(value.ToString(key)))
+}
+
+// Lookup reads one attribute-path segment (value.Ctx).
+func (r *renderer) Lookup(v value.Value, seg string) value.Value {
+	if privateName(seg) {
+		r.refuseName(v, seg)
+	}
+	r.Charge(budget.Elem, "attribute path")
+	if seg != "" && strings.Trim(seg, "0123456789") == "" {
+		if i, err := strconv.ParseInt(seg, 10, 64); err == nil {
+			return r.Item(v, value.FromInt(i))
+		}
+	}
+	return r.Item(v, value.FromString(seg))
+}

@@ -1,0 +1,291 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// macroInfo is what the check pass learned about a macro body.
+type macroInfo struct {
+	usesVarargs, usesKwargs, usesCaller bool
+}
+
+// macro is a {% macro %} or the caller of a {% call %} block.
+type macro struct {
+	name    string
+	params  []syntax.Param
+	body    []syntax.Stmt
+	closure *scope
+	tmpl    *Template
+	info    *macroInfo
+}
+
+func (m *macro) CallName() string { return m.name }
+
+func (m *macro) attr(name string) (value.Value, bool) {
+	switch name {
+	case "name":
+		return value.FromString(m.name), true
+	case "arguments":
+		items := make([]value.Value, len(m.params))
+		for i, p := range m.params {
+			items[i] = value.FromString(p.Name)
+		}
+		return value.NewTuple(items), true
+	case "catch_kwargs":
+		return value.FromBool(m.info != nil && m.info.usesKwargs), true
+	case "catch_varargs":
+		return value.FromBool(m.info != nil && m.info.usesVarargs), true
+	case "caller":
+		return value.FromBool(m.info != nil && m.info.usesCaller), true
+	}
+	return value.Value{}, false
+}
+
+// Call binds arguments as Jinja does: missing parameters without a default
+// are undefined, extra positional arguments go to varargs and unknown
+// keywords to kwargs when the body uses them, else a type error.
+func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
+	r := c.(*renderer)
+	r.enter()
+	defer r.leave()
+	info := m.info
+	if info == nil {
+		info = &macroInfo{}
+	}
+	sc := &scope{parent: m.closure}
+	var pos []value.Value
+	var kw []value.KV
+	if args != nil {
+		pos, kw = args.Pos, args.Kw
+	}
+	bound := make([]bool, len(m.params))
+	for i, p := range pos {
+		if i >= len(m.params) {
+			break
+		}
+		sc.set(m.params[i].Name, p)
+		bound[i] = true
+	}
+	var extraKw *value.DictData
+	var caller value.Value
+	hasCaller := false
+	for _, kv := range kw {
+		found := false
+		for i, p := range m.params {
+			if p.Name == kv.Key {
+				if bound[i] {
+					value.Throwf(errs.Type, "macro %s got multiple values for argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
+				}
+				sc.set(p.Name, kv.Val)
+				bound[i] = true
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		if kv.Key == "caller" && info.usesCaller {
+			caller, hasCaller = kv.Val, true
+			continue
+		}
+		if !info.usesKwargs {
+			if kv.Key == "caller" {
+				value.Throwf(errs.Type, "macro %s was invoked with a caller but takes none", errs.Quote(m.name))
+			}
+			value.Throwf(errs.Type, "macro %s takes no keyword argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
+		}
+		if extraKw == nil {
+			extraKw = value.NewDict(4)
+		}
+		extraKw.SetStr(kv.Key, kv.Val)
+	}
+	if len(pos) > len(m.params) && !info.usesVarargs {
+		value.Throwf(errs.Type, "macro %s takes not more than %d argument(s)", errs.Quote(m.name), len(m.params))
+	}
+	savedCur := r.cur
+	r.cur = m.tmpl
+	for i, p := range m.params {
+		if bound[i] {
+			continue
+		}
+		if p.Default != nil {
+			sc.set(p.Name, r.eval(p.Default, sc))
+		} else {
+			sc.set(p.Name, value.UndefHint(p.Name, "parameter "+errs.Quote(p.Name)+" was not provided"))
+		}
+	}
+	if info.usesVarargs {
+		var extra []value.Value
+		if len(pos) > len(m.params) {
+			extra = append(extra, pos[len(m.params):]...)
+		}
+		sc.set("varargs", value.NewTuple(extra))
+	}
+	if info.usesKwargs {
+		if extraKw == nil {
+			extraKw = value.NewDict(0)
+		}
+		sc.set("kwargs", value.FromDict(extraKw))
+	}
+	if info.usesCaller {
+		if !hasCaller {
+			caller = value.UndefHint("caller", "No caller defined")
+		}
+		sc.set("caller", caller)
+	}
+	out := r.capture(func() { r.execStmts(m.body, sc) })
+	r.cur = savedCur
+	return r.markupOrString(out)
+}
+
+// loop is the loop variable of a for loop.
+type loop struct {
+	r       *renderer
+	items   []value.Value
+	i       int
+	depth   int
+	node    *syntax.For
+	sc      *scope
+	last    value.Value
+	hasLast bool
+}
+
+func (l *loop) TypeName() string { return "LoopContext" }
+
+func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
+	n := len(l.items)
+	switch name {
+	case "index":
+		return value.FromInt(int64(l.i + 1)), true
+	case "index0":
+		return value.FromInt(int64(l.i)), true
+	case "revindex":
+		return value.FromInt(int64(n - l.i)), true
+	case "revindex0":
+		return value.FromInt(int64(n - l.i - 1)), true
+	case "first":
+		return value.FromBool(l.i == 0), true
+	case "last":
+		return value.FromBool(l.i == n-1), true
+	case "length":
+		return value.FromInt(int64(n)), true
+	case "depth":
+		return value.FromInt(int64(l.depth)), true
+	case "depth0":
+		return value.FromInt(int64(l.depth - 1)), true
+	case "previtem":
+		if l.i == 0 {
+			return value.UndefHint("previtem", "there is no previous item"), true
+		}
+		return l.items[l.i-1], true
+	case "nextitem":
+		if l.i+1 >= n {
+			return value.UndefHint("nextitem", "there is no next item"), true
+		}
+		return l.items[l.i+1], true
+	case "cycle":
+		return value.FromCallable(&loopMethod{l: l, name: "cycle"}), true
+	case "changed":
+		return value.FromCallable(&loopMethod{l: l, name: "changed"}), true
+	}
+	return value.Value{}, false
+}
+
+// Call makes loop(...) recurse in a recursive loop.
+func (l *loop) Call(c value.Ctx, args *value.Args) value.Value {
+	if !l.node.Recursive {
+		value.Throw(errs.Type, "the loop must have the 'recursive' marker to be called recursively")
+	}
+	if args == nil || len(args.Pos) != 1 || len(args.Kw) != 0 {
+		value.Throw(errs.Type, "loop() takes exactly one argument")
+	}
+	r := l.r
+	r.enter()
+	defer r.leave()
+	out := r.capture(func() { r.runLoop(l.node, l.sc, args.Pos[0], l.depth+1) })
+	return r.markupOrString(out)
+}
+
+func (l *loop) CallName() string { return "loop" }
+
+func (l *loop) Repr() string {
+	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, len(l.items))
+}
+
+type loopMethod struct {
+	l    *loop
+	name string
+}
+
+func (m *loopMethod) CallName() string { return "loop." + m.name }
+
+func (m *loopMethod) Call(c value.Ctx, args *value.Args) value.Value {
+	var pos []value.Value
+	if args != nil {
+		pos = args.Pos
+	}
+	switch m.name {
+	case "cycle":
+		if len(pos) == 0 {
+			value.Throw(errs.Type, "no items for cycling given")
+		}
+		return pos[m.l.i%len(pos)]
+	default: // changed
+		cur := value.NewTuple(append([]value.Value(nil), pos...))
+		c.Charge(int64(len(pos))*budget.Elem, "loop.changed")
+		if m.l.hasLast && value.Equal(c, m.l.last, cur) {
+			return value.False
+		}
+		m.l.last, m.l.hasLast = cur, true
+		return value.True
+	}
+}
+
+// superFn renders the next block of a chain: super().
+type superFn struct {
+	chain []*blockRef
+	i     int
+	sc    *scope
+}
+
+func (s *superFn) CallName() string { return "super" }
+
+func (s *superFn) Call(c value.Ctx, args *value.Args) value.Value {
+	r := c.(*renderer)
+	out := r.capture(func() { r.renderBlock(s.chain, s.i, s.sc) })
+	return r.markupOrString(out)
+}
+
+// module is an imported template: its exported macros and variables.
+type module struct {
+	name string
+	vars *scope
+}
+
+func (m *module) TypeName() string { return "TemplateModule" }
+
+func (m *module) Attr(c value.Ctx, name string) (value.Value, bool) {
+	return m.vars.lookupLocal(name)
+}
+
+// selfObj is Jinja's `self`: each block of the running template chain as a
+// callable.
+type selfObj struct {
+	fr *frame
+}
+
+func (s *selfObj) TypeName() string { return "TemplateReference" }
+
+func (s *selfObj) Attr(c value.Ctx, name string) (value.Value, bool) {
+	chain := s.fr.blocks[name]
+	if len(chain) == 0 {
+		return value.Value{}, false
+	}
+	return value.FromCallable(&superFn{chain: chain, i: 0, sc: s.fr.root}), true
+}

@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// scope is one level of variable bindings. Scopes are small, so a linear
+// scan beats a map and allocates less.
+type scope struct {
+	parent *scope
+	// isolated marks the root of a template rendered without context: the
+	// render's data is not visible from it (globals still are).
+	isolated bool
+	names  []string
+	vals   []value.Value
+}
+
+func (s *scope) lookup(name string) (value.Value, bool) {
+	for sc := s; sc != nil; sc = sc.parent {
+		for i := len(sc.names) - 1; i >= 0; i-- {
+			if sc.names[i] == name {
+				return sc.vals[i], true
+			}
+		}
+	}
+	return value.Value{}, false
+}
+
+func (s *scope) set(name string, v value.Value) {
+	for i := range s.names {
+		if s.names[i] == name {
+			s.vals[i] = v
+			return
+		}
+	}
+	s.names = append(s.names, name)
+	s.vals = append(s.vals, v)
+}
+
+// frame is the per-template state of a render: which template is running
+// (for positions), its root scope and its block chains.
+type frame struct {
+	tmpl   *Template
+	root   *scope
+	blocks map[string][]*blockRef
+	// parent is set once {% extends %} ran: output of this template's
+	// top level is then suppressed and the parent renders at the end.
+	parent *Template
+}
+
+type blockRef struct {
+	block *syntax.Block
+	tmpl  *Template
+}
+
+// renderer is the per-render state. It implements value.Ctx.
+type renderer struct {
+	env        *Environment
+	meter      *budget.Meter
+	out        []byte
+	capturing  int // >0 while output goes to a capture buffer
+	autoescape bool
+	depth      int
+	maxDepth   int
+	rng        uint64
+	fr         *frame
+	cur        *Template // the template whose code is running (positions)
+	suppress   bool      // output of an extending template is dropped
+	data       *value.DictData
+	pos        int
+	scratch    int64
+}
+
+// renderFail is how a render ends early: the error is raised by panicking
+// and recovered in run.
+func (r *renderer) run(fn func()) (err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			e, ok := rec.(*errs.Error)
+			if !ok {
+				if be, ok2 := rec.(*budget.Error); ok2 {
+					e = errs.Wrap(errs.Budget, be)
+				} else {
+					e = errs.New(errs.Internal, fmt.Sprintf("internal error: %v\n%s", rec, debug.Stack()))
+					e.Message = errs.Bound(fmt.Sprintf("internal error: %v", rec))
+				}
+			}
+			if r.cur != nil {
+				e.SetPos(r.cur.name, r.cur.tree.Source, r.pos)
+			}
+			err = e
+		}
+	}()
+	fn()
+	return nil
+}
+
+// ---- value.Ctx ----
+
+func (r *renderer) Charge(n int64, op string) {
+	if !r.meter.TrySpend(n) {
+		value.ThrowErr(r.meter.Charge(n, op))
+	}
+}
+
+// chargeNamed is Charge with an operation named "kind name", built only
+// when the charge is refused (the hot path allocates nothing).
+func (r *renderer) chargeNamed(n int64, kind, name string) {
+	if !r.meter.TrySpend(n) {
+		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
+	}
+}
+
+func (r *renderer) step(op string) { r.Charge(budget.Step, op) }
+
+func (r *renderer) Meter() *budget.Meter { return r.meter }
+func (r *renderer) Autoescape() bool     { return r.autoescape }
+func (r *renderer) Strict() bool         { return r.env.opts.StrictUndefined }
+
+func (r *renderer) Rand() uint64 {
+	// splitmix64: deterministic for a given seed, no global state.
+	r.rng += 0x9e3779b97f4a7c15
+	z := r.rng
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func (r *renderer) HasFilter(name string) bool { _, ok := r.env.filters[name]; return ok }
+func (r *renderer) HasTest(name string) bool   { _, ok := r.env.tests[name]; return ok }
+
+func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) value.Value {
+	f, ok := r.env.filters[name]
+	if !ok {
+		value.Throwf(errs.Render, "no filter named %s", errs.Quote(name))
+	}
+	r.capability("filter", name)
+	return f(r, v, args)
+}
+
+func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
+	t, ok := r.env.tests[name]
+	if !ok {
+		value.Throwf(errs.Render, "no test named %s", errs.Quote(name))
+	}
+	r.capability("test", name)
+	return t(r, v, args)
+}
+
+func (r *renderer) capability(kind, name string) {
+	if err := r.meter.CapabilityCall(kind, name); err != nil {
+		value.ThrowErr(err)
+	}
+}
+
+// ---- output ----
+
+func (r *renderer) write(s string) {
+	if r.fr != nil && r.fr.parent != nil && r.capturing == 0 {
+		return
+	}
+	if r.capturing == 0 && int64(len(r.out)+len(s)) > r.meter.Limits.OutputBytes {
+		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, int64(len(r.out)+len(s)), "output"))
+	}
+	r.out = append(r.out, s...)
+}
+
+// capture runs fn with output redirected and returns what it wrote.
+func (r *renderer) capture(fn func()) string {
+	saved := r.out
+	r.out = nil
+	r.capturing++
+	defer func() {
+		r.capturing--
+	}()
+	fn()
+	s := string(r.out)
+	r.out = saved
+	return s
+}
+
+// markupOrString wraps captured text: markup under autoescape.
+func (r *renderer) markupOrString(s string) value.Value {
+	if r.autoescape {
+		return value.Safe(s)
+	}
+	return value.FromString(s)
+}
+
+// printValue writes {{ v }}.
+func (r *renderer) printValue(v value.Value) {
+	switch v.Kind() {
+	case value.String:
+		s := v.Str()
+		if r.autoescape && !v.IsSafe() {
+			r.Charge(budget.Step+int64(len(s))*budget.EscapeFactor, "printing escaped value")
+			r.write(value.EscapeHTML(s))
+			return
+		}
+		r.Charge(budget.Step+int64(len(s)), "printing value")
+		r.write(s)
+		return
+	case value.Undefined:
+		if r.Strict() {
+			value.ThrowUndefined(v)
+		}
+		r.step("printing value")
+		return
+	case value.Int, value.Float, value.Bool, value.None:
+		r.step("printing value")
+		r.write(value.ToString(v))
+		return
+	}
+	r.Charge(budget.Step+value.Size(v, r.meter.Left())*2, "printing value")
+	s := value.ToString(v)
+	if r.autoescape {
+		s = value.EscapeHTML(s)
+	}
+	r.write(s)
+}
+
+// stringify is str(v) under the render's undefined rules.
+func (r *renderer) stringify(v value.Value) string {
+	if v.Kind() == value.String {
+		return v.Str()
+	}
+	if v.Kind() == value.Undefined && r.Strict() {
+		value.ThrowUndefined(v)
+	}
+	if k := v.Kind(); k == value.List || k == value.Tuple || k == value.Dict || k == value.Object {
+		r.Charge(value.Size(v, r.meter.Left())*2, "converting to string")
+	}
+	return value.ToString(v)
+}
+
+func (r *renderer) enter() {
+	r.depth++
+	if r.depth > r.maxDepth {
+		value.ThrowErr(r.meter.Check(budget.LimitNestingDepth, int64(r.depth), "render recursion"))
+	}
+}
+
+func (r *renderer) leave() { r.depth-- }
+
+func trimOne(s string) string { return strings.TrimSpace(s) }

@@ -1,0 +1,344 @@
+package engine
+
+import (
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// renderTemplate runs t's body in root, then, while {% extends %} set a
+// parent, the parent's body with the child's blocks first in each chain.
+func (r *renderer) renderTemplate(t *Template, root *scope) {
+	r.enter()
+	savedFr, savedCur, savedSup := r.fr, r.cur, r.suppress
+	fr := &frame{tmpl: t, root: root, blocks: make(map[string][]*blockRef, len(t.tree.Blocks))}
+	for name, b := range t.tree.Blocks {
+		fr.blocks[name] = []*blockRef{{block: b, tmpl: t}}
+	}
+	r.fr, r.cur = fr, t
+	r.execStmts(t.tree.Body, root)
+	for fr.parent != nil {
+		p := fr.parent
+		fr.parent = nil
+		r.suppress = savedSup
+		for name, b := range p.tree.Blocks {
+			fr.blocks[name] = append(fr.blocks[name], &blockRef{block: b, tmpl: p})
+		}
+		fr.tmpl, r.cur = p, p
+		r.execStmts(p.tree.Body, root)
+	}
+	r.fr, r.cur, r.suppress = savedFr, savedCur, savedSup
+	r.leave()
+}
+
+func (r *renderer) execStmts(body []syntax.Stmt, sc *scope) {
+	for _, st := range body {
+		r.exec(st, sc)
+	}
+}
+
+// quiet reports whether output statements are skipped: a template that
+// extends another renders only through its parent.
+func (r *renderer) quiet() bool { return r.suppress && r.capturing == 0 }
+
+func (r *renderer) exec(st syntax.Stmt, sc *scope) {
+	switch n := st.(type) {
+	case *syntax.Text:
+		if r.quiet() {
+			return
+		}
+		r.Charge(int64(len(n.Text))+budget.Elem, "static text")
+		r.write(n.Text)
+	case *syntax.Output:
+		if r.quiet() {
+			return
+		}
+		r.pos = n.P
+		v := r.eval(n.X, sc)
+		r.pos = n.P
+		r.printValue(v)
+	case *syntax.If:
+		for {
+			r.pos = n.P
+			if r.truth(r.eval(n.Cond, sc)) {
+				r.execStmts(n.Body, sc)
+				return
+			}
+			if len(n.Else) == 1 {
+				if elif, ok := n.Else[0].(*syntax.If); ok {
+					n = elif
+					continue
+				}
+			}
+			r.execStmts(n.Else, sc)
+			return
+		}
+	case *syntax.For:
+		r.pos = n.P
+		iter := r.eval(n.Iter, sc)
+		r.runLoop(n, sc, iter, 1)
+	case *syntax.Set:
+		r.pos = n.P
+		v := r.eval(n.X, sc)
+		r.assign(n.Target, v, sc)
+	case *syntax.SetBlock:
+		r.pos = n.P
+		s := r.capture(func() { r.execStmts(n.Body, sc) })
+		v := r.markupOrString(s)
+		if n.Filter != nil {
+			v = r.applyFilterChain(n.Filter, v, sc)
+		}
+		r.assign(n.Target, v, sc)
+	case *syntax.With:
+		r.pos = n.P
+		inner := &scope{parent: sc}
+		for i, t := range n.Targets {
+			r.assign(t, r.eval(n.Values[i], inner), inner)
+		}
+		r.execStmts(n.Body, inner)
+	case *syntax.Macro:
+		m := &macro{name: n.Name, params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.macros[n]}
+		sc.set(n.Name, value.FromCallable(m))
+	case *syntax.CallBlock:
+		if r.quiet() {
+			return
+		}
+		r.pos = n.P
+		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n]}
+		fn := r.eval(n.Call.Fn, sc)
+		args := r.evalArgs(&n.Call.CallArgs, sc)
+		args.Kw = append(args.Kw, value.KV{Key: "caller", Val: value.FromCallable(caller)})
+		r.pos = n.P
+		r.printValue(r.callValue(fn, args))
+	case *syntax.FilterBlock:
+		if r.quiet() {
+			return
+		}
+		r.pos = n.P
+		s := r.capture(func() { r.execStmts(n.Body, sc) })
+		r.printValue(r.applyFilterChain(n.Filter, r.markupOrString(s), sc))
+	case *syntax.Autoescape:
+		r.pos = n.P
+		on := r.eval(n.X, sc).Truth()
+		saved := r.autoescape
+		r.autoescape = on
+		r.execStmts(n.Body, sc)
+		r.autoescape = saved
+	case *syntax.Block:
+		if r.quiet() {
+			return
+		}
+		r.pos = n.P
+		chain := r.fr.blocks[n.Name]
+		if len(chain) == 0 {
+			chain = []*blockRef{{block: n, tmpl: r.cur}}
+		}
+		r.renderBlock(chain, 0, sc)
+	case *syntax.Extends:
+		r.pos = n.P
+		if r.fr.parent != nil {
+			value.Throw(errs.Render, "extended multiple times")
+		}
+		t := r.loadTemplate(r.eval(n.Template, sc), false)
+		r.fr.parent = t
+		r.suppress = true
+	case *syntax.Include:
+		if r.quiet() {
+			return
+		}
+		r.pos = n.P
+		t := r.loadTemplate(r.eval(n.Template, sc), n.IgnoreMissing)
+		if t == nil {
+			return
+		}
+		root := &scope{parent: sc}
+		if !n.WithContext {
+			root = &scope{isolated: true}
+		}
+		r.renderTemplate(t, root)
+	case *syntax.Import:
+		r.pos = n.P
+		t := r.loadTemplate(r.eval(n.Template, sc), false)
+		sc.set(n.Target, value.FromObject(r.module(t, n.WithContext, sc)))
+	case *syntax.FromImport:
+		r.pos = n.P
+		t := r.loadTemplate(r.eval(n.Template, sc), false)
+		mod := r.module(t, n.WithContext, sc)
+		for _, in := range n.Names {
+			v, ok := mod.vars.lookupLocal(in.Name)
+			if !ok {
+				v = value.UndefHint(in.Name, "the template "+errs.Quote(t.name)+" does not export the requested name "+errs.Quote(in.Name))
+			}
+			sc.set(in.Alias, v)
+		}
+	default:
+		value.Throwf(errs.Internal, "unknown statement %T", st)
+	}
+}
+
+func (s *scope) lookupLocal(name string) (value.Value, bool) {
+	for i := len(s.names) - 1; i >= 0; i-- {
+		if s.names[i] == name {
+			return s.vals[i], true
+		}
+	}
+	return value.Value{}, false
+}
+
+// truth is bool(v), which strict undefined refuses.
+func (r *renderer) truth(v value.Value) bool {
+	if v.IsUndefined() && r.Strict() {
+		value.ThrowUndefined(v)
+	}
+	return v.Truth()
+}
+
+func (r *renderer) assign(target syntax.Expr, v value.Value, sc *scope) {
+	switch t := target.(type) {
+	case *syntax.Name:
+		sc.set(t.Name, v)
+	case *syntax.TupleLit:
+		items := r.unpack(v, len(t.Items))
+		for i, it := range t.Items {
+			r.assign(it, items[i], sc)
+		}
+	case *syntax.NSRef:
+		if privateName(t.Attr) {
+			value.Throwf(errs.Security, "assignment to attribute %s of a namespace is unsafe", errs.Quote(t.Attr))
+		}
+		nsv := r.lookupName(t.NS, sc)
+		ns, ok := nsv.ObjectImpl().(*value.Namespace)
+		if !ok {
+			value.Throw(errs.Render, "cannot assign attribute on non-namespace object")
+		}
+		r.step("namespace assignment")
+		ns.Set(t.Attr, v)
+	default:
+		value.Throwf(errs.Syntax, "cannot assign to %T", target)
+	}
+}
+
+// unpack splits v into exactly n items for tuple targets.
+func (r *renderer) unpack(v value.Value, n int) []value.Value {
+	items := value.Iterate(r, v)
+	if len(items) != n {
+		if len(items) < n {
+			value.Throwf(errs.Type, "not enough values to unpack (expected %d, got %d)", n, len(items))
+		}
+		value.Throwf(errs.Type, "too many values to unpack (expected %d)", n)
+	}
+	return items
+}
+
+// runLoop runs a for loop over iter at the given recursion depth.
+func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int) {
+	items := value.Iterate(r, iter)
+	inner := &scope{parent: sc}
+	if n.Filter != nil {
+		kept := make([]value.Value, 0, len(items))
+		for _, it := range items {
+			r.Charge(budget.Step+budget.Elem, "loop filter")
+			r.assign(n.Target, it, inner)
+			if r.truth(r.eval(n.Filter, inner)) {
+				kept = append(kept, it)
+			}
+		}
+		items = kept
+	}
+	if len(items) == 0 {
+		r.Charge(budget.Step, "loop")
+		r.execStmts(n.Else, sc)
+		return
+	}
+	lp := &loop{r: r, items: items, depth: depth, node: n, sc: sc}
+	lv := value.FromObject(lp)
+	for i, it := range items {
+		r.Charge(budget.Step+budget.Elem, "loop iteration")
+		lp.i = i
+		inner.set("loop", lv)
+		r.assign(n.Target, it, inner)
+		r.execStmts(n.Body, inner)
+	}
+}
+
+// renderBlock renders chain[i] with super() bound to chain[i+1].
+func (r *renderer) renderBlock(chain []*blockRef, i int, sc *scope) {
+	ref := chain[i]
+	if ref.block.Required && i == len(chain)-1 {
+		value.Throwf(errs.Render, "required block %s not found", errs.Quote(ref.block.Name))
+	}
+	r.enter()
+	parent := r.fr.root
+	if ref.block.Scoped {
+		parent = sc
+	}
+	bs := &scope{parent: parent}
+	if i+1 < len(chain) {
+		bs.set("super", value.FromCallable(&superFn{chain: chain, i: i + 1, sc: sc}))
+	}
+	savedCur := r.cur
+	r.cur = ref.tmpl
+	r.execStmts(ref.block.Body, bs)
+	r.cur = savedCur
+	r.leave()
+}
+
+// applyFilterChain applies a filter chain whose innermost operand is v
+// (filter blocks and set blocks).
+func (r *renderer) applyFilterChain(f *syntax.Filter, v value.Value, sc *scope) value.Value {
+	if f.X != nil {
+		inner, ok := f.X.(*syntax.Filter)
+		if !ok {
+			value.Throw(errs.Internal, "malformed filter chain")
+		}
+		v = r.applyFilterChain(inner, v, sc)
+	}
+	r.pos = f.P
+	args := r.evalArgs(&f.CallArgs, sc)
+	r.chargeNamed(budget.Step, "filter", f.Name)
+	return r.CallFilter(f.Name, v, args)
+}
+
+// loadTemplate resolves an include/import/extends target in the trusted
+// template set; untrusted environments have none (a render error).
+func (r *renderer) loadTemplate(name value.Value, ignoreMissing bool) *Template {
+	names := []value.Value{name}
+	if name.IsSeq() {
+		names = name.Items()
+	}
+	for _, nv := range names {
+		if !nv.IsString() {
+			if nv.IsUndefined() {
+				value.ThrowUndefined(nv)
+			}
+			continue
+		}
+		t, err, ok := r.env.loadTrusted(nv.Str())
+		if !ok {
+			continue
+		}
+		if err != nil {
+			value.ThrowErr(err)
+		}
+		r.Charge(budget.Step+int64(len(t.tree.Source)), "loading template")
+		return t
+	}
+	if ignoreMissing {
+		return nil
+	}
+	e := errs.New(errs.Render, "template not found: "+errs.Quote(value.ToString(name)))
+	e.PyError = "TemplateNotFound"
+	panic(e)
+}
+
+// module renders t for import and returns its exported names.
+func (r *renderer) module(t *Template, withContext bool, sc *scope) *module {
+	root := &scope{isolated: true}
+	if withContext {
+		root = &scope{parent: sc}
+	}
+	vars := &scope{parent: root}
+	r.capture(func() { r.renderTemplate(t, vars) })
+	return &module{name: t.name, vars: vars}
+}

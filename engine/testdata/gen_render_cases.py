@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""Regenerates render_cases.jsonl from real Jinja2 (the oracle).
+
+Run: /usr/bin/python3 gen_render_cases.py > render_cases.jsonl
+Each case: template, context, options, optional templates (a trusted set),
+and the expected output or error class from Jinja2 3.1.2's
+ImmutableSandboxedEnvironment.
+"""
+import json
+from jinja2 import DictLoader
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2 import exceptions as ex
+
+CASES = [
+    # scoping
+    ("scope-set-in-loop-does-not-leak", "{% set x = 1 %}{% for i in [1,2] %}{% set x = i %}{% endfor %}{{ x }}", {}),
+    ("scope-namespace-in-loop", "{% set ns = namespace(t=0) %}{% for i in [1,2,3] %}{% set ns.t = ns.t + i %}{% endfor %}{{ ns.t }}", {}),
+    ("scope-with", "{% with a = 1, b = 2 %}{{ a + b }}{% endwith %}{{ a }}", {}),
+    ("scope-if-leaks", "{% if true %}{% set y = 5 %}{% endif %}{{ y }}", {}),
+    ("scope-data-shadowed-by-set", "{% set name = 'b' %}{{ name }}", {"name": "a"}),
+    # loops
+    ("loop-attrs", "{% for x in 'abc' %}{{ loop.index }}{{ loop.index0 }}{{ loop.revindex }}{{ loop.revindex0 }}{{ loop.first }}{{ loop.last }}{{ loop.length }}|{% endfor %}", {}),
+    ("loop-prev-next", "{% for x in [1,2,3] %}{{ loop.previtem }}-{{ loop.nextitem }};{% endfor %}", {}),
+    ("loop-cycle", "{% for x in range(5) %}{{ loop.cycle('a','b') }}{% endfor %}", {}),
+    ("loop-changed", "{% for x in [1,1,2,2,1] %}{% if loop.changed(x) %}{{ x }}{% endif %}{% endfor %}", {}),
+    ("loop-filter", "{% for x in range(10) if x is odd %}{{ x }}{{ loop.length }},{% endfor %}", {}),
+    ("loop-else", "{% for x in [] %}x{% else %}empty{% endfor %}", {}),
+    ("loop-else-filtered", "{% for x in [1,2] if x > 5 %}x{% else %}none{% endfor %}", {}),
+    ("loop-recursive", "{% for n in tree recursive %}{{ n.name }}{% if n.children %}({{ loop(n.children) }}){% endif %}{{ loop.depth }}{% endfor %}",
+     {"tree": [{"name": "a", "children": [{"name": "b", "children": []}, {"name": "c", "children": [{"name": "d", "children": []}]}]}]}),
+    ("loop-unpack", "{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}", {"d": {"x": 1, "y": 2}}),
+    ("loop-dict-keys", "{% for k in d %}{{ k }}{% endfor %}", {"d": {"b": 1, "a": 2}}),
+    ("loop-nested-loop-var", "{% for a in [1,2] %}{% for b in [3,4] %}{{ loop.index }}{% endfor %}{{ loop.index }}{% endfor %}", {}),
+    # macros
+    ("macro-defaults", "{% macro m(a, b=2, c=a) %}{{ a }}{{ b }}{{ c }}{% endmacro %}{{ m(1) }}{{ m(1, c=5) }}", {}),
+    ("macro-missing-arg-undefined", "{% macro m(a, b) %}[{{ b }}]{% endmacro %}{{ m(1) }}", {}),
+    ("macro-varargs-kwargs", "{% macro m(a) %}{{ a }}{{ varargs }}{{ kwargs }}{% endmacro %}{{ m(1, 2, 3, x=4) }}", {}),
+    ("macro-too-many-args", "{% macro m(a) %}{{ a }}{% endmacro %}{{ m(1, 2) }}", {}),
+    ("macro-unknown-kwarg", "{% macro m(a) %}{{ a }}{% endmacro %}{{ m(b=2) }}", {}),
+    ("macro-caller", "{% macro m() %}<{{ caller() }}>{% endmacro %}{% call m() %}inner{% endcall %}", {}),
+    ("macro-caller-args", "{% macro m(xs) %}{% for x in xs %}{{ caller(x) }}{% endfor %}{% endmacro %}{% call(v) m([1,2]) %}[{{ v }}]{% endcall %}", {}),
+    ("macro-recursion", "{% macro f(n) %}{% if n > 0 %}{{ n }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(5) }}", {}),
+    ("macro-attrs", "{% macro m(a, b) %}{% endmacro %}{{ m.name }}{{ m.arguments }}", {}),
+    ("macro-autoescape-markup", "{% macro m() %}<b>{% endmacro %}{{ m() }}{{ '<i>' }}", {}, {"autoescape": True}),
+    ("macro-sees-outer", "{% set g = 'G' %}{% macro m() %}{{ g }}{% endmacro %}{{ m() }}", {}),
+    # filters / blocks
+    ("filter-block", "{% filter upper %}hello {{ name }}{% endfilter %}", {"name": "bob"}),
+    ("set-block", "{% set x %}a{{ 1 + 1 }}b{% endset %}[{{ x }}]", {}),
+    ("set-block-filter", "{% set x | upper %}abc{% endset %}{{ x }}", {}),
+    ("autoescape-block", "{% autoescape true %}{{ '<a>' }}{% endautoescape %}{{ '<a>' }}", {}),
+    ("concat-markup", "{{ '<' ~ ('<b>'|safe) }}", {}, {"autoescape": True}),
+    ("concat-plain", "{{ '<' ~ ('<b>'|safe) }}", {}),
+    # expressions
+    ("cond-expr-no-else", "[{{ 1 if false }}]", {}),
+    ("chained-compare", "{{ 1 < 2 < 3 }}{{ 1 < 3 < 2 }}", {}),
+    ("in-operator", "{{ 'a' in 'abc' }}{{ 1 in [1] }}{{ 'k' in {'k': 1} }}{{ 2 not in [1] }}", {}),
+    ("slices", "{{ 'abcdef'[1:4] }}{{ 'abcdef'[::-1] }}{{ [1,2,3,4][::2] }}{{ 'héllo'[1:3] }}{{ [1,2,3][-2:] }}", {}),
+    ("arith", "{{ 7 // 2 }}{{ -7 // 2 }}{{ 7 % -3 }}{{ 2 ** 10 }}{{ 2 ** -1 }}{{ 7 / 2 }}{{ 1 + 1.5 }}{{ 'ab' * 2 }}", {}),
+    ("and-or-values", "{{ 0 or 'x' }}{{ 1 and 'y' }}{{ none or [] }}", {}),
+    ("dict-literal", "{{ {'a': 1, 'b': [1, 'x']} }}", {}),
+    ("tuple-repr", "{{ (1,) }}{{ () }}{{ (1, 'a') }}", {}),
+    ("float-repr", "{{ 0.1 + 0.2 }}{{ 1e20 }}{{ 1.0 }}{{ 1e-5 }}{{ 123456789012345678.0 }}", {}),
+    ("string-repr-quotes", "{{ [\"it's\", 'a\"b', 'x\\ny'] }}", {}),
+    ("none-print", "{{ none }}{{ true }}{{ [none, true] }}", {}),
+    ("undefined-attr-error", "{{ foo.bar }}", {}),
+    ("undefined-print", "[{{ foo }}]", {}),
+    ("undefined-call", "{{ foo() }}", {}),
+    ("none-attr-undefined", "[{{ x.y }}]", {"x": None}),
+    ("dict-attr-fallback", "{{ d.a }}{{ d['a'] }}", {"d": {"a": 1}}),
+    ("dict-method-wins", "{{ d.items() | list }}", {"d": {"items": 1}}),
+    ("list-index", "{{ l[0] }}{{ l[-1] }}[{{ l[5] }}]", {"l": [1, 2, 3]}),
+    ("div-zero", "{{ 1 / 0 }}", {}),
+    ("string-methods", "{{ 'a,b'.split(',') }}{{ ' x '.strip() }}{{ 'abc'.upper() }}", {}),
+    ("self-block", "{% block t %}T{% endblock %}|{{ self.t() }}", {}),
+    ("extends-set-before", "{% extends 'base' %}{% set x = 1 %}{% block b %}child{{ super() }}{% endblock %}", {}),
+    ("include-context", "{% for i in [1,2] %}{% include 'inc' %}{% endfor %}", {"name": "n"}),
+    ("include-missing", "{% include 'nope' %}", {}),
+    ("include-ignore-missing", "a{% include 'nope' ignore missing %}b", {}),
+    ("import-macro", "{% import 'macros' as m %}{{ m.hello('x') }}", {}),
+    ("from-import", "{% from 'macros' import hello as h %}{{ h('y') }}", {}),
+    ("extends-multi", "{% extends 'mid' %}{% block b %}C{{ super() }}{% endblock %}", {}),
+    ("block-scoped", "{% for i in [1,2] %}{% block s scoped %}{{ i }}{% endblock %}{% endfor %}", {}),
+    ("block-unscoped", "{% for i in [1,2] %}{% block s %}[{{ i }}]{% endblock %}{% endfor %}", {}),
+]
+
+TEMPLATES = {
+    "base": "<{% block b %}base{% endblock %}>{{ x }}",
+    "mid": "{% extends 'base' %}{% block b %}M{{ super() }}{% endblock %}",
+    "inc": "[{{ i }}{{ name }}]",
+    "macros": "{% macro hello(n) %}hello {{ n }}{% endmacro %}",
+}
+
+for c in CASES:
+    cid, tpl, ctx = c[0], c[1], c[2]
+    opts = c[3] if len(c) > 3 else {}
+    env = ImmutableSandboxedEnvironment(loader=DictLoader(TEMPLATES), **opts)
+    case = {"id": cid, "template": tpl, "context": ctx, "options": opts}
+    try:
+        case["expect"] = {"output": env.from_string(tpl).render(ctx)}
+    except Exception as e:  # the class is what the Go side maps to a kind
+        case["expect"] = {"error": type(e).__name__}
+    print(json.dumps(case, ensure_ascii=False))

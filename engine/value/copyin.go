@@ -1,0 +1,234 @@
+package value
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// Ceilings of the copy-in boundary.
+const (
+	// MaxContainerEntries bounds one copied container.
+	MaxContainerEntries = 100000
+	// MaxGraphEntries bounds all entries of one copied data graph.
+	MaxGraphEntries = 100000
+	// MaxDepth bounds nesting; a cycle through maps or slices hits it.
+	MaxDepth = 256
+)
+
+// Surface is implemented by host types that declare a template surface;
+// the copier passes them through as objects instead of refusing them.
+type Surface interface {
+	ObjectImpl
+	// TemplateSurface marks the type as declaring its surface on purpose.
+	TemplateSurface()
+}
+
+// Copier copies host data into the closed model under the ceilings.
+type Copier struct {
+	entries int
+}
+
+// CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
+// numbers, json.Number, bools, nil, and the common typed slices and maps)
+// into the closed value model. Anything else (funcs, channels, arbitrary
+// structs) is refused with an error naming the path; so are cycles (they
+// exceed the depth ceiling) and data past the entry ceilings.
+func CopyIn(x any) (Value, error) {
+	var c Copier
+	return c.Copy(x)
+}
+
+// Copy copies one value; entries accumulate across calls on the same Copier.
+func (c *Copier) Copy(x any) (v Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*errs.Error); ok {
+				err = e
+				return
+			}
+			panic(r)
+		}
+	}()
+	var path []string
+	return c.copy(x, &path, 0), nil
+}
+
+func pathString(path []string) string {
+	if len(path) == 0 {
+		return "<root>"
+	}
+	s := strings.Join(path, "")
+	return errs.Bound(strings.TrimPrefix(s, "."))
+}
+
+func (c *Copier) fail(path *[]string, msg string) {
+	panic(errs.New(errs.Type, "cannot copy data at "+pathString(*path)+": "+msg))
+}
+
+func (c *Copier) count(n int, path *[]string) {
+	if n > MaxContainerEntries {
+		c.fail(path, "container has more than "+strconv.Itoa(MaxContainerEntries)+" entries")
+	}
+	c.entries += n
+	if c.entries > MaxGraphEntries {
+		c.fail(path, "data has more than "+strconv.Itoa(MaxGraphEntries)+" entries")
+	}
+}
+
+func (c *Copier) copy(x any, path *[]string, depth int) Value {
+	if depth > MaxDepth {
+		c.fail(path, "nested deeper than "+strconv.Itoa(MaxDepth)+" levels (or cyclic)")
+	}
+	switch t := x.(type) {
+	case nil:
+		return NoneValue
+	case Value:
+		return t
+	case Surface:
+		return FromObject(t)
+	case string:
+		return FromString(t)
+	case bool:
+		return FromBool(t)
+	case int:
+		return FromInt(int64(t))
+	case int8:
+		return FromInt(int64(t))
+	case int16:
+		return FromInt(int64(t))
+	case int32:
+		return FromInt(int64(t))
+	case int64:
+		return FromInt(t)
+	case uint8:
+		return FromInt(int64(t))
+	case uint16:
+		return FromInt(int64(t))
+	case uint32:
+		return FromInt(int64(t))
+	case uint:
+		if uint64(t) > math.MaxInt64 {
+			c.fail(path, "integer wider than 64 bits")
+		}
+		return FromInt(int64(t))
+	case uint64:
+		if t > math.MaxInt64 {
+			c.fail(path, "integer wider than 64 bits")
+		}
+		return FromInt(int64(t))
+	case float32:
+		return FromFloat(float64(t))
+	case float64:
+		return FromFloat(t)
+	case json.Number:
+		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return FromInt(i)
+		}
+		if !strings.ContainsAny(string(t), ".eE") {
+			c.fail(path, "integer wider than 64 bits")
+		}
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil {
+			c.fail(path, "bad number")
+		}
+		return FromFloat(f)
+	case []any:
+		c.count(len(t), path)
+		items := make([]Value, len(t))
+		for i, e := range t {
+			*path = append(*path, "["+strconv.Itoa(i)+"]")
+			items[i] = c.copy(e, path, depth+1)
+			*path = (*path)[:len(*path)-1]
+		}
+		return NewList(items)
+	case []string:
+		c.count(len(t), path)
+		items := make([]Value, len(t))
+		for i, e := range t {
+			items[i] = FromString(e)
+		}
+		return NewList(items)
+	case []int:
+		c.count(len(t), path)
+		items := make([]Value, len(t))
+		for i, e := range t {
+			items[i] = FromInt(int64(e))
+		}
+		return NewList(items)
+	case []float64:
+		c.count(len(t), path)
+		items := make([]Value, len(t))
+		for i, e := range t {
+			items[i] = FromFloat(e)
+		}
+		return NewList(items)
+	case []map[string]any:
+		c.count(len(t), path)
+		items := make([]Value, len(t))
+		for i, e := range t {
+			*path = append(*path, "["+strconv.Itoa(i)+"]")
+			items[i] = c.copy(e, path, depth+1)
+			*path = (*path)[:len(*path)-1]
+		}
+		return NewList(items)
+	case map[string]any:
+		c.count(len(t), path)
+		d := NewDict(len(t))
+		for _, k := range sortedKeys(t) {
+			*path = append(*path, "."+k)
+			d.SetStr(k, c.copy(t[k], path, depth+1))
+			*path = (*path)[:len(*path)-1]
+		}
+		return FromDict(d)
+	case map[string]string:
+		c.count(len(t), path)
+		d := NewDict(len(t))
+		for _, k := range sortedKeysS(t) {
+			d.SetStr(k, FromString(t[k]))
+		}
+		return FromDict(d)
+	case *OrderedMap:
+		c.count(len(t.Keys), path)
+		d := NewDict(len(t.Keys))
+		for i, k := range t.Keys {
+			*path = append(*path, "."+k)
+			d.SetStr(k, c.copy(t.Values[i], path, depth+1))
+			*path = (*path)[:len(*path)-1]
+		}
+		return FromDict(d)
+	}
+	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
+	return Value{}
+}
+
+// OrderedMap is a host map that keeps its key order (Go maps have none;
+// plain map[string]any is copied in sorted key order for determinism).
+type OrderedMap struct {
+	Keys   []string
+	Values []any
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
+
+func sortedKeysS(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
+
+func sortStrings(a []string) { slices.Sort(a) }
