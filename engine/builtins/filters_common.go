@@ -3,7 +3,6 @@ package builtins
 import (
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -174,11 +173,8 @@ func ignoreCase(c value.Ctx, v value.Value) value.Value {
 	return v
 }
 
-// pyIsSpace is Python's str.isspace for one code point (it adds the
-// information separators to Unicode White_Space).
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
+// pyIsSpace is Python's str.isspace for one code point.
+func pyIsSpace(r rune) bool { return uniSpace(r) }
 
 // pyStrip is Python's str.strip with chars (nil: whitespace).
 func pyStrip(s string, chars *string, left, right bool) string {
@@ -226,113 +222,13 @@ func pySplitLines(s string) []string {
 	return out
 }
 
-// pyLower and pyUpper are Python's full case mappings for the code points
-// where they differ from Go's simple mappings.
-func pyLower(s string) string { return lowerFrom(s, 0) }
+// pyLower and pyUpper are Python's str.lower and str.upper (full case
+// mappings and Final_Sigma, shared with the str methods in strcase.go).
+func pyLower(s string) string { return PyLower(s) }
 
-// lowerFrom lowercases s[start:], reading s around it for the
-// Final_Sigma context, as str.capitalize does.
-func lowerFrom(s string, start int) string {
-	rest := s[start:]
-	if isASCII(rest) {
-		return strings.ToLower(rest)
-	}
-	var sb strings.Builder
-	sb.Grow(len(rest))
-	for i, r := range rest {
-		switch r {
-		case 0x130: // İ lowercases to i + combining dot
-			sb.WriteString("i\u0307")
-		case 0x3a3:
-			if finalSigma(s, start+i) {
-				sb.WriteRune(0x3c2)
-			} else {
-				sb.WriteRune(0x3c3)
-			}
-		default:
-			sb.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return sb.String()
-}
+func pyUpper(s string) string { return PyUpper(s) }
 
-// finalSigma is Unicode's Final_Sigma condition for the Σ at byte i: a
-// cased letter before it and none after it, skipping case-ignorables.
-func finalSigma(s string, i int) bool {
-	before := false
-	for j := i; j > 0; {
-		r, w := utf8.DecodeLastRuneInString(s[:j])
-		j -= w
-		if caseIgnorable(r) {
-			continue
-		}
-		before = isCased(r)
-		break
-	}
-	if !before {
-		return false
-	}
-	for k := i + 2; k < len(s); {
-		r, w := utf8.DecodeRuneInString(s[k:])
-		k += w
-		if caseIgnorable(r) {
-			continue
-		}
-		return !isCased(r)
-	}
-	return true
-}
-
-func isCased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
-
-func caseIgnorable(r rune) bool {
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) ||
-		strings.ContainsRune("'.:\u00b7\u2018\u2019\u2024\ufe52\uff07\uff0e\u00ad\u0387\u05f4\u2027\ufe13\ufe55\uff1a", r)
-}
-
-func pyUpper(s string) string {
-	if isASCII(s) {
-		return strings.ToUpper(s)
-	}
-	var sb strings.Builder
-	for _, r := range s {
-		if u, ok := specialUpper[r]; ok {
-			sb.WriteString(u)
-			continue
-		}
-		sb.WriteRune(unicode.ToUpper(r))
-	}
-	return sb.String()
-}
-
-// specialUpper holds the common SpecialCasing entries Python applies.
-var specialUpper = map[rune]string{
-	'ß': "SS", 'ŉ': "ʼN", 'ǰ': "J̌", 'ﬀ': "FF", 'ﬁ': "FI", 'ﬂ': "FL", 'ﬃ': "FFI", 'ﬄ': "FFL", 'ﬅ': "ST", 'ﬆ': "ST",
-}
-
-// specialTitle holds the SpecialCasing title mappings Python applies.
-var specialTitle = map[rune]string{
-	'ß': "Ss", 'ŉ': "ʼN", 'ǰ': "J̌", 'ﬀ': "Ff", 'ﬁ': "Fi", 'ﬂ': "Fl", 'ﬃ': "Ffi", 'ﬄ': "Ffl", 'ﬅ': "St", 'ﬆ': "St",
-}
-
-// pyTitleRune is the title-case of the first letter of a word (Python's
-// capitalize uses title case, not upper case).
-func pyTitleRune(sb *strings.Builder, r rune) {
-	if u, ok := specialTitle[r]; ok {
-		sb.WriteString(u)
-		return
-	}
-	sb.WriteRune(unicode.ToTitle(r))
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+func isASCII(s string) bool { return asciiOnly(s) }
 
 func decodeRune(s string, i int) (rune, int) {
 	return utf8.DecodeRuneInString(s[i:])

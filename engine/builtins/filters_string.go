@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -50,12 +49,7 @@ func fCapitalize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if str == "" {
 		return s
 	}
-	r, w := decodeRune(str, 0)
-	var sb strings.Builder
-	sb.Grow(len(str) + 4)
-	pyTitleRune(&sb, r)
-	sb.WriteString(lowerFrom(str, w))
-	return withSafe(s, sb.String())
+	return withSafe(s, PyCapitalize(str))
 }
 
 // isTitleSep is Jinja's _word_beginning_split_re class [-\s({\[<].
@@ -236,10 +230,8 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	return value.FromString(head + end.Str())
 }
 
-// isWordRune is Python's \w for str patterns.
-func isWordRune(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r)
-}
+// isWordRune is Python's \w for str patterns (alphanumeric or '_').
+func isWordRune(r rune) bool { return r == '_' || pyIsAlnum(r) }
 
 // fWordcount counts runs of \w, as len(re.findall(r"\w+", s)).
 func fWordcount(c value.Ctx, v value.Value, args *value.Args) value.Value {

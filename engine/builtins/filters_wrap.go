@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -27,7 +26,7 @@ func twSpace(r rune) bool {
 }
 
 // twLetter is textwrap's letter class [^\d\W].
-func twLetter(r rune) bool { return isWordRune(r) && !unicode.Is(unicode.Nd, r) }
+func twLetter(r rune) bool { return isWordRune(r) && !pyIsDecimal(r) }
 
 // twPunct is textwrap's word_punct class [\w!"'&.,?].
 func twPunct(r rune) bool { return isWordRune(r) || strings.ContainsRune(`!"'&.,?`, r) }
