@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"html"
 	"regexp"
 	"sort"
 	"strings"
@@ -105,7 +104,7 @@ func fStriptags(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	s, m, cost = stripPattern(s, "<", ">")
 	c.Charge(budget.Add(budget.Mul(m, 2*budget.Elem), cost), "filter striptags")
 	s = strings.Join(strings.FieldsFunc(s, pyIsSpace), " ")
-	return value.FromString(html.UnescapeString(s))
+	return value.FromString(HTMLUnescape(s))
 }
 
 // isAttrKeyBad is Jinja's _attr_key_re [\s/>=] (ASCII whitespace).
