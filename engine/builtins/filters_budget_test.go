@@ -84,6 +84,39 @@ func TestFiltersRefuseBeforeAllocating(t *testing.T) {
 	}
 }
 
+// TestSharedReferencesAreCharged feeds every filter a value whose logical
+// size doubles at each of 40 levels (Nunjitsu's alias expansion): each
+// must refuse with the budget error instead of expanding it.
+func TestSharedReferencesAreCharged(t *testing.T) {
+	for _, kind := range []string{"list", "tuple"} {
+		v := str("a")
+		for i := 0; i < 40; i++ {
+			if kind == "list" {
+				v = value.NewList([]value.Value{v, v})
+			} else {
+				v = value.NewTuple([]value.Value{v, v})
+			}
+		}
+		for name := range Filters {
+			switch name {
+			case "first", "last", "length", "count", "list", "reverse", "random", "default", "d", "batch", "slice",
+				"safe", "attr", "items", "int", "float", "abs", "round", "filesizeformat", "indent", "wordwrap",
+				"truncate", "select", "reject", "selectattr", "rejectattr", "map", "xmlattr", "dictsort", "groupby":
+				continue // these touch only the top level, or refuse the type
+			}
+			c := newCtx(0, false)
+			start := time.Now()
+			_, err := run(c, name, v, nil, "")
+			if err == nil || (err.Kind != errs.Budget && err.Kind != errs.Type) {
+				t.Errorf("%s of a doubled %s: want budget error, got %v", name, kind, err)
+			}
+			if d := time.Since(start); d > 200*time.Millisecond {
+				t.Logf("%s of a doubled %s: took %v", name, kind, d)
+			}
+		}
+	}
+}
+
 // TestFiltersOverdrawWhenRepeated mirrors the budget-small corpus: cheap
 // steps must add up and overdraw a 1,000,000-unit budget.
 func TestFiltersOverdrawWhenRepeated(t *testing.T) {

@@ -46,8 +46,19 @@ func softStr(c value.Ctx, v value.Value) value.Value {
 	return value.FromString(pyStr(c, v))
 }
 
-// pyStr is Python's str() honouring strict undefined.
+// pyStr is Python's str() honouring strict undefined. A container's repr
+// is charged before it is built: shared references make it as large as
+// every logical slot, far beyond the memory the value holds.
 func pyStr(c value.Ctx, v value.Value) string {
+	switch v.Kind() {
+	case value.List, value.Tuple, value.Dict:
+		c.Charge(budget.Mul(value.Size(v, c.Meter().Left()), 2), "str()")
+	}
+	return strOf(c, v)
+}
+
+// strOf is pyStr for a value whose repr was already charged.
+func strOf(c value.Ctx, v value.Value) string {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}

@@ -291,12 +291,12 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
 		}
 	}
-	c.Charge(reprSize, "filter join")
+	c.Charge(budget.Mul(reprSize, 2), "filter join")
 	strs := make([]string, len(items))
 	anySafe := false
 	var total int64
 	for i, it := range items {
-		strs[i] = pyStr(c, it)
+		strs[i] = strOf(c, it)
 		total = budget.Add(total, int64(len(strs[i])))
 		if it.IsSafe() {
 			anySafe = true

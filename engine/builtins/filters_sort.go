@@ -201,6 +201,7 @@ func hashKey(c value.Ctx, v value.Value) (string, bool) {
 	case value.Tuple:
 		var sb strings.Builder
 		sb.WriteString("t")
+		c.Charge(budget.Mul(int64(len(v.Items())), budget.Elem), "hashing")
 		for _, it := range v.Items() {
 			k, ok := hashKey(c, it)
 			if !ok {

@@ -252,11 +252,6 @@ func fWordcount(c value.Ctx, v value.Value, args *value.Args) value.Value {
 
 func fString(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "soft_str")
-	if !v.IsString() {
-		if v.IsSeq() || v.Kind() == value.Dict {
-			c.Charge(value.Size(v, c.Meter().Left())*2, "filter string")
-		}
-	}
 	return softStr(c, v)
 }
 
