@@ -259,32 +259,3 @@ func runePrefix(s string, n int) string {
 	}
 	return s
 }
-
-// iterObj stands for the one-shot iterators Jinja's lazy filters return
-// (map, select, unique, batch, items, reverse...). The items are computed
-// and charged up front, but the value keeps Python's iterator surface: it
-// iterates, it is always true, and it has no length, no index and no
-// attributes, so `x|map(f)|length` and `x|reverse is sequence` behave as
-// in Jinja.
-type iterObj struct {
-	typ   string // Python type name for messages
-	owner string // qualified name for the repr
-	items []value.Value
-}
-
-// TypeName implements value.ObjectImpl.
-func (o *iterObj) TypeName() string { return o.typ }
-
-// Attr implements value.ObjectImpl: iterators expose no attributes.
-func (o *iterObj) Attr(c value.Ctx, name string) (value.Value, bool) { return value.Value{}, false }
-
-// Iter implements value.Iterable.
-func (o *iterObj) Iter(c value.Ctx) []value.Value { return o.items }
-
-// Repr is Python's repr without the address.
-func (o *iterObj) Repr() string { return "<" + o.typ + " object " + o.owner + ">" }
-
-// newGenerator wraps a filter's results as a generator object.
-func newGenerator(fn string, items []value.Value) value.Value {
-	return value.FromObject(&iterObj{typ: "generator", owner: fn, items: items})
-}

@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -32,16 +31,33 @@ func splitArgs(args *value.Args) ([]value.Value, []value.KV) {
 	return args.Pos, args.Kw
 }
 
-// fMap is sync_do_map with prepare_map.
+// fMap is sync_do_map with prepare_map: a generator whose body (argument
+// checks included) runs when it is consumed.
 func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
-	if !v.Truth() {
-		if v.IsUndefined() && c.Strict() {
-			value.ThrowUndefined(v)
+	args = copyArgs(args)
+	return newGen("sync_do_map", func(c value.Ctx) puller {
+		if !v.Truth() {
+			if v.IsUndefined() && c.Strict() {
+				value.ThrowUndefined(v) // bool(StrictUndefined) fails
+			}
+			return pullSlice(nil)
 		}
-		return newGenerator("sync_do_map", nil)
-	}
+		fn := prepareMap(c, args)
+		src := source(c, v, "filter map")
+		return func(c value.Ctx) (value.Value, bool) {
+			it, ok := src(c)
+			if !ok {
+				return it, false
+			}
+			return fn(c, it), true
+		}
+	})
+}
+
+// prepareMap is Jinja's prepare_map: attribute= (with default=) or a
+// filter name with its arguments.
+func prepareMap(c value.Ctx, args *value.Args) func(value.Ctx, value.Value) value.Value {
 	pos, kw := splitArgs(args)
-	var fn func(value.Value) value.Value
 	attrIdx := -1
 	for i, p := range kw {
 		if p.Key == "attribute" {
@@ -63,59 +79,58 @@ func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				value.Throwf(errs.Render, "Unexpected keyword argument %s", value.QuoteString(p.Key))
 			}
 		}
-		fn = func(it value.Value) value.Value { return path.get(c, it, dflt) }
-	} else {
-		if len(pos) == 0 {
-			value.Throw(errs.Render, "map requires a filter argument")
-		}
-		name := pyStr(c, pos[0])
-		rest := &value.Args{Pos: pos[1:], Kw: kw}
-		fn = func(it value.Value) value.Value { return c.CallFilter(name, it, rest) }
+		return func(c value.Ctx, it value.Value) value.Value { return path.get(c, it, dflt) }
 	}
-	items := value.Iterate(c, v)
-	out := make([]value.Value, 0, len(items))
-	for _, it := range items {
-		c.Charge(budget.Elem, "filter map")
-		out = append(out, fn(it))
+	if len(pos) == 0 {
+		value.Throw(errs.Render, "map requires a filter argument")
 	}
-	return newGenerator("sync_do_map", out)
+	name := pyStr(c, pos[0])
+	rest := &value.Args{Pos: pos[1:], Kw: kw}
+	return func(c value.Ctx, it value.Value) value.Value { return c.CallFilter(name, it, rest) }
 }
 
-// selectOrReject is select_or_reject with prepare_select_or_reject.
+// selectOrReject is select_or_reject with prepare_select_or_reject, as a
+// generator.
 func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAttr bool) value.Value {
-	if !v.Truth() {
-		if v.IsUndefined() && c.Strict() {
-			value.ThrowUndefined(v)
+	args = copyArgs(args)
+	return newGen("select_or_reject", func(c value.Ctx) puller {
+		if !v.Truth() {
+			if v.IsUndefined() && c.Strict() {
+				value.ThrowUndefined(v) // bool(StrictUndefined) fails
+			}
+			return pullSlice(nil)
 		}
-		return newGenerator("select_or_reject", nil)
-	}
-	pos, kw := splitArgs(args)
-	var path attrPath
-	off := 0
-	if lookupAttr {
-		if len(pos) == 0 {
-			value.Throw(errs.Render, "Missing parameter for attribute name")
-		}
-		path = parseAttrPath(pos[0])
-		off = 1
-	}
-	test := func(it value.Value) bool { return it.Truth() }
-	if len(pos) > off {
-		name := pyStr(c, pos[off])
-		rest := &value.Args{Pos: pos[off+1:], Kw: kw}
-		test = func(it value.Value) bool { return c.CallTest(name, it, rest) }
-	}
-	items := value.Iterate(c, v)
-	out := []value.Value{}
-	for _, it := range items {
-		c.Charge(budget.Elem, "filter select")
-		x := it
+		pos, kw := splitArgs(args)
+		var path attrPath
+		off := 0
 		if lookupAttr {
-			x = path.get(c, it, nil)
+			if len(pos) == 0 {
+				value.Throw(errs.Render, "Missing parameter for attribute name")
+			}
+			path = parseAttrPath(pos[0])
+			off = 1
 		}
-		if test(x) == keep {
-			out = append(out, it)
+		test := func(c value.Ctx, it value.Value) bool { return it.Truth() }
+		if len(pos) > off {
+			name := pyStr(c, pos[off])
+			rest := &value.Args{Pos: pos[off+1:], Kw: kw}
+			test = func(c value.Ctx, it value.Value) bool { return c.CallTest(name, it, rest) }
 		}
-	}
-	return newGenerator("select_or_reject", out)
+		src := source(c, v, "filter select")
+		return func(c value.Ctx) (value.Value, bool) {
+			for {
+				it, ok := src(c)
+				if !ok {
+					return it, false
+				}
+				x := it
+				if lookupAttr {
+					x = path.get(c, it, nil)
+				}
+				if test(c, x) == keep {
+					return it, true
+				}
+			}
+		}
+	})
 }

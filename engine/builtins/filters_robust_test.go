@@ -21,7 +21,7 @@ func TestFiltersNeverCrash(t *testing.T) {
 		value.FromFloat(math.NaN()), value.FromFloat(math.Inf(-1)), value.FromFloat(-2.5),
 		str(""), str("a"), str("<é> x-y\n"), str("_x"), value.Safe("<b>&amp;</b>"),
 		value.NewList(nil), value.NewList([]value.Value{num(2), num(1)}), value.NewTuple([]value.Value{str("k"), str("v")}),
-		value.FromDict(d), value.FromDict(value.NewDict(0)), newGenerator("g", []value.Value{num(1)}),
+		value.FromDict(d), value.FromDict(value.NewDict(0)), newIterator("list_iterator", []value.Value{num(1)}),
 	}
 	argSets := [][]value.Value{nil}
 	for _, a := range samples {
@@ -54,6 +54,9 @@ func TestFiltersNeverCrash(t *testing.T) {
 						calls++
 						r := Filters[name](c, v, &value.Args{Pos: args})
 						_ = value.ToString(r)
+						if r.Kind() == value.Object {
+							_ = value.Iterate(c, r) // run a generator's body
+						}
 					}()
 				}
 			}

@@ -41,6 +41,13 @@ func fFirst(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		_, w := decodeRune(s, 0)
 		return value.FromString(s[:w]) // iterating Markup yields str
 	default:
+		if o, ok := v.ObjectImpl().(*iterObj); ok && v.Kind() == value.Object {
+			if it, ok := o.at(c, 0); ok { // next(iter(gen)) draws one item
+				c.Charge(budget.Elem, "filter first")
+				return it
+			}
+			break
+		}
 		items := draw1(c, v)
 		if len(items) > 0 {
 			c.Charge(budget.Elem, "filter first")
@@ -138,11 +145,11 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		case value.Object:
 			return value.NewList(items)
 		case value.Dict:
-			return value.FromObject(&iterObj{typ: "dict_reversekeyiterator", items: items})
+			return newIterator("dict_reversekeyiterator", items)
 		case value.Undefined:
-			return value.FromObject(&iterObj{typ: "reversed", items: items})
+			return newIterator("reversed", items)
 		}
-		return value.FromObject(&iterObj{typ: v.Kind().String() + "_reverseiterator", items: items})
+		return newIterator(v.Kind().String()+"_reverseiterator", items)
 	}
 	value.Throw(errs.Render, "argument must be iterable")
 	return value.Value{}
@@ -183,42 +190,44 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
 	}
-	// Python compares len(tmp) == linecount, so a float count works
-	var n float64
-	if a[0].Kind() == value.Float {
-		n = a[0].Float()
-	} else {
-		n = float64(argInt("batch", a[0], 0))
-	}
-	fill := !isNoneOrMissing(a[1])
-	items := draw(c, v, "filter batch")
-	var out []value.Value
-	var tmp []value.Value
-	for _, it := range items {
-		if float64(len(tmp)) == n {
-			c.Charge(budget.Elem, "filter batch")
+	return newGen("do_batch", func(c value.Ctx) puller {
+		// Python compares len(tmp) == linecount, so a float count works
+		var n float64
+		if a[0].Kind() == value.Float {
+			n = a[0].Float()
+		} else {
+			n = float64(argInt("batch", a[0], 0))
+		}
+		fill := !isNoneOrMissing(a[1])
+		items := draw(c, v, "filter batch")
+		var out []value.Value
+		var tmp []value.Value
+		for _, it := range items {
+			if float64(len(tmp)) == n {
+				c.Charge(budget.Elem, "filter batch")
+				out = append(out, value.NewList(tmp))
+				tmp = nil
+			}
+			tmp = append(tmp, it)
+		}
+		if len(tmp) > 0 {
+			if fill && float64(len(tmp)) < n {
+				if n != math.Trunc(n) {
+					value.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
+				}
+				if n > 1<<53 {
+					c.Charge(math.MaxInt64, "filter batch") // past any budget
+				}
+				pad := int64(n) - int64(len(tmp))
+				c.Charge(budget.Mul(pad, budget.Elem+budget.Slot), "filter batch")
+				for ; pad > 0; pad-- {
+					tmp = append(tmp, a[1])
+				}
+			}
 			out = append(out, value.NewList(tmp))
-			tmp = nil
 		}
-		tmp = append(tmp, it)
-	}
-	if len(tmp) > 0 {
-		if fill && float64(len(tmp)) < n {
-			if n != math.Trunc(n) {
-				value.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
-			}
-			if n > 1<<53 {
-				c.Charge(math.MaxInt64, "filter batch") // past any budget
-			}
-			pad := int64(n) - int64(len(tmp))
-			c.Charge(budget.Mul(pad, budget.Elem+budget.Slot), "filter batch")
-			for ; pad > 0; pad-- {
-				tmp = append(tmp, a[1])
-			}
-		}
-		out = append(out, value.NewList(tmp))
-	}
-	return newGenerator("do_batch", out)
+		return pullSlice(out)
+	})
 }
 
 // fSlice is do_slice: n columns, the first ones one longer, optionally
@@ -228,36 +237,38 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
 	}
-	slices := argInt("slice", a[0], 0)
-	fill := !isNoneOrMissing(a[1])
-	seq := draw(c, v, "filter slice")
-	length := int64(len(seq))
-	if slices == 0 {
-		zeroDivision("integer division or modulo by zero")
-	}
-	if slices < 0 {
-		return newGenerator("sync_do_slice", nil)
-	}
-	c.Charge(budget.Add(budget.Mul(slices, budget.Elem+budget.Slot), budget.Mul(length, budget.Slot)), "filter slice")
-	per, extra := length/slices, length%slices
-	out := make([]value.Value, 0, slices)
-	offset := int64(0)
-	for n := int64(0); n < slices; n++ {
-		start := offset + n*per
-		if n < extra {
-			offset++
+	return newGen("sync_do_slice", func(c value.Ctx) puller {
+		slices := argInt("slice", a[0], 0)
+		fill := !isNoneOrMissing(a[1])
+		seq := draw(c, v, "filter slice")
+		length := int64(len(seq))
+		if slices == 0 {
+			zeroDivision("integer division or modulo by zero")
 		}
-		end := offset + (n+1)*per
-		col := append([]value.Value(nil), seq[start:end]...)
-		if fill && n >= extra {
-			col = append(col, a[1])
+		if slices < 0 {
+			return pullSlice(nil)
 		}
-		if col == nil {
-			col = []value.Value{}
+		c.Charge(budget.Add(budget.Mul(slices, budget.Elem+budget.Slot), budget.Mul(length, budget.Slot)), "filter slice")
+		per, extra := length/slices, length%slices
+		out := make([]value.Value, 0, slices)
+		offset := int64(0)
+		for n := int64(0); n < slices; n++ {
+			start := offset + n*per
+			if n < extra {
+				offset++
+			}
+			end := offset + (n+1)*per
+			col := append([]value.Value(nil), seq[start:end]...)
+			if fill && n >= extra {
+				col = append(col, a[1])
+			}
+			if col == nil {
+				col = []value.Value{}
+			}
+			out = append(out, value.NewList(col))
 		}
-		out = append(out, value.NewList(col))
-	}
-	return newGenerator("sync_do_slice", out)
+		return pullSlice(out)
+	})
 }
 
 func zeroDivision(msg string) {
@@ -325,19 +336,21 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 
 func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_items")
-	if v.IsUndefined() {
-		return newGenerator("do_items", nil) // strict undefined too
-	}
-	if v.Kind() != value.Dict {
-		value.Throw(errs.Type, "Can only get item pairs from a mapping.")
-	}
-	d := v.DictData()
-	c.Charge(budget.Mul(int64(d.Len()), budget.Elem+3*budget.Slot), "filter items")
-	out := make([]value.Value, d.Len())
-	for i := range out {
-		out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
-	}
-	return newGenerator("do_items", out)
+	return newGen("do_items", func(c value.Ctx) puller {
+		if v.IsUndefined() {
+			return pullSlice(nil) // strict undefined too
+		}
+		if v.Kind() != value.Dict {
+			value.Throw(errs.Type, "Can only get item pairs from a mapping.")
+		}
+		d := v.DictData()
+		c.Charge(budget.Mul(int64(d.Len()), budget.Elem+3*budget.Slot), "filter items")
+		out := make([]value.Value, d.Len())
+		for i := range out {
+			out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
+		}
+		return pullSlice(out)
+	})
 }
 
 func fDefault(c value.Ctx, v value.Value, args *value.Args) value.Value {

@@ -218,39 +218,44 @@ func hashKey(c value.Ctx, v value.Value) (string, bool) {
 	return "", false
 }
 
+// fUnique is do_unique: a generator of first occurrences by key.
 func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_unique", "case_sensitive", "attribute")
-	cs := argBool(a[0], false)
-	path := parseAttrPath(a[1])
-	items := draw(c, v, "filter unique")
-	seen := make(map[string]struct{})
-	var others []value.Value // identity-hashed keys, compared one by one
-	out := []value.Value{}
-	for _, it := range items {
-		key := fold(c, path.get(c, it, nil), cs)
-		c.Charge(budget.Elem, "filter unique")
-		if h, ok := hashKey(c, key); ok {
-			if _, dup := seen[h]; dup {
-				continue
-			}
-			seen[h] = struct{}{}
-		} else {
-			dup := false
-			for _, o := range others {
-				c.Charge(budget.Elem, "filter unique")
-				if value.Equal(c, o, key) {
-					dup = true
-					break
+	return newGen("do_unique", func(c value.Ctx) puller {
+		cs := argBool(a[0], false)
+		path := parseAttrPath(a[1])
+		src := source(c, v, "filter unique")
+		seen := make(map[string]struct{})
+		var others []value.Value // identity-hashed keys, compared one by one
+		return func(c value.Ctx) (value.Value, bool) {
+			for {
+				it, ok := src(c)
+				if !ok {
+					return it, false
+				}
+				key := fold(c, path.get(c, it, nil), cs)
+				if h, ok := hashKey(c, key); ok {
+					if _, dup := seen[h]; dup {
+						continue
+					}
+					seen[h] = struct{}{}
+					return it, true
+				}
+				dup := false
+				for _, o := range others {
+					c.Charge(budget.Elem, "filter unique")
+					if value.Equal(c, o, key) {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					others = append(others, key)
+					return it, true
 				}
 			}
-			if dup {
-				continue
-			}
-			others = append(others, key)
 		}
-		out = append(out, it)
-	}
-	return newGenerator("do_unique", out)
+	})
 }
 
 // minMax is _min_or_max: the first extreme item by key (want -1 for min,
