@@ -226,7 +226,9 @@ func (w *jsonW) value(v value.Value, depth int) {
 func sortedDictOrder(c value.Ctx, d *value.DictData, free bool) []int {
 	ks := make([]keyed, d.Len())
 	for i := range ks {
-		ks[i] = keyed{[]value.Value{d.KeyAt(i)}, value.FromInt(int64(i))}
+		// sorted(d.items()) compares (key, value) tuples: keys are unique,
+		// so that is key < key after an equality check
+		ks[i] = keyed{key: []value.Value{d.KeyAt(i)}, item: value.FromInt(int64(i)), listKey: true}
 	}
 	cc := c
 	if free {

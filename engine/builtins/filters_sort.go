@@ -43,14 +43,24 @@ func lessKeys(c value.Ctx, a, b []value.Value) bool {
 type keyed struct {
 	key  []value.Value
 	item value.Value
+	// listKey marks keys that Python compares as lists (sort's getter
+	// returns a list even for one attribute).
+	listKey bool
 }
 
 // sortKeyed is Python's stable sorted(); reverse keeps equal items in
-// their original order, as Python's does.
+// their original order, as Python's does. Keys of one value compare
+// directly (key < key, so undefined keys fail as in Jinja's groupby and
+// dictsort); longer keys compare as Python lists do (== first, then <),
+// which is what sort's multi-attribute getter builds.
 func sortKeyed(c value.Ctx, ks []keyed, reverse bool) {
-	less := func(x, y *keyed) bool { return lessKeys(c, x.key, y.key) }
+	lt := lessKeys
+	if len(ks) > 0 && len(ks[0].key) == 1 && !ks[0].listKey {
+		lt = func(c value.Ctx, a, b []value.Value) bool { return pyLess(c, a[0], b[0]) }
+	}
+	less := func(x, y *keyed) bool { return lt(c, x.key, y.key) }
 	if reverse {
-		less = func(x, y *keyed) bool { return lessKeys(c, y.key, x.key) }
+		less = func(x, y *keyed) bool { return lt(c, y.key, x.key) }
 	}
 	naturalMergeSort(ks, less)
 }
@@ -135,7 +145,7 @@ func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for j, p := range paths {
 			key[j] = fold(c, p.get(c, it, nil), cs)
 		}
-		ks[i] = keyed{key, it}
+		ks[i] = keyed{key, it, true}
 	}
 	sortKeyed(c, ks, reverse)
 	out := make([]value.Value, len(ks))
@@ -169,7 +179,7 @@ func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	ks := make([]keyed, d.Len())
 	for i := range ks {
 		pair := []value.Value{d.KeyAt(i), d.ValAt(i)}
-		ks[i] = keyed{[]value.Value{fold(c, pair[pos], cs)}, value.NewTuple(pair)}
+		ks[i] = keyed{key: []value.Value{fold(c, pair[pos], cs)}, item: value.NewTuple(pair)}
 	}
 	sortKeyed(c, ks, reverse)
 	out := make([]value.Value, len(ks))
@@ -309,7 +319,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	items := draw(c, v, "filter groupby")
 	ks := make([]keyed, len(items))
 	for i, it := range items {
-		ks[i] = keyed{[]value.Value{fold(c, path.get(c, it, dflt), cs)}, it}
+		ks[i] = keyed{key: []value.Value{fold(c, path.get(c, it, dflt), cs)}, item: it}
 	}
 	sortKeyed(c, ks, false)
 	out := []value.Value{}

@@ -31,7 +31,7 @@ func TestNaturalMergeSortStable(t *testing.T) {
 				case "sawtooth":
 					k = int64(i % 5)
 				}
-				ks[i] = keyed{[]value.Value{num(k)}, num(int64(i))}
+				ks[i] = keyed{key: []value.Value{num(k)}, item: num(int64(i))}
 			}
 			for _, rev := range []bool{false, true} {
 				got := slices.Clone(ks)
