@@ -325,10 +325,12 @@ func reprLen(s string) int { return quotedLen(s) }
 
 // pyRepr is repr(str) with a fast path for plain printable ASCII.
 func pyRepr(s string) string {
-	if quotedLen(s) == len(s)+2 && isASCII(s) {
-		return "'" + s + "'"
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f || b == '\\' || b == '\'' {
+			return value.QuoteString(s)
+		}
 	}
-	return value.QuoteString(s)
+	return "'" + s + "'"
 }
 
 // quotedLen is len(repr(s)) in code points, without building the repr
