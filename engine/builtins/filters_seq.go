@@ -9,8 +9,8 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
-// Sequence filters that draw, pick or reshape items. Lazy Jinja results
-// (generators) are materialised as lists: every item is charged when drawn.
+// Sequence filters that draw, pick or reshape items. Every item is charged
+// when drawn; batch, slice and items return lazy generators (filters_gen.go).
 
 func init() {
 	regFilter(fFirst, "first")

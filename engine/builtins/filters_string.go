@@ -29,14 +29,14 @@ func init() {
 func fUpper(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_upper")
 	s := softStr(c, v)
-	c.Charge(int64(len(s.Str()))*2, "filter upper")
+	c.Charge(int64(len(s.Str()))*caseBound, "filter upper")
 	return withSafe(s, pyUpper(s.Str()))
 }
 
 func fLower(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_lower")
 	s := softStr(c, v)
-	c.Charge(int64(len(s.Str()))*2, "filter lower")
+	c.Charge(int64(len(s.Str()))*caseBound, "filter lower")
 	return withSafe(s, pyLower(s.Str()))
 }
 
@@ -45,7 +45,7 @@ func fCapitalize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_capitalize")
 	s := softStr(c, v)
 	str := s.Str()
-	c.Charge(int64(len(str))*2, "filter capitalize")
+	c.Charge(int64(len(str))*caseBound, "filter capitalize")
 	if str == "" {
 		return s
 	}
@@ -67,7 +67,7 @@ func isTitleSep(r rune) bool {
 func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_title")
 	s := softStr(c, v).Str()
-	c.Charge(int64(len(s))*2, "filter title")
+	c.Charge(int64(len(s))*caseBound, "filter title")
 	var sb strings.Builder
 	sb.Grow(len(s))
 	// pieces alternate between separator runs and words; each piece gets
