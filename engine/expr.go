@@ -12,9 +12,9 @@ import (
 func (r *renderer) lookupName(name string, sc *scope) value.Value {
 	s := sc
 	for {
-		for i := len(s.names) - 1; i >= 0; i-- {
-			if s.names[i] == name {
-				return s.vals[i]
+		for i := range s.vars {
+			if s.vars[i].name == name {
+				return s.vars[i].val
 			}
 		}
 		if s.parent == nil {

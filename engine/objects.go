@@ -70,7 +70,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if info == nil {
 		info = &macroInfo{}
 	}
-	sc := &scope{parent: m.closure}
+	sc := newScope(m.closure, len(m.params)+3)
 	var pos []value.Value
 	var kw []value.KV
 	if args != nil {
@@ -152,7 +152,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 		}
 		sc.set("caller", caller)
 	}
-	out := r.capture(func() { r.execStmts(m.body, sc) })
+	out := r.captureStmts(m.body, sc)
 	r.cur = savedCur
 	return r.markupOrString(out)
 }

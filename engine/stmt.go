@@ -84,7 +84,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.assign(n.Target, v, sc)
 	case *syntax.SetBlock:
 		r.pos = n.P
-		s := r.capture(func() { r.execStmts(n.Body, sc) })
+		s := r.captureStmts(n.Body, sc)
 		v := r.markupOrString(s)
 		if n.Filter != nil {
 			v = r.applyFilterChain(n.Filter, v, sc)
@@ -121,7 +121,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
-		s := r.capture(func() { r.execStmts(n.Body, sc) })
+		s := r.captureStmts(n.Body, sc)
 		r.printValue(r.applyFilterChain(n.Filter, r.markupOrString(s), sc))
 	case *syntax.Autoescape:
 		r.pos = n.P
@@ -183,9 +183,9 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 }
 
 func (s *scope) lookupLocal(name string) (value.Value, bool) {
-	for i := len(s.names) - 1; i >= 0; i-- {
-		if s.names[i] == name {
-			return s.vals[i], true
+	for i := range s.vars {
+		if s.vars[i].name == name {
+			return s.vars[i].val, true
 		}
 	}
 	return value.Value{}, false
@@ -239,7 +239,7 @@ func (r *renderer) unpack(v value.Value, n int) []value.Value {
 // runLoop runs a for loop over iter at the given recursion depth.
 func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int) {
 	items := value.Iterate(r, iter)
-	inner := &scope{parent: sc}
+	inner := newScope(sc, 4)
 	if n.Filter != nil {
 		kept := make([]value.Value, 0, len(items))
 		for _, it := range items {
@@ -263,7 +263,7 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 		lp.i = i
 		// Each iteration starts from the enclosing scope: a set in the
 		// body does not carry into the next iteration (Jinja's scoping).
-		inner.names, inner.vals = inner.names[:0], inner.vals[:0]
+		inner.vars = inner.vars[:0]
 		inner.set("loop", lv)
 		r.assign(n.Target, it, inner)
 		r.execStmts(n.Body, inner)
