@@ -97,16 +97,16 @@ func (rawHTMLEscaper) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 		n := node.(*ast.HTMLBlock)
 		if entering {
-			_, _ = w.WriteString("<p>")
+			var sb strings.Builder
 			lines := n.Lines()
 			for i := 0; i < lines.Len(); i++ {
 				line := lines.At(i)
-				_, _ = w.WriteString(value.EscapeHTML(string(line.Value(source))))
+				sb.Write(line.Value(source))
 			}
 			if n.HasClosure() {
-				_, _ = w.WriteString(value.EscapeHTML(string(n.ClosureLine.Value(source))))
+				sb.Write(n.ClosureLine.Value(source))
 			}
-			_, _ = w.WriteString("</p>\n")
+			_, _ = w.WriteString("<p>" + value.EscapeHTML(strings.TrimRight(sb.String(), "\n")) + "</p>\n")
 		}
 		return ast.WalkSkipChildren, nil
 	})
