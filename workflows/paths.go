@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine"
@@ -155,7 +156,8 @@ func keyText(k any) (string, error) {
 
 // errKind returns the engine error kind of err, or 0.
 func errKind(err error) engine.ErrorKind {
-	if e, ok := err.(*engine.Error); ok {
+	var e *engine.Error
+	if errors.As(err, &e) {
 		return e.Kind
 	}
 	return 0

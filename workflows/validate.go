@@ -1,0 +1,523 @@
+package workflows
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.uber.org/multierr"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/builtins"
+	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/policy"
+)
+
+// ValidateMethod parses every template and path of the bundle before
+// anything runs and reports every problem at once (a multierr of
+// *Problem, in pipe-name order), or nil.
+func ValidateMethod(m *Method) error {
+	v := &validator{m: m}
+	v.method()
+	var err error
+	for _, p := range v.problems {
+		err = multierr.Append(err, p)
+	}
+	return err
+}
+
+type validator struct {
+	m        *Method
+	problems []*Problem
+}
+
+func (v *validator) add(pipe, field, code, msg string) {
+	v.problems = append(v.problems, &Problem{Pipe: pipe, Field: field, Code: code, Message: msg})
+}
+
+func (v *validator) conceptKnown(name string) bool {
+	if IsNativeConcept(name) {
+		return true
+	}
+	_, ok := v.m.Concepts[name]
+	return ok
+}
+
+func (v *validator) method() {
+	m := v.m
+	if _, err := m.TemplatingStyle.Resolved(); err != nil {
+		v.add("", "templating_style", CodeInvalidMethod, err.Error())
+	}
+	if m.MainPipe == "" {
+		v.add("", "main_pipe", CodeInvalidMethod, "main_pipe is required")
+	} else if _, ok := m.Pipes[m.MainPipe]; !ok {
+		v.add("", "main_pipe", CodeUnknownPipe, "main pipe "+strconv.Quote(m.MainPipe)+" is not defined")
+	}
+	for _, name := range sortedKeys(m.Concepts) {
+		if IsNativeConcept(name) {
+			v.add("", "concept "+name, CodeInvalidMethod, "redefines a native concept")
+		}
+		for _, f := range m.Concepts[name].Fields {
+			if f.Name == "" || policy.IsPrivateName(f.Name) {
+				v.add("", "concept "+name, CodePrivateName, "field name "+strconv.Quote(f.Name)+" is empty or starts with an underscore")
+			}
+			switch f.Type {
+			case "text", "integer", "number", "boolean", "list", "object":
+			default:
+				if !v.conceptKnown(f.Type) {
+					v.add("", "concept "+name, CodeUnknownConcept, "field "+strconv.Quote(f.Name)+" has unknown type "+strconv.Quote(f.Type))
+				}
+			}
+		}
+	}
+	for _, code := range sortedKeys(m.Pipes) {
+		v.pipe(code, m.Pipes[code])
+	}
+}
+
+func (v *validator) pipeRef(pipe, field, target string) {
+	if target == "" {
+		v.add(pipe, field, CodeInvalidPipe, "a pipe code is required")
+		return
+	}
+	if _, ok := v.m.Pipes[target]; !ok {
+		v.add(pipe, field, CodeUnknownPipe, "pipe "+strconv.Quote(target)+" is not defined")
+	}
+}
+
+func (v *validator) pipe(code string, p *Pipe) {
+	if p == nil {
+		v.add(code, "", CodeInvalidPipe, "empty pipe")
+		return
+	}
+	for _, in := range p.InputNames() {
+		spec := ParseConceptSpec(p.Inputs[in])
+		if !v.conceptKnown(spec.Name) {
+			v.add(code, "inputs", CodeUnknownConcept, "input "+strconv.Quote(in)+" has unknown concept "+strconv.Quote(spec.Name))
+		}
+	}
+	if p.Output != "" && !v.conceptKnown(ParseConceptSpec(p.Output).Name) {
+		v.add(code, "output", CodeUnknownConcept, "unknown output concept "+strconv.Quote(p.Output))
+	}
+	if p.TemplatingStyle != nil {
+		if _, err := p.TemplatingStyle.Resolved(); err != nil {
+			v.add(code, "templating_style", CodeInvalidPipe, err.Error())
+		}
+	}
+	switch p.Type {
+	case KindLLM:
+		v.llm(code, p)
+	case KindImgGen:
+		v.imgGen(code, p)
+	case KindSearch:
+		v.search(code, p)
+	case KindJudge:
+		v.judge(code, p)
+	case KindCompose:
+		v.compose(code, p)
+	case KindCondition:
+		v.condition(code, p)
+	case KindBatch:
+		v.batch(code, p)
+	case KindSequence:
+		v.sequence(code, p)
+	default:
+		v.add(code, "type", CodeInvalidPipe, "unknown pipe type "+strconv.Quote(p.Type))
+	}
+}
+
+// optionalInputs are the inputs declared with "?".
+func optionalInputs(p *Pipe) map[string]bool {
+	out := map[string]bool{}
+	for name, spec := range p.Inputs {
+		if ParseConceptSpec(spec).Optional {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// tmplField describes one template field to check.
+type tmplField struct {
+	field  string
+	src    string
+	cat    categories.Category
+	sigils bool
+	// wrap is true for a condition expression (checked as {{ expr }}).
+	wrap bool
+	// extra are names the render context adds (extra_context).
+	extra map[string]bool
+}
+
+// checkTemplate parses and analyses one template field, reporting syntax
+// errors, private names, unknown filters, undeclared and unguarded
+// inputs. It returns the analysis (nil when the template does not parse).
+func (v *validator) checkTemplate(pipe string, p *Pipe, f tmplField) *TemplateInfo {
+	spec, ok := f.cat.Spec()
+	if !ok {
+		v.add(pipe, f.field, CodeInvalidPipe, "unknown template category "+strconv.Quote(string(f.cat)))
+		return nil
+	}
+	src := categories.Prepare(f.src, f.sigils)
+	shift := 0
+	if f.wrap {
+		src, shift = "{{ "+f.src+" }}", 3
+	}
+	name := pipe + "." + f.field
+	prob := func(code, msg string, off int) {
+		pr := &Problem{Pipe: pipe, Field: f.field, Code: code, Message: msg}
+		if off >= 0 {
+			pr.Line, pr.Col = errs.LineCol(src, off)
+			if pr.Line == 1 {
+				pr.Col = max(1, pr.Col-shift)
+			}
+		}
+		v.problems = append(v.problems, pr)
+	}
+	tree, err := syntax.Parse(name, src, syntax.Options{TrimBlocks: spec.TrimBlocks, LstripBlocks: spec.LstripBlocks}, budget.NewMeter(budget.Limits{}))
+	if err != nil {
+		v.engineProblem(pipe, f.field, err, shift)
+		return nil
+	}
+	info := AnalyzeTemplate(tree, optionalInputs(p))
+	for _, n := range info.Private {
+		prob(CodePrivateName, "private name "+strconv.Quote(n.Name)+" is not readable by templates", n.Pos)
+	}
+	unknown := 0
+	for _, fl := range info.Filters {
+		if _, ok := builtins.Filters[fl.Name]; ok || f.cat.HasExtraFilter(fl.Name) {
+			continue
+		}
+		unknown++
+		msg := "unknown filter " + strconv.Quote(fl.Name)
+		for _, x := range categories.ExtraFilterNames {
+			if x == fl.Name {
+				msg = "filter " + strconv.Quote(fl.Name) + " is not available in category " + strconv.Quote(string(f.cat))
+			}
+		}
+		prob(CodeUnknownFilter, msg, fl.Pos)
+	}
+	// The engine's own static pass (P4 refusals, unknown tests, ...):
+	// report what the analysis above did not already explain.
+	env, err := categories.NewEnvironment(f.cat, categories.TemplatingStyle{})
+	if err == nil {
+		_, err = env.Parse(name, src)
+	}
+	if err != nil {
+		k := errKind(err)
+		covered := (k == errs.Security && len(info.Private) > 0) || (k == errs.Syntax && unknown > 0)
+		if !covered {
+			v.engineProblem(pipe, f.field, err, shift)
+		}
+	}
+	for _, n := range info.Vars {
+		if _, declared := p.Inputs[n.Name]; declared || f.extra[n.Name] || ignoredVar(n.Name) {
+			continue
+		}
+		prob(CodeUndeclaredInput, "variable "+strconv.Quote(n.Name)+" is not a declared input", n.Pos)
+	}
+	for _, n := range info.Unguarded {
+		prob(CodeOptionalUnguarded, "optional input "+strconv.Quote(n.Name)+" is used outside a guard ({% if "+n.Name+" %}, is defined, an inline if, or @?"+n.Name+")", n.Pos)
+	}
+	return &info
+}
+
+// ignoredVar: names Pipelex's required-variable check ignores.
+func ignoredVar(name string) bool {
+	return policy.IsPrivateName(name) || name == "place_holder"
+}
+
+// engineProblem reports an engine error as a problem of the field.
+func (v *validator) engineProblem(pipe, field string, err error, shift int) {
+	pr := &Problem{Pipe: pipe, Field: field, Code: CodeTemplate, Message: err.Error()}
+	if e, ok := err.(*engine.Error); ok {
+		pr.Message, pr.Line, pr.Col = e.Message, e.Line, e.Col
+		if pr.Line == 1 {
+			pr.Col = max(1, pr.Col-shift)
+		}
+		switch e.Kind {
+		case errs.Syntax:
+			pr.Code = CodeSyntax
+		case errs.Security:
+			pr.Code = CodePrivateName
+		case errs.Budget:
+			pr.Code = CodeTemplate
+		}
+	}
+	v.problems = append(v.problems, pr)
+}
+
+// checkPath validates a path outside templates; when root is true its
+// first segment must be a declared input.
+func (v *validator) checkPath(pipe string, p *Pipe, field, path string, root bool) {
+	segs, err := ParsePath(path)
+	if err != nil {
+		code := CodeInvalidPath
+		if errKind(err) == errs.Security {
+			code = CodePrivateName
+		}
+		v.add(pipe, field, code, err.(*engine.Error).Message)
+		return
+	}
+	if root {
+		if _, ok := p.Inputs[segs[0]]; !ok {
+			v.add(pipe, field, CodeUndeclaredInput, "path root "+strconv.Quote(segs[0])+" is not a declared input")
+		}
+	}
+}
+
+// used collects the variables a pipe's templates and paths use.
+type used map[string]bool
+
+func (u used) addInfo(info *TemplateInfo) {
+	if info == nil {
+		return
+	}
+	for _, n := range info.Vars {
+		u[n.Name] = true
+	}
+}
+
+func (u used) addPath(path string) {
+	if i := strings.IndexByte(path, '.'); i >= 0 {
+		path = path[:i]
+	}
+	u[path] = true
+}
+
+// requireAllUsed reports declared inputs no template or path uses.
+func (v *validator) requireAllUsed(code string, p *Pipe, u used, anyFailed bool) {
+	if anyFailed {
+		return // a template that does not parse uses unknown names
+	}
+	for _, in := range p.InputNames() {
+		if !u[in] && !ignoredVar(in) {
+			v.add(code, "inputs", CodeUnusedInput, "declared input "+strconv.Quote(in)+" is not used by any template")
+		}
+	}
+}
+
+func (v *validator) llm(code string, p *Pipe) {
+	if p.Prompt == "" {
+		v.add(code, "prompt", CodeInvalidPipe, "prompt is required")
+	}
+	u := used{}
+	failed := false
+	for _, f := range []tmplField{{field: "prompt", src: p.Prompt}, {field: "system_prompt", src: p.SystemPrompt}} {
+		if f.src == "" {
+			continue
+		}
+		f.cat, f.sigils = categories.LLMPrompt, true
+		info := v.checkTemplate(code, p, f)
+		failed = failed || info == nil
+		u.addInfo(info)
+	}
+	for i, path := range p.Images {
+		v.checkPath(code, p, "images["+strconv.Itoa(i)+"]", path, true)
+		u.addPath(path)
+	}
+	v.requireAllUsed(code, p, u, failed)
+}
+
+func (v *validator) imgGen(code string, p *Pipe) {
+	if p.Prompt == "" {
+		v.add(code, "prompt", CodeInvalidPipe, "prompt is required")
+	}
+	for _, f := range []tmplField{{field: "prompt", src: p.Prompt}, {field: "negative_prompt", src: p.NegativePrompt}} {
+		if f.src != "" {
+			f.cat, f.sigils = categories.ImgGenPrompt, true
+			v.checkTemplate(code, p, f)
+		}
+	}
+}
+
+func (v *validator) search(code string, p *Pipe) {
+	if p.Prompt == "" {
+		v.add(code, "prompt", CodeInvalidPipe, "prompt is required")
+		return
+	}
+	if p.MaxResults < 0 {
+		v.add(code, "max_results", CodeInvalidPipe, "max_results must not be negative")
+	}
+	v.checkTemplate(code, p, tmplField{field: "prompt", src: p.Prompt, cat: categories.Basic, sigils: true})
+}
+
+func (v *validator) judge(code string, p *Pipe) {
+	q, field := p.Question, "question"
+	switch {
+	case p.Question != "" && p.Prompt != "":
+		v.add(code, "prompt", CodeInvalidPipe, "question and prompt are synonyms; give one")
+	case p.Question == "" && p.Prompt == "":
+		v.add(code, "question", CodeInvalidPipe, "question is required")
+	case p.Prompt != "":
+		q, field = p.Prompt, "prompt"
+	}
+	if q != "" {
+		v.checkTemplate(code, p, tmplField{field: field, src: q, cat: categories.Basic, sigils: true})
+	}
+	switch {
+	case len(p.Options) > 0 && len(p.Levels) > 0:
+		v.add(code, "options", CodeInvalidPipe, "options and levels are exclusive")
+	case len(p.Options) == 1:
+		v.add(code, "options", CodeInvalidPipe, "a choice needs at least two options")
+	case len(p.Levels) == 1:
+		v.add(code, "levels", CodeInvalidPipe, "a rating needs at least two levels")
+	}
+	for k := range p.Options {
+		if strings.TrimSpace(k) == "" {
+			v.add(code, "options", CodeInvalidPipe, "empty option key")
+		}
+	}
+	if p.Threshold < 0 || p.Threshold >= 1 {
+		v.add(code, "threshold", CodeInvalidPipe, "threshold must be in (0, 1)")
+	}
+	for _, k := range sortedKeys(p.Criteria) {
+		if k != "yes" && k != "no" {
+			v.add(code, "criteria", CodeInvalidPipe, "criteria keys are yes and no, not "+strconv.Quote(k))
+		}
+	}
+}
+
+func (v *validator) compose(code string, p *Pipe) {
+	switch {
+	case p.Template != nil && p.Construct != nil:
+		v.add(code, "template", CodeInvalidPipe, "template and construct are mutually exclusive")
+	case p.Template == nil && p.Construct == nil:
+		v.add(code, "template", CodeInvalidPipe, "a template or a construct is required")
+	case p.Template != nil:
+		t := p.Template
+		switch t.Category {
+		case categories.Basic, categories.Markdown, categories.HTML, categories.Mermaid:
+		default:
+			v.add(code, "template", CodeInvalidPipe, "category must be basic, markdown, html or mermaid, not "+strconv.Quote(string(t.Category)))
+			return
+		}
+		if t.TemplatingStyle != nil {
+			if _, err := t.TemplatingStyle.Resolved(); err != nil {
+				v.add(code, "templating_style", CodeInvalidPipe, err.Error())
+			}
+		}
+		extra := map[string]bool{}
+		for k := range t.ExtraContext {
+			extra[k] = true
+		}
+		v.checkTemplate(code, p, tmplField{field: "template", src: t.Template, cat: t.Category, sigils: composeSigils(t.Category), extra: extra})
+	default:
+		v.construct(code, p, p.Construct, "")
+	}
+}
+
+// composeSigils: sigils are expanded in text-like compose templates only;
+// in html and mermaid "@" and "$" are too common to reinterpret.
+func composeSigils(c categories.Category) bool {
+	return c == categories.Basic || c == categories.Markdown
+}
+
+func (v *validator) construct(code string, p *Pipe, c *Construct, prefix string) {
+	for _, f := range c.Fields {
+		path := prefix + f.Name
+		field := "construct field '" + path + "'"
+		if f.Name == "" || policy.IsPrivateName(f.Name) {
+			v.add(code, field, CodePrivateName, "construct field names may not be empty or start with an underscore")
+		}
+		switch f.Method {
+		case FieldFrom:
+			v.checkPath(code, p, field, f.From, true)
+			if f.KeyedBy != "" {
+				v.checkPath(code, p, field, f.KeyedBy, false)
+			}
+		case FieldTemplate:
+			v.checkTemplate(code, p, tmplField{field: field, src: f.Template, cat: categories.Basic, sigils: true})
+		case FieldNested:
+			v.construct(code, p, f.Nested, path+".")
+		}
+	}
+}
+
+func (v *validator) condition(code string, p *Pipe) {
+	switch {
+	case p.Expression != "" && p.ExpressionTemplate != "":
+		v.add(code, "expression", CodeInvalidPipe, "expression and expression_template are mutually exclusive")
+	case p.Expression == "" && p.ExpressionTemplate == "":
+		v.add(code, "expression", CodeInvalidPipe, "an expression or expression_template is required")
+	case p.Expression != "":
+		v.checkTemplate(code, p, tmplField{field: "expression", src: p.Expression, cat: categories.Expression, wrap: true})
+	default:
+		v.checkTemplate(code, p, tmplField{field: "expression_template", src: p.ExpressionTemplate, cat: categories.Expression})
+	}
+	if len(p.Outcomes) == 0 {
+		v.add(code, "outcomes", CodeInvalidPipe, "at least one outcome is required")
+	}
+	for _, k := range sortedKeys(p.Outcomes) {
+		v.outcomeTarget(code, "outcomes["+strconv.Quote(k)+"]", p, p.Outcomes[k])
+	}
+	if p.DefaultOutcome == "" {
+		v.add(code, "default_outcome", CodeInvalidPipe, "default_outcome is required")
+	} else {
+		v.outcomeTarget(code, "default_outcome", p, p.DefaultOutcome)
+	}
+	if a := p.AddAliasFromExpressionTo; a != "" {
+		if _, err := ParsePath(a); err != nil || strings.Contains(a, ".") {
+			v.add(code, "add_alias_from_expression_to", CodePrivateName, "alias must be a plain public name")
+		}
+	}
+}
+
+func (v *validator) outcomeTarget(code, field string, p *Pipe, target string) {
+	switch target {
+	case OutcomeFail:
+		return
+	case OutcomeContinue:
+		if p.Output != "" && !ParseConceptSpec(p.Output).Optional {
+			v.add(code, field, CodeInvalidPipe, "outcome continue records no output, so the output must be optional (\"?\")")
+		}
+		return
+	}
+	v.pipeRef(code, field, target)
+}
+
+func (v *validator) batch(code string, p *Pipe) {
+	v.pipeRef(code, "branch_pipe_code", p.BranchPipeCode)
+	v.batchNames(code, p, "input_list_name", p.InputListName, p.InputItemName, true)
+	if p.MaxConcurrency < 0 {
+		v.add(code, "max_concurrency", CodeInvalidPipe, "max_concurrency must be positive")
+	}
+}
+
+func (v *validator) batchNames(code string, p *Pipe, field, list, item string, checkRoot bool) {
+	if list == "" || item == "" {
+		v.add(code, field, CodeInvalidPipe, "both the list name and the item name are required")
+		return
+	}
+	v.checkPath(code, p, field, list, checkRoot)
+	if item == list {
+		v.add(code, "input_item_name", CodeBatchItemCollision, "the item name equals the list name")
+	}
+	if _, ok := p.Inputs[item]; ok && checkRoot {
+		v.add(code, "input_item_name", CodeBatchItemCollision, "the item name "+strconv.Quote(item)+" collides with an input")
+	}
+	if _, err := ParsePath(item); err != nil || strings.Contains(item, ".") {
+		v.add(code, "input_item_name", CodePrivateName, "the item name must be a plain public name")
+	}
+}
+
+func (v *validator) sequence(code string, p *Pipe) {
+	if len(p.Steps) == 0 {
+		v.add(code, "steps", CodeInvalidPipe, "a sequence needs at least one step")
+	}
+	for i, s := range p.Steps {
+		field := fmt.Sprintf("steps[%d]", i)
+		v.pipeRef(code, field, s.Pipe)
+		if s.Result != "" && (policy.IsPrivateName(s.Result) || strings.Contains(s.Result, ".")) {
+			v.add(code, field, CodePrivateName, "result must be a plain public name")
+		}
+		if (s.BatchOver == "") != (s.BatchAs == "") {
+			v.add(code, field, CodeInvalidPipe, "batch_over and batch_as go together")
+		} else if s.BatchOver != "" {
+			v.batchNames(code, p, field, s.BatchOver, s.BatchAs, false)
+		}
+	}
+}
