@@ -6,6 +6,7 @@ package budget
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Cost scale (Pipelex's): one unit is roughly one byte read or allocated.
@@ -125,13 +126,37 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Limit == LimitWorkUnits {
-		return "budget exceeded during " + string(e.Phase) + ": " + e.Op + " needs about " +
-			strconv.FormatInt(e.Need, 10) + " units, " + strconv.FormatInt(e.Left, 10) +
-			" are left (work_units limit " + strconv.FormatInt(e.Configured, 10) + ")"
+	switch e.Limit {
+	case LimitWorkUnits:
+		return "rendering the template would spend more than its budget of " + Commas(e.Configured) +
+			" work units: " + e.Op + " needs about " + Commas(e.Need) + ", and " + Commas(e.Left) +
+			" are left (phase " + string(e.Phase) + ")"
+	case LimitIntegerWidth:
+		return "rendering the template would produce an integer wider than 64 bits by " + e.Op +
+			"; template arithmetic stops at 64 bits"
 	}
 	return fmt.Sprintf("limit %s exceeded during %s: %s reaches %d, limit is %d",
 		e.Limit, e.Phase, e.Op, e.Observed, e.Configured)
+}
+
+// Commas formats n with thousands separators, as the messages do.
+func Commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
 
 // Meter counts work units and the other cumulative limits for one render.

@@ -210,7 +210,7 @@ func hexN(n, w int) string {
 
 // EscapeHTML is markupsafe.escape on text.
 func EscapeHTML(s string) string {
-	if strings.IndexAny(s, "<>&'\"") < 0 {
+	if !strings.ContainsAny(s, "<>&'\"") {
 		return s
 	}
 	var sb strings.Builder

@@ -1,0 +1,80 @@
+package budget
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestChargeRefusesBeforeSpending(t *testing.T) {
+	m := NewMeter(Limits{WorkUnits: 1000})
+	if err := m.Charge(600, "a"); err != nil {
+		t.Fatal(err)
+	}
+	err := m.Charge(500, "the operator '*'")
+	var be *Error
+	if !errors.As(err, &be) {
+		t.Fatalf("want *Error, got %v", err)
+	}
+	if m.Used() != 600 {
+		t.Fatalf("a refused charge spent units: used %d", m.Used())
+	}
+	if be.Need != 500 || be.Left != 400 || be.Configured != 1000 {
+		t.Fatalf("amounts wrong: %+v", be)
+	}
+	msg := err.Error()
+	for _, want := range []string{"the operator '*'", "500", "400", "1,000"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	if !m.TrySpend(400) || m.TrySpend(1) || m.Left() != 0 {
+		t.Fatalf("TrySpend wrong: left %d", m.Left())
+	}
+	if m.TrySpend(-5) {
+		t.Fatal("negative spend accepted")
+	}
+}
+
+func TestLimitsResolvedAndMin(t *testing.T) {
+	l := Limits{}.Resolved()
+	if l.WorkUnits != DefaultWorkUnits || l.NestingDepth != DefaultNestingDepth {
+		t.Fatalf("defaults not applied: %+v", l)
+	}
+	m := Min(Limits{WorkUnits: 10, OutputBytes: 5}, Limits{WorkUnits: 20, ASTNodes: 7})
+	if m.WorkUnits != 10 || m.OutputBytes != 5 || m.ASTNodes != 7 {
+		t.Fatalf("Min wrong: %+v", m)
+	}
+}
+
+func TestCheckNamesLimit(t *testing.T) {
+	m := NewMeter(Limits{OutputBytes: 4})
+	m.Phase = PhaseRender
+	err := m.Check(LimitOutputBytes, 5, "output")
+	var be *Error
+	if !errors.As(err, &be) || be.Limit != LimitOutputBytes || be.Observed != 5 || be.Configured != 4 || be.Phase != PhaseRender {
+		t.Fatalf("bad limit error: %#v", err)
+	}
+	if m.Check(LimitOutputBytes, 4, "output") != nil {
+		t.Fatal("at the limit is allowed")
+	}
+}
+
+func TestCapabilityCalls(t *testing.T) {
+	m := NewMeter(Limits{CapabilityCalls: 2})
+	if m.CapabilityCall("filter", "upper") != nil || m.CapabilityCall("filter", "upper") != nil {
+		t.Fatal("calls within the limit refused")
+	}
+	if err := m.CapabilityCall("filter", "upper"); err == nil || !strings.Contains(err.Error(), "filter upper") {
+		t.Fatalf("third call: %v", err)
+	}
+}
+
+func TestSaturatingArithmetic(t *testing.T) {
+	if Mul(1<<62, 4) != 1<<63-1 || Add(1<<63-1, 1) != 1<<63-1 || Mul(-1, 5) != 0 {
+		t.Fatal("saturation wrong")
+	}
+	if Commas(1234567) != "1,234,567" || Commas(12) != "12" || Commas(-1000) != "-1,000" {
+		t.Fatal("commas wrong")
+	}
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/jinjabox/jinjabox/testsuite/corpus"
+)
+
+// caseJSON is one line of `check --json` output.
+type caseJSON struct {
+	ID      string  `json:"id"`
+	Pass    bool    `json:"pass"`
+	Skipped bool    `json:"skipped,omitempty"`
+	Reason  string  `json:"reason,omitempty"` // skip or failure reason
+	Got     *gotObj `json:"got,omitempty"`
+	Units   int64   `json:"units"`
+	NS      int64   `json:"ns"`
+}
+
+type gotObj struct {
+	Output  *string `json:"output,omitempty"`
+	Error   string  `json:"error,omitempty"`
+	Message string  `json:"message,omitempty"`
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "one JSON object per case on stdout; the summary line goes to stderr")
+	verbose := fs.Bool("verbose", false, "also list passing and skipped cases, and per-file counts")
+	timeout := fs.Duration("timeout", corpus.DefaultTimeout, "wall-time bound per case (0: none)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return 2
+	}
+	// Load everything first: a corrupt file is a usage error, reported
+	// before any case runs rather than after minutes of output.
+	var all [][]corpus.Case
+	for _, f := range files {
+		cases, err := corpus.LoadFile(f)
+		if err != nil {
+			fmt.Fprintln(stderr, "jinjabox:", err)
+			return 2
+		}
+		all = append(all, cases)
+	}
+	var total corpus.Summary
+	skips := map[string]int{} // reason -> count, for the skip breakdown
+	enc := json.NewEncoder(stdout)
+	for i, cases := range all {
+		var sum corpus.Summary
+		for j := range cases {
+			r := corpus.Run(&cases[j], corpus.RunOptions{Timeout: *timeout})
+			sum.Add(&r)
+			if r.Status == corpus.Skip {
+				skips[r.SkipReason]++
+			}
+			if *asJSON {
+				if err := enc.Encode(toJSON(&r)); err != nil {
+					fmt.Fprintln(stderr, "jinjabox:", err)
+					return 2
+				}
+				continue
+			}
+			printResult(stdout, &r, *verbose)
+		}
+		if *verbose && !*asJSON {
+			fmt.Fprintf(stdout, "%s: %s\n", files[i], sum)
+		}
+		total.Passed += sum.Passed
+		total.Failed += sum.Failed
+		total.Skipped += sum.Skipped
+	}
+	summaryTo := stdout
+	if *asJSON {
+		summaryTo = stderr // keep stdout pure JSONL
+	}
+	// Say why cases were skipped, so a skip count never hides silently
+	// what the harness does not run yet.
+	reasons := make([]string, 0, len(skips))
+	for k := range skips {
+		reasons = append(reasons, k)
+	}
+	sort.Strings(reasons)
+	for _, k := range reasons {
+		fmt.Fprintf(summaryTo, "skipped %d: %s\n", skips[k], k)
+	}
+	fmt.Fprintln(summaryTo, total)
+	if total.Failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+func printResult(w io.Writer, r *corpus.Result, verbose bool) {
+	c := r.Case
+	switch r.Status {
+	case corpus.Fail:
+		fmt.Fprintf(w, "FAIL %s (%s:%d)\n  want: %s\n  got:  %s\n", c.ID, c.File, c.Line, want(c), got(r))
+	case corpus.Skip:
+		if verbose {
+			fmt.Fprintf(w, "SKIP %s: %s\n", c.ID, r.SkipReason)
+		}
+	default:
+		if verbose {
+			fmt.Fprintf(w, "PASS %s (%d units, %v)\n", c.ID, r.Units, r.Duration)
+		}
+	}
+}
+
+// Report bounds keep one failing case to a few lines even when the
+// expected or produced output is a megabyte.
+const (
+	boundOutput  = 160
+	boundMessage = 240
+)
+
+func want(c *corpus.Case) string {
+	if c.Expect.Output != nil {
+		return "output " + corpus.Bound(*c.Expect.Output, boundOutput)
+	}
+	if c.Expect.AnyOutput {
+		return "any output (no error)"
+	}
+	return c.Expect.Error + " error"
+}
+
+func got(r *corpus.Result) string {
+	if !r.Errored() {
+		return "output " + corpus.Bound(r.Output, boundOutput)
+	}
+	s := r.ErrKind + " error: " + corpus.Bound(r.ErrMsg, boundMessage)
+	if r.Output != "" {
+		s += " (with output " + corpus.Bound(r.Output, boundOutput) + ")"
+	}
+	return s
+}
+
+func toJSON(r *corpus.Result) caseJSON {
+	j := caseJSON{ID: r.Case.ID, Pass: r.Status == corpus.Pass, Units: r.Units, NS: r.Duration.Nanoseconds()}
+	switch r.Status {
+	case corpus.Skip:
+		j.Skipped, j.Reason = true, r.SkipReason
+		return j
+	case corpus.Fail:
+		j.Reason = r.Reason
+	}
+	g := &gotObj{}
+	if r.Errored() {
+		g.Error, g.Message = r.ErrKind, r.ErrMsg
+		if r.Output != "" {
+			out := r.Output
+			g.Output = &out
+		}
+	} else {
+		out := r.Output
+		g.Output = &out
+	}
+	j.Got = g
+	return j
+}

@@ -1,0 +1,128 @@
+package testsuite
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/jinjabox/jinjabox"
+
+// forbiddenImports may not be imported by the engine's own packages.
+// They are what makes code unsafe or non-deterministic in a Temporal
+// workflow (clock, randomness, I/O, reflection over host values) or able
+// to escape the closed interpreter. The standard library may use them
+// internally (fmt uses reflect and os); what matters is that engine code
+// never reaches for them itself. Entries ending in "/" forbid a subtree.
+var forbiddenImports = []string{
+	"reflect", "unsafe", "time", "math/rand", "math/rand/v2", "crypto/rand",
+	"os", "os/", "net", "net/", "syscall", "plugin",
+}
+
+// forbiddenModules may not appear anywhere in the dependency closure;
+// named separately for a clearer message, since the closure check below
+// rejects every non-standard, non-module package anyway.
+var forbiddenModules = []string{"go.temporal.io/", "go.opentelemetry.io/"}
+
+// goTool finds the go command. go test puts its own GOROOT/bin first on
+// PATH, so the PATH lookup finds the toolchain running the tests; GOROOT
+// is the fallback for a test binary run by hand.
+func goTool(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	if root := os.Getenv("GOROOT"); root != "" {
+		p := filepath.Join(root, "bin", "go")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skip("go tool not found")
+	return ""
+}
+
+func isForbidden(imp string) bool {
+	for _, f := range forbiddenImports {
+		if imp == f || (strings.HasSuffix(f, "/") && strings.HasPrefix(imp, f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEngineDependencies keeps budget, policy and engine/... safe for
+// workflow code: their whole dependency closure is the standard library
+// and this module, no package of this module among them imports a
+// forbidden package, and no Temporal or OpenTelemetry package appears.
+func TestEngineDependencies(t *testing.T) {
+	goBin := goTool(t)
+	root := filepath.Join("..")
+	var patterns []string
+	for _, p := range []string{"budget", "policy", "engine"} {
+		// policy may not exist yet in every branch; list what does.
+		if fi, err := os.Stat(filepath.Join(root, p)); err == nil && fi.IsDir() {
+			patterns = append(patterns, "./"+p+"/...")
+		}
+	}
+	if len(patterns) == 0 {
+		t.Skip("no engine packages")
+	}
+	args := append([]string{"list", "-deps", "-f", `{{.ImportPath}} {{.Standard}} {{join .Imports ","}}`}, patterns...)
+	cmd := exec.Command(goBin, args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	own := 0
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		path, std := f[0], f[1] == "true"
+		for _, m := range forbiddenModules {
+			if strings.HasPrefix(path, m) {
+				t.Errorf("%s is in the engine's dependency closure", path)
+			}
+		}
+		inModule := path == modulePath || strings.HasPrefix(path, modulePath+"/")
+		if !std && !inModule {
+			t.Errorf("%s is neither standard library nor this module", path)
+		}
+		if !inModule {
+			continue
+		}
+		own++
+		if len(f) < 3 {
+			continue
+		}
+		for _, imp := range strings.Split(f[2], ",") {
+			if isForbidden(imp) {
+				t.Errorf("%s imports %s", path, imp)
+			}
+		}
+	}
+	if own == 0 {
+		t.Fatalf("go list reported none of the module's packages:\n%s", out)
+	}
+	t.Logf("%d module packages, %d packages in the closure", own, len(lines))
+}
+
+func TestIsForbidden(t *testing.T) {
+	for imp, want := range map[string]bool{
+		"os": true, "os/exec": true, "net/http": true, "time": true, "math/rand/v2": true,
+		"strings": false, "osx": false, "network": false, "math": false, "timezone": false,
+	} {
+		if isForbidden(imp) != want {
+			t.Errorf("isForbidden(%q) = %v", imp, !want)
+		}
+	}
+}
