@@ -98,14 +98,9 @@ func NewEnvironmentWith(cat Category, style TemplatingStyle, cfg Config) (*engin
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))
 	}
-	style, err := style.Resolved()
+	filters, err := Filters(cat, style, cfg.Images)
 	if err != nil {
 		return nil, err
-	}
-	f := &filterSet{style: style, images: cfg.Images}
-	filters := make(map[string]engine.FilterFunc, len(s.Filters))
-	for _, name := range s.Filters {
-		filters[name] = f.byName(name)
 	}
 	return engine.NewEnvironment(engine.Options{
 		Autoescape:      s.Autoescape,
@@ -115,6 +110,26 @@ func NewEnvironmentWith(cat Category, style TemplatingStyle, cfg Config) (*engin
 		Limits:          cfg.Limits,
 		Filters:         filters,
 	})
+}
+
+// Filters returns the category's extra filters bound to style and
+// images (nil: a temporary registry per with_images call), for callers
+// that build engine.Options themselves (the corpus harness).
+func Filters(cat Category, style TemplatingStyle, images *ImageRegistry) (map[string]engine.FilterFunc, error) {
+	s, ok := specs[cat]
+	if !ok {
+		return nil, fmt.Errorf("unknown template category %q", string(cat))
+	}
+	style, err := style.Resolved()
+	if err != nil {
+		return nil, err
+	}
+	f := &filterSet{style: style, images: images}
+	filters := make(map[string]engine.FilterFunc, len(s.Filters))
+	for _, name := range s.Filters {
+		filters[name] = f.byName(name)
+	}
+	return filters, nil
 }
 
 // filterSet binds the filters of one environment to its style and
