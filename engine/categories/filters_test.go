@@ -303,3 +303,19 @@ func TestMarkdownBudget(t *testing.T) {
 		t.Errorf("TableCellsBound = %d", got)
 	}
 }
+
+func TestMaxLineContainers(t *testing.T) {
+	tests := map[string]int{
+		"plain":                    0,
+		"> a":                      1,
+		"> - 1. x\n- y":            3,
+		"-x":                       0,
+		"  > > > >":                4,
+		strings.Repeat("> - ", 50): 100,
+	}
+	for in, want := range tests {
+		if got := maxLineContainers(in); got != want {
+			t.Errorf("%q: %d, want %d", in, got, want)
+		}
+	}
+}

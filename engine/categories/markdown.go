@@ -52,6 +52,13 @@ func ConvertMarkdown(c value.Ctx, src string) string {
 	n := int64(value.RuneLen(src))
 	charge(c, budget.Mul(n, budget.MarkdownChar), markdownOp)
 	charge(c, budget.Mul(TableCellsBound(src), budget.MarkdownChar), markdownOp)
+	// goldmark's block parser is quadratic in container nesting, so a
+	// line opening more containers than the tree may hold is refused
+	// before parsing rather than after.
+	if d := maxLineContainers(src); d > maxMarkdownDepth {
+		value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
+			Configured: maxMarkdownDepth, Observed: int64(d)})
+	}
 	md := newMarkdown()
 	source := []byte(src)
 	doc := md.Parser().Parse(text.NewReader(source))
@@ -206,4 +213,53 @@ func isDelimiterRow(line string) bool {
 		}
 	}
 	return dash
+}
+
+// maxLineContainers returns the most block containers (block quote ">"
+// and list markers "-", "*", "+", "1." or "1)" each followed by a space)
+// any one line opens at its start. Linear.
+func maxLineContainers(src string) int {
+	best := 0
+	for len(src) > 0 {
+		line := src
+		if i := strings.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = ""
+		}
+		d, i := 0, 0
+		for i < len(line) {
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				i++
+			}
+			if i >= len(line) {
+				break
+			}
+			switch ch := line[i]; {
+			case ch == '>':
+				d++
+				i++
+				continue
+			case ch == '-' || ch == '*' || ch == '+':
+				if i+1 < len(line) && (line[i+1] == ' ' || line[i+1] == '\t') {
+					d++
+					i += 2
+					continue
+				}
+			case ch >= '0' && ch <= '9':
+				j := i
+				for j < len(line) && j-i < 9 && line[j] >= '0' && line[j] <= '9' {
+					j++
+				}
+				if j+1 < len(line) && (line[j] == '.' || line[j] == ')') && (line[j+1] == ' ' || line[j+1] == '\t') {
+					d++
+					i = j + 2
+					continue
+				}
+			}
+			break
+		}
+		best = max(best, d)
+	}
+	return best
 }
