@@ -1,0 +1,404 @@
+package builtins
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// Python's format-spec mini-language for str, int and float, shared by
+// str.format and printf-style formatting:
+//
+//	[[fill]align][sign][z][#][0][width][grouping][.precision][type]
+
+// maxSpecNumber saturates widths and precisions while parsing; anything
+// that large is refused by the budget estimate before it is used.
+const maxSpecNumber = 1 << 40
+
+type fmtSpec struct {
+	fill     string // one code point
+	align    byte   // '<' '>' '^' '=' or 0 (the type's default)
+	sign     byte   // '-' '+' ' ' (0: '-')
+	z        bool
+	alt      bool
+	width    int64
+	grouping byte  // ',' '_' or 0
+	prec     int64 // -1: none
+	typ      byte  // 0: none
+	zeroPad  bool  // the '0' flag
+	fillSet  bool
+}
+
+func parseSpec(spec string, kind string) fmtSpec {
+	f := fmtSpec{fill: " ", prec: -1}
+	rs := []rune(spec)
+	i := 0
+	isAlign := func(r rune) bool { return r == '<' || r == '>' || r == '^' || r == '=' }
+	if len(rs) >= 2 && isAlign(rs[1]) {
+		f.fill, f.align, f.fillSet = string(rs[0]), byte(rs[1]), true
+		i = 2
+	} else if len(rs) >= 1 && isAlign(rs[0]) {
+		f.align = byte(rs[0])
+		i = 1
+	}
+	if i < len(rs) && (rs[i] == '+' || rs[i] == '-' || rs[i] == ' ') {
+		f.sign = byte(rs[i])
+		i++
+	}
+	if i < len(rs) && rs[i] == 'z' {
+		f.z = true
+		i++
+	}
+	if i < len(rs) && rs[i] == '#' {
+		f.alt = true
+		i++
+	}
+	if !f.fillSet && i < len(rs) && rs[i] == '0' {
+		f.fill, f.zeroPad = "0", true
+		if f.align == 0 && kind != "str" {
+			f.align = '='
+		}
+		i++
+	}
+	readNum := func() (int64, bool) {
+		n, any := int64(0), false
+		for i < len(rs) && rs[i] >= '0' && rs[i] <= '9' {
+			if n < maxSpecNumber {
+				n = n*10 + int64(rs[i]-'0')
+			}
+			i++
+			any = true
+		}
+		return n, any
+	}
+	f.width, _ = readNum()
+	if i < len(rs) && (rs[i] == ',' || rs[i] == '_') {
+		f.grouping = byte(rs[i])
+		i++
+		if i < len(rs) && (rs[i] == ',' || rs[i] == '_') {
+			if rs[i] == rune(f.grouping) {
+				valueError("Cannot specify '" + string(rs[i]) + "' with '" + string(rs[i]) + "'.")
+			}
+			valueError("Cannot specify both ',' and '_'.")
+		}
+	}
+	if i < len(rs) && rs[i] == '.' {
+		i++
+		p, ok := readNum()
+		if !ok {
+			valueError("Format specifier missing precision")
+		}
+		f.prec = p
+	}
+	if len(rs)-i > 1 {
+		valueError("Invalid format specifier '" + spec + "' for object of type '" + kind + "'")
+	}
+	if i < len(rs) {
+		if rs[i] > 0x7f {
+			valueError("Unknown format code '\\x" + strconv.FormatInt(int64(rs[i]), 16) + "' for object of type '" + kind + "'")
+		}
+		f.typ = byte(rs[i])
+	}
+	if f.grouping != 0 {
+		ok := false
+		switch f.typ {
+		case 0, 'd', 'e', 'f', 'g', 'E', 'F', 'G', '%':
+			ok = true
+		case 'b', 'o', 'x', 'X':
+			ok = f.grouping == '_'
+		}
+		if !ok {
+			valueError("Cannot specify '" + string(f.grouping) + "' with '" + string(f.typ) + "'.")
+		}
+	}
+	return f
+}
+
+// estimate is what formatting one value under the spec may produce, in
+// bytes, charged before formatting.
+func (f fmtSpec) estimate(base int64) int64 {
+	n := base
+	if f.prec > 0 {
+		n = budget.Add(n, f.prec)
+	}
+	if f.grouping != 0 {
+		n = budget.Add(n, n/3+1)
+	}
+	w := budget.Mul(f.width, int64(len(f.fill)))
+	if w > n {
+		return w
+	}
+	return n
+}
+
+// padTo aligns body (sign/prefix head + digits tail for '=') to width.
+func (f fmtSpec) padTo(head, body string, defAlign byte) string {
+	n := int64(value.RuneLen(head) + value.RuneLen(body))
+	if f.width <= n {
+		return head + body
+	}
+	pad := f.width - n
+	align := f.align
+	if align == 0 {
+		align = defAlign
+	}
+	switch align {
+	case '<':
+		return head + body + strings.Repeat(f.fill, int(pad))
+	case '^':
+		l := pad / 2
+		return strings.Repeat(f.fill, int(l)) + head + body + strings.Repeat(f.fill, int(pad-l))
+	case '=':
+		return head + strings.Repeat(f.fill, int(pad)) + body
+	}
+	return strings.Repeat(f.fill, int(pad)) + head + body
+}
+
+func formatStrSpec(s string, f fmtSpec) string {
+	switch {
+	case f.typ != 0 && f.typ != 's':
+		valueError("Unknown format code '" + string(f.typ) + "' for object of type 'str'")
+	case f.sign != 0:
+		valueError("Sign not allowed in string format specifier")
+	case f.alt:
+		valueError("Alternate form (#) not allowed in string format specifier")
+	case f.z:
+		valueError("Negative zero coercion (z) not allowed in format specifier")
+	case f.align == '=':
+		valueError("'=' alignment not allowed in string format specifier")
+	case f.grouping != 0:
+		valueError("Cannot specify '" + string(f.grouping) + "' with 's'.")
+	}
+	if f.prec >= 0 && int64(value.RuneLen(s)) > f.prec {
+		s = s[:cpOffset(s, f.prec)]
+	}
+	return f.padTo("", s, '<')
+}
+
+// group inserts separators every g digits from the right, padding with
+// zeros up to minw (CPython's _PyUnicode_InsertThousandsGrouping).
+func group(digits string, sep byte, g int, minw int64) string {
+	var parts []string
+	rem := int64(len(digits))
+	useSep := false
+	for {
+		l := int64(g)
+		if m := max(rem, minw, 1); m < l {
+			l = m
+		}
+		nz := max(0, l-rem)
+		nc := max(0, min(rem, l))
+		chunk := strings.Repeat("0", int(nz)) + digits[rem-nc:rem]
+		if useSep {
+			chunk += string(sep)
+		}
+		parts = append(parts, chunk)
+		rem -= nc
+		minw -= l
+		if rem <= 0 && minw <= 0 {
+			break
+		}
+		minw--
+		useSep = true
+	}
+	var sb strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		sb.WriteString(parts[i])
+	}
+	return sb.String()
+}
+
+// numberOut assembles sign, prefix, integer digits (grouped) and the rest.
+func (f fmtSpec) numberOut(neg bool, prefix, intDigits, rest string, g int) string {
+	sign := ""
+	switch {
+	case neg:
+		sign = "-"
+	case f.sign == '+':
+		sign = "+"
+	case f.sign == ' ':
+		sign = " "
+	}
+	head := sign + prefix
+	if f.grouping != 0 && g > 0 {
+		minw := int64(0)
+		if f.fill == "0" && f.align == '=' {
+			minw = f.width - int64(len(head)) - int64(value.RuneLen(rest))
+		}
+		intDigits = group(intDigits, f.grouping, g, minw)
+	}
+	return f.padTo(head, intDigits+rest, '>')
+}
+
+func formatIntSpec(n int64, f fmtSpec) string {
+	switch f.typ {
+	case 'e', 'E', 'f', 'F', 'g', 'G', '%':
+		return formatFloatSpec(float64(n), f)
+	case 0, 'd', 'n', 'b', 'o', 'x', 'X', 'c':
+	default:
+		valueError("Unknown format code '" + string(f.typ) + "' for object of type 'int'")
+	}
+	if f.prec >= 0 {
+		valueError("Precision not allowed in integer format specifier")
+	}
+	if f.typ == 'n' && f.grouping != 0 {
+		valueError("Cannot specify '" + string(f.grouping) + "' with 'n'.")
+	}
+	if f.typ == 'c' {
+		if f.sign != 0 {
+			valueError("Sign not allowed with integer format specifier 'c'")
+		}
+		if f.alt {
+			valueError("Alternate form (#) not allowed with integer format specifier 'c'")
+		}
+		if n < 0 || n > 0x10FFFF {
+			pyErr(errs.Render, "OverflowError", "%c arg not in range(0x110000)")
+		}
+		return f.padTo("", string(rune(n)), '<')
+	}
+	u := absU(n)
+	base, prefix, g := 10, "", 3
+	switch f.typ {
+	case 'b':
+		base, prefix, g = 2, "0b", 4
+	case 'o':
+		base, prefix, g = 8, "0o", 4
+	case 'x', 'X':
+		base, prefix, g = 16, "0x", 4
+	}
+	digits := strconv.FormatUint(u, base)
+	if f.typ == 'X' {
+		digits = strings.ToUpper(digits)
+		prefix = "0X"
+	}
+	if !f.alt {
+		prefix = ""
+	}
+	return f.numberOut(n < 0, prefix, digits, "", g)
+}
+
+// pyG is Python's 'g' formatting of a finite non-negative float.
+func pyG(a float64, prec int64, alt, dot0 bool) string {
+	if prec == 0 {
+		prec = 1
+	}
+	e := strconv.FormatFloat(a, 'e', int(prec-1), 64)
+	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	// With no type (dot0) Python switches to exponent notation one digit
+	// earlier: at exp >= prec-1.
+	limit := prec
+	if dot0 {
+		limit = prec - 1
+	}
+	var s string
+	if int64(exp) >= -4 && int64(exp) < limit {
+		s = strconv.FormatFloat(a, 'f', int(prec-1-int64(exp)), 64)
+	} else {
+		s = e
+	}
+	mant, ex := s, ""
+	if i := strings.IndexByte(s, 'e'); i >= 0 {
+		mant, ex = s[:i], s[i:]
+	}
+	if !alt {
+		if strings.IndexByte(mant, '.') >= 0 {
+			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		}
+		if dot0 && ex == "" && strings.IndexByte(mant, '.') < 0 {
+			mant += ".0"
+		}
+	} else if strings.IndexByte(mant, '.') < 0 {
+		mant += "."
+	}
+	return mant + ex
+}
+
+// floatBody formats abs(x) for the type (finite values).
+func floatBody(a float64, typ byte, prec int64, alt bool) string {
+	var s string
+	switch typ {
+	case 'f', 'F', '%':
+		if typ == '%' {
+			a *= 100
+		}
+		s = strconv.FormatFloat(a, 'f', int(prec), 64)
+		if alt && prec == 0 {
+			s += "."
+		}
+		if typ == '%' {
+			s += "%"
+		}
+	case 'e', 'E':
+		s = strconv.FormatFloat(a, 'e', int(prec), 64)
+		if alt && prec == 0 {
+			s = strings.Replace(s, "e", ".e", 1)
+		}
+		if typ == 'E' {
+			s = strings.ToUpper(s)
+		}
+	case 'g', 'G', 'n':
+		s = pyG(a, prec, alt, false)
+		if typ == 'G' {
+			s = strings.ToUpper(s)
+		}
+	default: // no type: repr without precision, else 'g' keeping a ".0"
+		if prec < 0 {
+			s = value.FormatFloat(a)
+		} else {
+			s = pyG(a, prec, alt, true)
+		}
+	}
+	return s
+}
+
+func formatFloatSpec(x float64, f fmtSpec) string {
+	switch f.typ {
+	case 0, 'e', 'E', 'f', 'F', 'g', 'G', 'n', '%':
+	default:
+		valueError("Unknown format code '" + string(f.typ) + "' for object of type 'float'")
+	}
+	if f.typ == 'n' && f.grouping != 0 {
+		valueError("Cannot specify '" + string(f.grouping) + "' with 'n'.")
+	}
+	neg := math.Signbit(x)
+	a := math.Abs(x)
+	prec := f.prec
+	if prec < 0 && f.typ != 0 {
+		prec = 6
+	}
+	var body string
+	if math.IsInf(a, 0) || math.IsNaN(a) {
+		body = "inf"
+		if math.IsNaN(a) {
+			body = "nan"
+			neg = false
+		}
+		if f.typ == 'E' || f.typ == 'F' || f.typ == 'G' {
+			body = strings.ToUpper(body)
+		}
+		if f.typ == '%' {
+			body += "%"
+		}
+		return f.numberOut(neg, "", "", body, 0)
+	}
+	body = floatBody(a, f.typ, prec, f.alt)
+	if f.z && neg && !strings.ContainsAny(mantissa(body), "123456789") {
+		neg = false
+	}
+	i := 0
+	for i < len(body) && body[i] >= '0' && body[i] <= '9' {
+		i++
+	}
+	return f.numberOut(neg, "", body[:i], body[i:], 3)
+}
+
+func mantissa(s string) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

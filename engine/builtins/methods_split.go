@@ -1,0 +1,440 @@
+package builtins
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// split, rsplit, splitlines, translate, maketrans and the Markup extras.
+// Splits count their parts first (no allocation) and charge the parts as
+// elements before building the list.
+
+func splitMethod(name string, right bool) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		var a [2]value.Value
+		args.Bind(name, []string{"sep", "maxsplit"}, a[:])
+		max := int64(-1)
+		if !a[1].IsMissing() {
+			max = intArg(a[1])
+		}
+		s := recv.Str()
+		scan(c, "str."+name, s)
+		var parts []string
+		if a[0].IsMissing() || a[0].IsNone() {
+			n := wsSplit(s, max, right, nil)
+			chargeElems(c, n, "str."+name)
+			c.Charge(int64(len(s)), "str."+name)
+			parts = make([]string, 0, n)
+			wsSplit(s, max, right, &parts)
+		} else {
+			sep := strArg(name, a[0])
+			if sep == "" {
+				valueError("empty separator")
+			}
+			n := int64(strings.Count(s, sep))
+			if max >= 0 && max < n {
+				n = max
+			}
+			chargeElems(c, int(n+1), "str."+name)
+			c.Charge(int64(len(s)), "str."+name)
+			if !right {
+				parts = strings.SplitN(s, sep, int(n+1))
+			} else {
+				parts = make([]string, n+1)
+				rest := s
+				for k := n; k > 0; k-- {
+					i := strings.LastIndex(rest, sep)
+					parts[k] = rest[i+len(sep):]
+					rest = rest[:i]
+				}
+				parts[0] = rest
+			}
+		}
+		out := make([]value.Value, len(parts))
+		for i, p := range parts {
+			out[i] = strResult(recv, p)
+		}
+		return value.NewList(out)
+	}
+}
+
+// wsSplit is Python's split on runs of whitespace (or rsplit when right).
+// It counts the parts, and appends them to out when out is not nil.
+func wsSplit(s string, max int64, right bool, out *[]string) int {
+	rs := []rune(s)
+	var parts []string
+	n := 0
+	emit := func(p string) {
+		n++
+		if out != nil {
+			parts = append(parts, p)
+		}
+	}
+	if !right {
+		i := 0
+		for max != 0 {
+			for i < len(rs) && uniSpace(rs[i]) {
+				i++
+			}
+			if i == len(rs) {
+				break
+			}
+			j := i
+			for i < len(rs) && !uniSpace(rs[i]) {
+				i++
+			}
+			emit(string(rs[j:i]))
+			max--
+		}
+		for i < len(rs) && uniSpace(rs[i]) {
+			i++
+		}
+		if i < len(rs) && max == 0 {
+			emit(string(rs[i:]))
+		}
+		if out != nil {
+			*out = parts
+		}
+		return n
+	}
+	i := len(rs)
+	for max != 0 {
+		for i > 0 && uniSpace(rs[i-1]) {
+			i--
+		}
+		if i == 0 {
+			break
+		}
+		j := i
+		for i > 0 && !uniSpace(rs[i-1]) {
+			i--
+		}
+		emit(string(rs[i:j]))
+		max--
+	}
+	for i > 0 && uniSpace(rs[i-1]) {
+		i--
+	}
+	if i > 0 && max == 0 {
+		emit(string(rs[:i]))
+	}
+	if out != nil {
+		for l, r := 0, len(parts)-1; l < r; l, r = l+1, r-1 {
+			parts[l], parts[r] = parts[r], parts[l]
+		}
+		*out = parts
+	}
+	return n
+}
+
+func isLineBreak(r rune) bool {
+	switch r {
+	case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+		return true
+	}
+	return false
+}
+
+func strSplitlines(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	var a [1]value.Value
+	args.Bind("splitlines", []string{"keepends"}, a[:])
+	keep := !a[0].IsMissing() && a[0].Truth()
+	s := recv.Str()
+	scan(c, "str.splitlines", s)
+	// count the lines first, charge them, then build
+	n := lineSplit(s, keep, nil)
+	chargeElems(c, n, "str.splitlines")
+	out := make([]value.Value, 0, n)
+	lineSplit(s, keep, func(p string) { out = append(out, strResult(recv, p)) })
+	return value.NewList(out)
+}
+
+// lineSplit walks the lines of s (Python's line boundaries), calling emit
+// on each when it is not nil, and returns their number.
+func lineSplit(s string, keep bool, emit func(string)) int {
+	n, start := 0, 0
+	for i, r := range s {
+		if i < start || !isLineBreak(r) {
+			continue
+		}
+		end := i + len(string(r))
+		if r == '\r' && end < len(s) && s[end] == '\n' {
+			end++
+		}
+		if emit != nil {
+			if keep {
+				emit(s[start:end])
+			} else {
+				emit(s[start:i])
+			}
+		}
+		n++
+		start = end
+	}
+	if start < len(s) {
+		if emit != nil {
+			emit(s[start:])
+		}
+		n++
+	}
+	return n
+}
+
+func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	a := posArgs("translate", args, 1, 1)
+	table := a[0]
+	s := recv.Str()
+	scan(c, "str.translate", s)
+	look := func(r rune) (value.Value, bool) {
+		switch table.Kind() {
+		case value.Dict:
+			return table.DictData().Get(value.FromInt(int64(r)))
+		case value.List, value.Tuple:
+			if items := table.Items(); int(r) < len(items) {
+				return items[r], true
+			}
+			return value.Value{}, false
+		}
+		if table.IsUndefined() {
+			value.ThrowUndefined(table) // Undefined.__getitem__ fails
+		}
+		typeError("'" + table.TypeName() + "' object is not subscriptable")
+		return value.Value{}, false
+	}
+	// The output is at most the longest replacement per code point.
+	longest := int64(4)
+	var entries []value.Value
+	if table.Kind() == value.Dict {
+		entries = table.DictData().Values()
+	} else if table.IsSeq() {
+		entries = table.Items()
+	}
+	c.Charge(budget.Mul(int64(len(entries)), budget.Elem), "str.translate")
+	for _, v := range entries {
+		if v.IsString() && int64(len(v.Str())) > longest {
+			longest = int64(len(v.Str()))
+		}
+	}
+	c.Charge(budget.Mul(int64(value.RuneLen(s)), longest), "str.translate")
+	var sb strings.Builder
+	for _, r := range s {
+		v, ok := look(r)
+		if !ok {
+			sb.WriteRune(r)
+			continue
+		}
+		switch v.Kind() {
+		case value.None:
+		case value.Int, value.Bool:
+			if v.Int() < 0 || v.Int() > 0x10FFFF {
+				valueError("character mapping must be in range(0x110000)")
+			}
+			sb.WriteRune(rune(v.Int()))
+		case value.String:
+			sb.WriteString(v.Str())
+		default:
+			typeError("character mapping must return integer, None or str")
+		}
+	}
+	return strResult(recv, sb.String())
+}
+
+func strMaketrans(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	a := posArgs("maketrans", args, 1, 3)
+	if a[1].IsMissing() {
+		if a[0].Kind() != value.Dict {
+			typeError("if you give only one argument to maketrans it must be a dict")
+		}
+		src := a[0].DictData()
+		chargeElems(c, src.Len(), "str.maketrans")
+		d := value.NewDict(src.Len())
+		for i := 0; i < src.Len(); i++ {
+			k := src.KeyAt(i)
+			switch {
+			case k.IsString() && value.RuneLen(k.Str()) == 1:
+				r := []rune(k.Str())[0]
+				d.Set(value.FromInt(int64(r)), src.ValAt(i))
+			case k.IsString():
+				valueError("string keys in translate table must be of length 1")
+			case k.Kind() == value.Int || k.Kind() == value.Bool:
+				d.Set(value.FromInt(k.Int()), src.ValAt(i))
+			default:
+				typeError("keys in translate table must be strings or integers")
+			}
+		}
+		return value.FromDict(d)
+	}
+	x, y := []rune(strArg("maketrans", a[0])), []rune(strArg("maketrans", a[1]))
+	if len(x) != len(y) {
+		valueError("the first two maketrans arguments must have equal length")
+	}
+	var z []rune
+	if !a[2].IsMissing() {
+		z = []rune(strArg("maketrans", a[2]))
+	}
+	chargeElems(c, len(x)+len(z), "str.maketrans")
+	d := value.NewDict(len(x) + len(z))
+	for i := range x {
+		d.Set(value.FromInt(int64(x[i])), value.FromInt(int64(y[i])))
+	}
+	for _, r := range z {
+		d.Set(value.FromInt(int64(r)), value.NoneValue)
+	}
+	return value.FromDict(d)
+}
+
+func markupEscape(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	a := posArgs("escape", args, 1, 1)
+	v := a[0]
+	c.Charge(budget.Mul(value.Size(v, c.Meter().Left()), budget.EscapeFactor), "Markup.escape")
+	return value.Escape(v)
+}
+
+func markupUnescape(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	posArgs("unescape", args, 0, 0)
+	scan(c, "Markup.unescape", recv.Str(), recv.Str())
+	return value.FromString(HTMLUnescape(recv.Str()))
+}
+
+func markupStriptags(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	posArgs("striptags", args, 0, 0)
+	s := recv.Str()
+	c.Charge(budget.Mul(int64(len(s)), 4), "Markup.striptags")
+	return value.FromString(StripTags(s))
+}
+
+// StripTags is markupsafe's Markup.striptags in linear time: comments
+// (<!--...-->) then tags (<...>) are removed, whitespace runs collapse to
+// one space, and entities are unescaped.
+func StripTags(s string) string {
+	s = removeBetween(s, "<!--", "-->")
+	s = removeBetween(s, "<", ">")
+	var parts []string
+	wsSplit(s, -1, false, &parts)
+	return HTMLUnescape(strings.Join(parts, " "))
+}
+
+// removeBetween deletes each non-greedy open...close match, left to right,
+// like re.sub(open + ".*?" + close, "", s, flags=re.DOTALL).
+func removeBetween(s, open, close string) string {
+	var sb strings.Builder
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(s[i+len(open):], close)
+		if j < 0 {
+			break // no later open can close either
+		}
+		sb.WriteString(s[:i])
+		s = s[i+len(open)+j+len(close):]
+	}
+	sb.WriteString(s)
+	return sb.String()
+}
+
+// HTMLUnescape is Python's html.unescape.
+func HTMLUnescape(s string) string {
+	if strings.IndexByte(s, '&') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for {
+		i := strings.IndexByte(s, '&')
+		if i < 0 {
+			sb.WriteString(s)
+			return sb.String()
+		}
+		sb.WriteString(s[:i])
+		s = s[i:]
+		rep, n := charref(s)
+		if n == 0 {
+			sb.WriteByte('&')
+			s = s[1:]
+			continue
+		}
+		sb.WriteString(rep)
+		s = s[n:]
+	}
+}
+
+// charref matches html's _charref pattern at s[0] == '&' and returns the
+// replacement and the length consumed (0: no match).
+func charref(s string) (string, int) {
+	if len(s) < 2 {
+		return "", 0
+	}
+	if s[1] == '#' {
+		hex := len(s) > 2 && (s[2] == 'x' || s[2] == 'X')
+		i := 2
+		if hex {
+			i = 3
+		}
+		j := i
+		for j < len(s) && isRefDigit(s[j], hex) {
+			j++
+		}
+		if j == i {
+			return "", 0
+		}
+		digits := s[i:j]
+		if j < len(s) && s[j] == ';' {
+			j++
+		}
+		base := 10
+		if hex {
+			base = 16
+		}
+		num, err := strconv.ParseInt(strings.TrimLeft(digits, "0"), base, 64)
+		if strings.TrimLeft(digits, "0") == "" {
+			num, err = 0, nil
+		}
+		if err != nil || num > 0x10FFFF {
+			return "\uFFFD", j
+		}
+		if r, ok := invalidCharrefs[num]; ok {
+			return r, j
+		}
+		if num >= 0xD800 && num <= 0xDFFF {
+			return "\uFFFD", j
+		}
+		if invalidCodepoints[num] {
+			return "", j
+		}
+		return string(rune(num)), j
+	}
+	// [^\t\n\f <&#;]{1,32};?
+	j := 1
+	for j < len(s) && j <= 32 && !strings.ContainsRune("\t\n\f <&#;", rune(s[j])) {
+		j++
+	}
+	// The class counts code points; keep the cut on a rune boundary.
+	if j == 1 {
+		return "", 0
+	}
+	name := s[1:j]
+	if j < len(s) && s[j] == ';' {
+		name += ";"
+		j++
+	}
+	if r, ok := html5Entities[name]; ok {
+		return r, j
+	}
+	for x := len(name) - 1; x > 1; x-- {
+		if r, ok := html5Entities[name[:x]]; ok {
+			return r + name[x:], j
+		}
+	}
+	return "&" + name, j
+}
+
+func isRefDigit(b byte, hex bool) bool {
+	if b >= '0' && b <= '9' {
+		return true
+	}
+	return hex && ((b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F'))
+}

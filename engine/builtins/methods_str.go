@@ -1,0 +1,482 @@
+package builtins
+
+import (
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
+)
+
+// The methods of str. Indices and widths count code points, as Python does;
+// strings are UTF-8 underneath, so cpOffset converts.
+
+// cpOffset returns the byte offset of code point i of s (len(s) past the end).
+func cpOffset(s string, i int64) int {
+	if i <= 0 {
+		return 0
+	}
+	if asciiOnly(s) {
+		if i > int64(len(s)) {
+			return len(s)
+		}
+		return int(i)
+	}
+	n := int64(0)
+	for off := range s {
+		if n == i {
+			return off
+		}
+		n++
+	}
+	return len(s)
+}
+
+// scan charges reading s and the string arguments.
+func scan(c value.Ctx, op string, ss ...string) {
+	n := int64(0)
+	for _, s := range ss {
+		n += int64(len(s))
+	}
+	c.Charge(n, op)
+}
+
+func strResult(recv value.Value, s string) value.Value {
+	if recv.IsSafe() {
+		return value.Safe(s)
+	}
+	return value.FromString(s)
+}
+
+// caseMethod builds upper/lower/... which may grow a string by caseBound.
+func caseMethod(name string, f func(string) string) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		posArgs(name, args, 0, 0)
+		s := recv.Str()
+		c.Charge(budget.Mul(int64(len(s)), caseBound), "str."+name)
+		return strResult(recv, f(s))
+	}
+}
+
+func predicate(name string, empty bool, f func(string) bool) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		posArgs(name, args, 0, 0)
+		s := recv.Str()
+		scan(c, "str."+name, s)
+		if s == "" {
+			return value.FromBool(empty)
+		}
+		return value.FromBool(f(s))
+	}
+}
+
+func runePred(f func(rune) bool) func(string) bool {
+	return func(s string) bool { return allRunes(s, f) }
+}
+
+// searchArgs reads (sub, start, end) and returns the searched window.
+func searchArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (s, sub string, start, end int64, ok bool) {
+	a := posArgs(name, args, 1, 3)
+	s = recv.Str()
+	sub = strArg(name, a[0])
+	scan(c, "str."+name, s, sub)
+	n := int64(value.RuneLen(s))
+	start, end = adjust(optIndex(a[1], 0), optIndex(a[2], n), n)
+	return s, sub, start, end, start <= end && start <= n
+}
+
+func strCount(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	s, sub, start, end, ok := searchArgs(c, "count", recv, args)
+	if !ok {
+		return value.FromInt(0)
+	}
+	if sub == "" {
+		return value.FromInt(end - start + 1)
+	}
+	w := s[cpOffset(s, start):cpOffset(s, end)]
+	return value.FromInt(int64(strings.Count(w, sub)))
+}
+
+func findMethod(name string, last, raise bool) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		s, sub, start, end, ok := searchArgs(c, name, recv, args)
+		res := int64(-1)
+		if ok && end-start >= int64(value.RuneLen(sub)) {
+			bs := cpOffset(s, start)
+			w := s[bs:cpOffset(s, end)]
+			var i int
+			if last {
+				i = strings.LastIndex(w, sub)
+			} else {
+				i = strings.Index(w, sub)
+			}
+			if i >= 0 {
+				res = start + int64(value.RuneLen(w[:i]))
+			}
+		}
+		if res < 0 && raise {
+			valueError("substring not found")
+		}
+		return value.FromInt(res)
+	}
+}
+
+func affixMethod(name string, suffix bool) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		a := posArgs(name, args, 1, 3)
+		s := recv.Str()
+		var cands []string
+		switch a[0].Kind() {
+		case value.String:
+			cands = []string{a[0].Str()}
+		case value.Tuple:
+			for _, it := range a[0].Items() {
+				if !it.IsString() {
+					typeError("tuple for " + name + " must only contain str, not " + it.TypeName())
+				}
+				cands = append(cands, it.Str())
+			}
+		default:
+			typeError(name + " first arg must be str or a tuple of str, not " + pyTypeName(a[0]))
+		}
+		scan(c, "str."+name, s)
+		c.Charge(budget.Mul(int64(len(cands)), budget.Elem), "str."+name)
+		n := int64(value.RuneLen(s))
+		start, end := adjust(optIndex(a[1], 0), optIndex(a[2], n), n)
+		if start > end {
+			return value.False // also covers start past the end
+		}
+		w := s[cpOffset(s, start):cpOffset(s, end)]
+		for _, p := range cands {
+			if (suffix && strings.HasSuffix(w, p)) || (!suffix && strings.HasPrefix(w, p)) {
+				return value.True
+			}
+		}
+		return value.False
+	}
+}
+
+// padArgs reads (width[, fillchar]) for center/ljust/rjust and charges the
+// padded size before anything is built.
+func padArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (s string, pad int64, fill string) {
+	a := posArgs(name, args, 1, 2)
+	width := intArg(a[0])
+	fill = " "
+	if !a[1].IsMissing() {
+		if !a[1].IsString() || value.RuneLen(a[1].Str()) != 1 {
+			typeError("The fill character must be exactly one character long")
+		}
+		fill = a[1].Str()
+	}
+	s = recv.Str()
+	n := int64(value.RuneLen(s))
+	if width > n {
+		pad = width - n
+	}
+	c.Charge(budget.Add(int64(len(s)), budget.Mul(pad, int64(len(fill)))), "str."+name)
+	return s, pad, fill
+}
+
+func strCenter(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	s, pad, fill := padArgs(c, "center", recv, args)
+	if pad == 0 {
+		return recv
+	}
+	width := int64(value.RuneLen(s)) + pad
+	left := pad/2 + (pad & width & 1)
+	return strResult(recv, strings.Repeat(fill, int(left))+s+strings.Repeat(fill, int(pad-left)))
+}
+
+func strLjust(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	s, pad, fill := padArgs(c, "ljust", recv, args)
+	return strResult(recv, s+strings.Repeat(fill, int(pad)))
+}
+
+func strRjust(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	s, pad, fill := padArgs(c, "rjust", recv, args)
+	return strResult(recv, strings.Repeat(fill, int(pad))+s)
+}
+
+func strZfill(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	a := posArgs("zfill", args, 1, 1)
+	width := intArg(a[0])
+	s := recv.Str()
+	n := int64(value.RuneLen(s))
+	if width <= n {
+		scan(c, "str.zfill", s)
+		return strResult(recv, s)
+	}
+	c.Charge(budget.Add(int64(len(s)), width-n), "str.zfill")
+	zeros := strings.Repeat("0", int(width-n))
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return strResult(recv, s[:1]+zeros+s[1:])
+	}
+	return strResult(recv, zeros+s)
+}
+
+func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	var a [1]value.Value
+	args.Bind("expandtabs", []string{"tabsize"}, a[:])
+	tab := int64(8)
+	if !a[0].IsMissing() {
+		tab = intArg(a[0])
+	}
+	s := recv.Str()
+	tabs := int64(strings.Count(s, "\t"))
+	step := tab
+	if step < 0 {
+		step = 0
+	}
+	c.Charge(budget.Add(int64(len(s)), budget.Mul(tabs, step)), "str.expandtabs")
+	var sb strings.Builder
+	col := int64(0)
+	for _, r := range s {
+		switch r {
+		case '\t':
+			if tab > 0 {
+				k := tab - col%tab
+				sb.WriteString(strings.Repeat(" ", int(k)))
+				col += k
+			}
+		case '\n', '\r':
+			sb.WriteRune(r)
+			col = 0
+		default:
+			sb.WriteRune(r)
+			col++
+		}
+	}
+	return strResult(recv, sb.String())
+}
+
+func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	a := posArgs("replace", args, 2, 3)
+	old, nw := strArg("replace", a[0]), strArg("replace", a[1])
+	count := int64(-1)
+	if !a[2].IsMissing() {
+		count = intArg(a[2])
+	}
+	s := recv.Str()
+	scan(c, "str.replace", s, old)
+	var occ int64
+	if old == "" {
+		occ = int64(value.RuneLen(s)) + 1 // before every character and at the end
+	} else {
+		occ = int64(strings.Count(s, old))
+	}
+	if count >= 0 && count < occ {
+		occ = count
+	}
+	grow := int64(len(nw)) - int64(len(old))
+	if grow < 0 {
+		grow = 0
+	}
+	c.Charge(budget.Add(int64(len(s)), budget.Mul(occ, grow)), "str.replace")
+	return strResult(recv, strings.Replace(s, old, nw, int(occ)))
+}
+
+// stripSet is Python's strip argument: nil means whitespace.
+func stripArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (string, func(rune) bool) {
+	a := posArgs(name, args, 0, 1)
+	s := recv.Str()
+	scan(c, "str."+name, s)
+	if a[0].IsMissing() || a[0].IsNone() {
+		return s, uniSpace
+	}
+	chars := strArg(name, a[0])
+	c.Charge(budget.Mul(int64(len(chars)), int64(len(s))/64+1), "str."+name)
+	return s, func(r rune) bool { return strings.ContainsRune(chars, r) }
+}
+
+func strStrip(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	s, f := stripArgs(c, "strip", recv, args)
+	return strResult(recv, strings.TrimRightFunc(strings.TrimLeftFunc(s, f), f))
+}
+
+func strLstrip(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	s, f := stripArgs(c, "lstrip", recv, args)
+	return strResult(recv, strings.TrimLeftFunc(s, f))
+}
+
+func strRstrip(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	s, f := stripArgs(c, "rstrip", recv, args)
+	return strResult(recv, strings.TrimRightFunc(s, f))
+}
+
+func affixRemove(name string, suffix bool) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		a := posArgs(name, args, 1, 1)
+		p := strArg(name, a[0])
+		s := recv.Str()
+		scan(c, "str."+name, s, p)
+		// markupsafe does not wrap these: the result is a plain str.
+		if suffix {
+			return value.FromString(strings.TrimSuffix(s, p))
+		}
+		return value.FromString(strings.TrimPrefix(s, p))
+	}
+}
+
+func partitionMethod(name string, last bool) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		a := posArgs(name, args, 1, 1)
+		sep := strArg(name, a[0])
+		if sep == "" {
+			valueError("empty separator")
+		}
+		s := recv.Str()
+		scan(c, "str."+name, s, s, sep)
+		chargeElems(c, 3, "str."+name)
+		var i int
+		if last {
+			i = strings.LastIndex(s, sep)
+		} else {
+			i = strings.Index(s, sep)
+		}
+		parts := [3]string{s, "", ""}
+		if last {
+			parts = [3]string{"", "", s}
+		}
+		if i >= 0 {
+			parts = [3]string{s[:i], sep, s[i+len(sep):]}
+		}
+		return value.NewTuple([]value.Value{strResult(recv, parts[0]), strResult(recv, parts[1]), strResult(recv, parts[2])})
+	}
+}
+
+func strJoin(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+	a := posArgs("join", args, 1, 1)
+	items := value.Iterate(c, a[0])
+	sep := recv.Str()
+	size := budget.Mul(int64(len(items)), int64(len(sep)))
+	for i, it := range items {
+		if recv.IsSafe() {
+			size = budget.Add(size, budget.Mul(value.Size(it, c.Meter().Left()), budget.EscapeFactor))
+			continue
+		}
+		if !it.IsString() {
+			typeError("sequence item " + itoa(int64(i)) + ": expected str instance, " + it.TypeName() + " found")
+		}
+		size = budget.Add(size, int64(len(it.Str())))
+	}
+	c.Charge(budget.Add(size, budget.Mul(int64(len(items)), budget.Elem)), "str.join")
+	var sb strings.Builder
+	for i, it := range items {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		if recv.IsSafe() {
+			sb.WriteString(value.Escape(it).Str())
+		} else {
+			sb.WriteString(it.Str())
+		}
+	}
+	return strResult(recv, sb.String())
+}
+
+func itoa(n int64) string { return value.ToString(value.FromInt(n)) }
+
+func init() {
+	m := map[string]methodFunc{
+		"capitalize":   caseMethod("capitalize", PyCapitalize),
+		"casefold":     caseMethod("casefold", PyCasefold),
+		"lower":        caseMethod("lower", PyLower),
+		"upper":        caseMethod("upper", PyUpper),
+		"swapcase":     caseMethod("swapcase", PySwapcase),
+		"title":        caseMethod("title", PyTitle),
+		"center":       strCenter,
+		"ljust":        strLjust,
+		"rjust":        strRjust,
+		"zfill":        strZfill,
+		"count":        strCount,
+		"find":         findMethod("find", false, false),
+		"rfind":        findMethod("rfind", true, false),
+		"index":        findMethod("index", false, true),
+		"rindex":       findMethod("rindex", true, true),
+		"startswith":   affixMethod("startswith", false),
+		"endswith":     affixMethod("endswith", true),
+		"removeprefix": affixRemove("removeprefix", false),
+		"removesuffix": affixRemove("removesuffix", true),
+		"expandtabs":   strExpandtabs,
+		"replace":      strReplace,
+		"strip":        strStrip,
+		"lstrip":       strLstrip,
+		"rstrip":       strRstrip,
+		"partition":    partitionMethod("partition", false),
+		"rpartition":   partitionMethod("rpartition", true),
+		"join":         strJoin,
+		"split":        splitMethod("split", false),
+		"rsplit":       splitMethod("rsplit", true),
+		"splitlines":   strSplitlines,
+		"translate":    strTranslate,
+		"maketrans":    strMaketrans,
+		"format":       strFormat,
+		"format_map":   strFormatMap,
+		"isalnum":      predicate("isalnum", false, runePred(pyIsAlnum)),
+		"isalpha":      predicate("isalpha", false, runePred(pyIsAlpha)),
+		"isascii":      predicate("isascii", true, asciiOnly),
+		"isdecimal":    predicate("isdecimal", false, runePred(pyIsDecimal)),
+		"isdigit":      predicate("isdigit", false, runePred(pyIsDigit)),
+		"isnumeric":    predicate("isnumeric", false, runePred(pyIsNumeric)),
+		"isprintable":  predicate("isprintable", true, runePred(pyIsPrintable)),
+		"isspace":      predicate("isspace", false, runePred(uniSpace)),
+		"isidentifier": predicate("isidentifier", false, pyIsIdentifier),
+		"islower":      predicate("islower", false, pyIsLowerStr),
+		"isupper":      predicate("isupper", false, pyIsUpperStr),
+		"istitle":      predicate("istitle", false, pyIsTitleStr),
+	}
+	impls[policy.Str] = m
+	mk := make(map[string]methodFunc, len(m)+3)
+	for k, f := range m {
+		mk[k] = f
+	}
+	// markupsafe wraps these: string arguments are escaped first and the
+	// result is Markup.
+	for _, k := range []string{"capitalize", "title", "lower", "upper", "replace", "ljust", "rjust",
+		"lstrip", "rstrip", "center", "strip", "translate", "expandtabs", "swapcase", "zfill", "partition", "rpartition"} {
+		mk[k] = escapingArgs(m[k])
+	}
+	for _, k := range []string{"count", "find", "rfind", "index", "rindex", "startswith", "endswith",
+		"removeprefix", "removesuffix", "casefold", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit",
+		"isnumeric", "isprintable", "isspace", "isidentifier", "islower", "isupper", "istitle", "maketrans"} {
+		mk[k] = plainStr(m[k])
+	}
+	mk["escape"] = markupEscape
+	mk["striptags"] = markupStriptags
+	mk["unescape"] = markupUnescape
+	impls[policy.Markup] = mk
+}
+
+// escapingArgs is markupsafe's _simple_escaping_wrapper: string arguments
+// are escaped, the result is Markup.
+func escapingArgs(f methodFunc) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		if args != nil {
+			na := &value.Args{Pos: make([]value.Value, len(args.Pos)), Kw: make([]value.KV, len(args.Kw))}
+			for i, v := range args.Pos {
+				na.Pos[i] = markupArg(c, v)
+			}
+			for i, kv := range args.Kw {
+				na.Kw[i] = value.KV{Key: kv.Key, Val: markupArg(c, kv.Val)}
+			}
+			args = na
+		}
+		return f(c, recv, args)
+	}
+}
+
+func markupArg(c value.Ctx, v value.Value) value.Value {
+	if v.IsString() && !v.IsSafe() {
+		c.Charge(budget.Mul(int64(len(v.Str())), budget.EscapeFactor), "markup escape")
+		return value.Escape(v)
+	}
+	return v
+}
+
+// plainStr runs a str method on a Markup receiver as on a plain str (the
+// methods markupsafe leaves alone return plain values).
+func plainStr(f methodFunc) methodFunc {
+	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
+		return f(c, value.FromString(recv.Str()), args)
+	}
+}

@@ -1,0 +1,354 @@
+package builtins
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
+)
+
+// Printf-style formatting, Python's str % args. Each conversion is charged
+// its estimated size (width and precision included) before it is built, so
+// '%999999999d' % 1 is a budget error, not an allocation. A Markup format
+// escapes its arguments (markupsafe's _MarkupEscapeHelper).
+
+func init() {
+	value.PercentFormat = PercentFormat
+}
+
+// PercentFormat implements format % args.
+func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Value {
+	s := format.Str()
+	markup := format.IsSafe()
+	scan(c, "string formatting", s)
+	var list []value.Value
+	var dict value.Value
+	hasDict := false
+	switch args.Kind() {
+	case value.Tuple:
+		list = args.Items()
+	case value.Dict, value.List, value.Undefined:
+		// Python treats anything with __getitem__ (but not a str or tuple)
+		// as a possible mapping for %(name)s; it is also the one argument.
+		list, dict, hasDict = []value.Value{args}, args, true
+	default:
+		list = []value.Value{args}
+	}
+	argi := 0
+	next := func() value.Value {
+		if argi >= len(list) {
+			typeError("not enough arguments for format string")
+		}
+		argi++
+		return list[argi-1]
+	}
+	var sb strings.Builder
+	i := 0
+	for i < len(s) {
+		j := strings.IndexByte(s[i:], '%')
+		if j < 0 {
+			sb.WriteString(s[i:])
+			break
+		}
+		sb.WriteString(s[i : i+j])
+		i += j + 1
+		if i >= len(s) {
+			valueError("incomplete format")
+		}
+		var v value.Value
+		keyed := false
+		if s[i] == '(' {
+			depth, k := 1, i+1
+			for k < len(s) && depth > 0 {
+				switch s[k] {
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+				k++
+			}
+			if depth > 0 {
+				valueError("incomplete format key")
+			}
+			if !hasDict {
+				typeError("format requires a mapping")
+			}
+			v = percentKey(c, dict, s[i+1:k-1])
+			keyed = true
+			i = k
+		}
+		var spec pctSpec
+		spec.prec = -1
+	flags:
+		for i < len(s) {
+			switch s[i] {
+			case '-':
+				spec.left = true
+			case '+':
+				spec.plus = true
+			case ' ':
+				spec.space = true
+			case '#':
+				spec.alt = true
+			case '0':
+				spec.zero = true
+			default:
+				break flags
+			}
+			i++
+		}
+		if i < len(s) && s[i] == '*' {
+			w := next()
+			if w.Kind() != value.Int && w.Kind() != value.Bool {
+				typeError("* wants int")
+			}
+			spec.width = w.Int()
+			if spec.width < 0 {
+				spec.left, spec.width = true, -spec.width
+			}
+			i++
+		} else {
+			spec.width, i = readDigits(s, i)
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			if i < len(s) && s[i] == '*' {
+				p := next()
+				if p.Kind() != value.Int && p.Kind() != value.Bool {
+					typeError("* wants int")
+				}
+				spec.prec = max(p.Int(), 0)
+				i++
+			} else {
+				spec.prec, i = readDigits(s, i)
+			}
+		}
+		for i < len(s) && (s[i] == 'h' || s[i] == 'l' || s[i] == 'L') {
+			i++
+		}
+		if i >= len(s) {
+			valueError("incomplete format")
+		}
+		conv := s[i]
+		i++
+		if conv == '%' {
+			sb.WriteByte('%')
+			continue
+		}
+		if !keyed {
+			v = next()
+		}
+		sb.WriteString(percentOne(c, conv, v, spec, markup, i-1))
+	}
+	if argi < len(list) && !hasDict {
+		typeError("not all arguments converted during string formatting")
+	}
+	if markup {
+		return value.Safe(sb.String())
+	}
+	return value.FromString(sb.String())
+}
+
+func readDigits(s string, i int) (int64, int) {
+	n := int64(0)
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		if n < maxSpecNumber {
+			n = n*10 + int64(s[i]-'0')
+		}
+		i++
+	}
+	return n, i
+}
+
+// percentKey reads %(key)s from the mapping; a private key the mapping does
+// not hold goes to the chokepoint (P1/P2), as format_map does.
+func percentKey(c value.Ctx, m value.Value, key string) value.Value {
+	switch m.Kind() {
+	case value.Dict:
+		if v, ok := m.DictData().Get(value.FromString(key)); ok {
+			return v
+		}
+		if policy.IsPrivateName(key) {
+			c.Item(m, value.FromString(key))
+		}
+		pyErr(errs.Render, "KeyError", "'"+errs.Bound(key)+"'")
+	case value.Undefined:
+		value.ThrowUndefined(m)
+	}
+	typeError(m.TypeName() + " indices must be integers or slices, not str")
+	return value.Value{}
+}
+
+type pctSpec struct {
+	left, plus, space, alt, zero bool
+	width, prec                  int64
+}
+
+// percentOne formats one conversion.
+func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, at int) string {
+	if v.IsUndefined() && c.Strict() {
+		value.ThrowUndefined(v)
+	}
+	fill := budget.Mul(sp.width, 1)
+	switch conv {
+	case 's', 'r', 'a':
+		base := value.Size(v, c.Meter().Left())
+		if conv != 's' {
+			base = budget.Mul(base, 2)
+		}
+		if markup {
+			base = budget.Mul(base, budget.EscapeFactor)
+		}
+		c.Charge(max(fill, base), "string formatting")
+		var t string
+		switch {
+		case conv == 's' && markup:
+			t = value.Escape(v).Str()
+		case conv == 's':
+			t = value.ToString(v)
+		case conv == 'r' && markup:
+			t = value.EscapeHTML(value.Repr(v))
+		case conv == 'r':
+			t = value.Repr(v)
+		default:
+			t = asciiRepr(value.Repr(v))
+			if markup {
+				t = value.EscapeHTML(t)
+			}
+		}
+		if sp.prec >= 0 && int64(value.RuneLen(t)) > sp.prec {
+			t = t[:cpOffset(t, sp.prec)]
+		}
+		return sp.pad("", t, false)
+	case 'c':
+		c.Charge(max(fill, 8), "string formatting")
+		var t string
+		switch {
+		case v.Kind() == value.Int || v.Kind() == value.Bool:
+			if v.Int() < 0 || v.Int() > 0x10FFFF {
+				pyErr(errs.Render, "OverflowError", "%c arg not in range(0x110000)")
+			}
+			t = string(rune(v.Int()))
+		case v.IsString() && value.RuneLen(v.Str()) == 1 && !markup:
+			t = v.Str()
+		default:
+			typeError("%c requires int or char")
+		}
+		return sp.pad("", t, false)
+	case 'd', 'i', 'u', 'o', 'x', 'X':
+		c.Charge(max(fill, budget.Add(80, max(sp.prec, 0))), "string formatting")
+		n := percentInt(c, conv, v)
+		base, prefix := 10, ""
+		switch conv {
+		case 'o':
+			base, prefix = 8, "0o"
+		case 'x':
+			base, prefix = 16, "0x"
+		case 'X':
+			base, prefix = 16, "0X"
+		}
+		digits := strconv.FormatUint(absU(n), base)
+		if conv == 'X' {
+			digits = strings.ToUpper(digits)
+		}
+		if int64(len(digits)) < sp.prec {
+			digits = strings.Repeat("0", int(sp.prec)-len(digits)) + digits
+		}
+		if !sp.alt {
+			prefix = ""
+		}
+		return sp.pad(sp.sign(n < 0)+prefix, digits, true)
+	case 'e', 'E', 'f', 'F', 'g', 'G':
+		prec := sp.prec
+		if prec < 0 {
+			prec = 6
+		}
+		c.Charge(max(fill, budget.Add(330, prec)), "string formatting")
+		var x float64
+		switch v.Kind() {
+		case value.Int, value.Bool, value.Float:
+			x = v.Float()
+		default:
+			typeError("must be real number, not " + v.TypeName())
+		}
+		a := math.Abs(x)
+		var body string
+		neg := math.Signbit(x)
+		switch {
+		case math.IsNaN(x):
+			body, neg = "nan", false
+		case math.IsInf(x, 0):
+			body = "inf"
+		default:
+			body = floatBody(a, conv, prec, sp.alt)
+		}
+		if (conv == 'F' || conv == 'E' || conv == 'G') && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			body = strings.ToUpper(body)
+		}
+		return sp.pad(sp.sign(neg), body, true)
+	}
+	valueError("unsupported format character '" + string(rune(conv)) + "' (0x" + strconv.FormatInt(int64(conv), 16) + ") at index " + strconv.Itoa(at))
+	return ""
+}
+
+func percentInt(c value.Ctx, conv byte, v value.Value) int64 {
+	switch v.Kind() {
+	case value.Int, value.Bool:
+		return v.Int()
+	case value.Float:
+		if conv == 'o' || conv == 'x' || conv == 'X' {
+			typeError("%" + string(conv) + " format: an integer is required, not float")
+		}
+		f := v.Float()
+		if math.IsNaN(f) {
+			valueError("cannot convert float NaN to integer")
+		}
+		if math.IsInf(f, 0) {
+			pyErr(errs.Render, "OverflowError", "cannot convert float infinity to integer")
+		}
+		t := math.Trunc(f)
+		if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
+			value.ThrowErr(c.Meter().Overflow("%d formatting"))
+		}
+		return int64(t)
+	}
+	if conv == 'o' || conv == 'x' || conv == 'X' {
+		typeError("%" + string(conv) + " format: an integer is required, not " + v.TypeName())
+	}
+	typeError("%" + string(conv) + " format: a real number is required, not " + v.TypeName())
+	return 0
+}
+
+func (sp pctSpec) sign(neg bool) string {
+	switch {
+	case neg:
+		return "-"
+	case sp.plus:
+		return "+"
+	case sp.space:
+		return " "
+	}
+	return ""
+}
+
+// pad right-justifies to width with spaces ('-': left-justify; '0' on a
+// number: zeros between the sign/prefix and the digits).
+func (sp pctSpec) pad(head, body string, number bool) string {
+	n := int64(value.RuneLen(head) + value.RuneLen(body))
+	if sp.width <= n {
+		return head + body
+	}
+	p := int(sp.width - n)
+	switch {
+	case sp.left:
+		return head + body + strings.Repeat(" ", p)
+	case sp.zero && number:
+		return head + strings.Repeat("0", p) + body
+	}
+	return strings.Repeat(" ", p) + head + body
+}

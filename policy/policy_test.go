@@ -1,0 +1,130 @@
+package policy
+
+import "testing"
+
+func TestLookup(t *testing.T) {
+	cases := []struct {
+		r    Receiver
+		name string
+		want Status
+	}{
+		{Str, "upper", Allowed},
+		{Str, "format", Allowed},
+		{Str, "format_map", Allowed},
+		{Str, "encode", Refused},
+		{Str, "striptags", NotFound},
+		{Markup, "striptags", Allowed},
+		{Markup, "unescape", Allowed},
+		{Markup, "upper", Allowed},
+		{Markup, "encode", Refused},
+		{Str, "mro", NotFound},
+		{Str, "constructor", NotFound},
+		{Str, "toString", NotFound},
+		{Str, "length", NotFound},
+		{Str, "String", NotFound},
+		{Str, "__class__", NotFound},
+		{Dict, "items", Allowed},
+		{Dict, "update", Refused},
+		{Dict, "pop", Refused},
+		{Dict, "popitem", Refused},
+		{Dict, "setdefault", Refused},
+		{Dict, "clear", Refused},
+		{Dict, "Elem", NotFound},
+		{List, "append", Refused},
+		{List, "extend", Refused},
+		{List, "insert", Refused},
+		{List, "pop", Refused},
+		{List, "remove", Refused},
+		{List, "clear", Refused},
+		{List, "sort", Refused},
+		{List, "reverse", Refused},
+		{List, "index", Allowed},
+		{List, "count", Allowed},
+		{Tuple, "count", Allowed},
+		{Tuple, "append", NotFound},
+		{Int, "to_bytes", Refused},
+		{Int, "bit_length", Allowed},
+		{Int, "real", Allowed},
+		{Float, "is_integer", Allowed},
+		{Float, "to_bytes", NotFound},
+		{Receiver(99), "x", NotFound},
+	}
+	for _, c := range cases {
+		m, st, why := Lookup(c.r, c.name)
+		if st != c.want {
+			t.Errorf("%s.%s: status %d, want %d", c.r, c.name, st, c.want)
+		}
+		if st == Refused && why == "" {
+			t.Errorf("%s.%s: refused without a reason", c.r, c.name)
+		}
+		if st == Allowed && (m.Name != c.name || m.Cost == 0 || m.Doc == "") {
+			t.Errorf("%s.%s: incomplete entry %+v", c.r, c.name, m)
+		}
+	}
+}
+
+func TestTablesDocumented(t *testing.T) {
+	for _, r := range []Receiver{Str, Markup, Dict, List, Tuple, Int, Float} {
+		if len(Methods(r)) == 0 {
+			t.Errorf("%s: no methods", r)
+		}
+		for _, m := range Methods(r) {
+			if m.Doc == "" {
+				t.Errorf("%s.%s: no doc", r, m.Name)
+			}
+			if m.Cost == LinearInOutput && m.Estimate == "" {
+				t.Errorf("%s.%s: linear-in-output without an estimator hint", r, m.Name)
+			}
+			if IsPrivateName(m.Name) {
+				t.Errorf("%s.%s: private name on a surface", r, m.Name)
+			}
+		}
+		for _, f := range Refusals(r) {
+			if f.Reason == "" {
+				t.Errorf("%s.%s: no reason", r, f.Name)
+			}
+		}
+	}
+	if Receiver(42).String() != "unknown" || Cost(42).String() != "unknown" || Str.String() != "str" || Const.String() != "const" {
+		t.Error("names")
+	}
+	if Methods(Receiver(42)) != nil || Refusals(Receiver(42)) != nil {
+		t.Error("unknown receiver has a table")
+	}
+}
+
+func TestIsPrivateName(t *testing.T) {
+	cases := map[string]bool{"": false, "_": true, "_x": true, "__class__": true, "x_": false, "x": false, "a__b": false}
+	for n, want := range cases {
+		if got := IsPrivateName(n); got != want {
+			t.Errorf("IsPrivateName(%q) = %v", n, got)
+		}
+	}
+}
+
+func TestSurface(t *testing.T) {
+	s := &Surface{TypeName: "Stuff", Methods: []string{"get", "iter_keys"}, Readable: []string{"_stuff_name"}}
+	cases := []struct {
+		name          string
+		call, canRead bool
+	}{
+		{"get", true, true},
+		{"iter_keys", true, true},
+		{"stuff", false, true},
+		{"_stuff_name", false, true},
+		{"_stuff", false, false},
+		{"__class__", false, false},
+	}
+	for _, c := range cases {
+		if s.Callable(c.name) != c.call || s.CanRead(c.name) != c.canRead {
+			t.Errorf("%s: callable %v canRead %v", c.name, s.Callable(c.name), s.CanRead(c.name))
+		}
+	}
+	var nilS *Surface
+	if nilS.Callable("get") || nilS.CanRead("_x") || !nilS.CanRead("x") {
+		t.Error("nil surface")
+	}
+	if !Declares([]*Surface{nil, s}, "_stuff_name") || Declares([]*Surface{s}, "_x") {
+		t.Error("Declares")
+	}
+}
