@@ -273,13 +273,13 @@ func (a *analyzer) expr(e syntax.Expr, s *scope, testPos bool) {
 		a.expr(n.Fn, s, false)
 		a.args(&n.CallArgs, s)
 	case *syntax.Filter:
+		a.expr(n.X, s, false) // source order: the operand comes first
 		a.add(&a.info.Filters, "filter", n.Name, n.P)
 		if n.Name == "attr" && len(n.Args) > 0 {
 			if name, ok := constString(n.Args[0]); ok {
 				a.private(name, n.Args[0].Pos())
 			}
 		}
-		a.expr(n.X, s, false)
 		a.args(&n.CallArgs, s)
 	case *syntax.Test:
 		a.expr(n.X, s, presenceTests[n.Name])
