@@ -149,6 +149,9 @@ type ComposeTemplate struct {
 	TemplatingStyle *categories.TemplatingStyle `json:"templating_style,omitempty"`
 	// ExtraContext is merged into the render context (plain JSON data).
 	ExtraContext map[string]any `json:"extra_context,omitempty"`
+	// StrictUndefined renders as a document template: using an undefined
+	// value is an error, though {% if x %} still probes presence.
+	StrictUndefined bool `json:"strict_undefined,omitempty"`
 }
 
 // UnmarshalJSON accepts a bare string or the object form.

@@ -157,6 +157,12 @@ func (s *run) pipe(code string, mem *Memory, depth int) (*Stuff, *Memory, error)
 
 // render renders one template field against memory.
 func (s *run) render(code, field string, cat categories.Category, style categories.TemplatingStyle, src string, sigils bool, mem *Memory, extra map[string]any, reg *categories.ImageRegistry) (string, error) {
+	return s.renderWith(code, field, cat, style, src, mem, extra, categories.RenderConfig{Sigils: sigils, Images: reg})
+}
+
+// renderWith renders one template field against memory plus extra
+// context (inputs win over extra keys), under the runner's limits.
+func (s *run) renderWith(code, field string, cat categories.Category, style categories.TemplatingStyle, src string, mem *Memory, extra map[string]any, rc categories.RenderConfig) (string, error) {
 	data, err := mem.TemplateData()
 	if err != nil {
 		return "", fail(code, field, err)
@@ -166,7 +172,8 @@ func (s *run) render(code, field string, cat categories.Category, style categori
 			data[k] = extra[k]
 		}
 	}
-	out, err := categories.Render(cat, style, code+"."+field, src, data, categories.RenderConfig{Sigils: sigils, Limits: s.r.Limits, Images: reg})
+	rc.Limits = s.r.Limits
+	out, err := categories.Render(cat, style, code+"."+field, src, data, rc)
 	if err != nil {
 		return "", fail(code, field, err)
 	}
@@ -274,7 +281,8 @@ func registerImages(reg *categories.ImageRegistry, v any) error {
 func (s *run) compose(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	if t := p.Template; t != nil {
 		style := s.r.Method.style(p, t.TemplatingStyle)
-		out, err := s.render(code, "template", t.Category, style, t.Template, composeSigils(t.Category), mem, t.ExtraContext, nil)
+		out, err := s.renderWith(code, "template", t.Category, style, t.Template, mem, t.ExtraContext,
+			categories.RenderConfig{Sigils: composeSigils(t.Category), Strict: t.StrictUndefined})
 		if err != nil {
 			return nil, err
 		}
