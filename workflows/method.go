@@ -170,6 +170,21 @@ func (t *ComposeTemplate) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
+	// Decode extra_context again keeping numbers exact and key order (the
+	// standard decoder would turn 1 into 1.0 when printed).
+	var raw struct {
+		ExtraContext json.RawMessage `json:"extra_context"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if len(raw.ExtraContext) > 0 && string(raw.ExtraContext) != "null" {
+		ec, err := value.DecodeJSONObject(raw.ExtraContext)
+		if err != nil {
+			return fmt.Errorf("extra_context: %w", err)
+		}
+		p.ExtraContext = ec
+	}
 	if p.Category == "" {
 		p.Category = categories.Basic
 	}

@@ -111,7 +111,7 @@ func TestRunPipeKinds(t *testing.T) {
 			name:   "compose html autoescapes",
 			method: `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": {"category": "html", "template": "<p>{{ a.text }}</p>\n{% if a %}\n{{ '**b**'|markdown }}\n{% endif %}\n"}}}}`,
 			inputs: `{"a": "<i>"}`,
-			want:   `{"text":"<p>&lt;i&gt;</p>\n<p><strong>b</strong></p>\n"}`,
+			want:   `{"text":"<p>&lt;i&gt;</p>\n<p><strong>b</strong></p>\n\n"}`,
 		},
 		{
 			name:   "compose basic with extra context",
