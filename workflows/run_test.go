@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,11 +38,19 @@ func contentJSON(t *testing.T, s *Stuff) string {
 	if s == nil {
 		return "<absent>"
 	}
-	b, err := json.Marshal(jsonable(s.Content))
-	if err != nil {
-		t.Fatal(err)
+	return marshal(jsonable(s.Content))
+}
+
+// marshal is json.Marshal without HTML escaping, so expectations read
+// as the text the pipes produced.
+func marshal(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "<" + err.Error() + ">"
 	}
-	return string(b)
+	return strings.TrimSuffix(buf.String(), "\n")
 }
 
 // jsonable converts ordered maps to a form encoding/json keeps in order.
@@ -54,11 +63,9 @@ func jsonable(x any) any {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			kb, _ := json.Marshal(k)
-			vb, _ := json.Marshal(jsonable(t.Values[i]))
-			sb.Write(kb)
+			sb.WriteString(marshal(k))
 			sb.WriteByte(':')
-			sb.Write(vb)
+			sb.WriteString(marshal(jsonable(t.Values[i])))
 		}
 		sb.WriteByte('}')
 		return json.RawMessage(sb.String())
@@ -123,7 +130,7 @@ func TestRunPipeKinds(t *testing.T) {
 			name:   "construct",
 			method: `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"o": "Anything"}, "construct": {"fixed": [1, "a"], "name": {"from": "o.customer.name"}, "lines": {"from": "o.lines", "list_to_dict_keyed_by": "sku"}, "t": {"template": "@o.customer.name"}, "n": {"deep": {"from": "o.lines.1.qty"}}}}}}`,
 			inputs: `{"o": {"concept": "Anything", "content": {"customer": {"name": "Ada"}, "lines": [{"sku": "A1", "qty": 1}, {"sku": "B2", "qty": 2}]}}}`,
-			want:   `{"fixed":[1,"a"],"name":"Ada","lines":{"A1":{"sku":"A1","qty":1},"B2":{"sku":"B2","qty":2}},"t":"\u003co.customer.name\u003e\nAda\n\u003c/o.customer.name\u003e","n":{"deep":2}}`,
+			want:   `{"fixed":[1,"a"],"name":"Ada","lines":{"A1":{"sku":"A1","qty":1},"B2":{"sku":"B2","qty":2}},"t":"<o.customer.name>\nAda\n</o.customer.name>","n":{"deep":2}}`,
 		},
 		{
 			name:    "construct private path refused at walk",
