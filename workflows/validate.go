@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -167,6 +168,15 @@ func (v *validator) checkTemplate(pipe string, p *Pipe, f tmplField) *TemplateIn
 		src, shift = "{{ "+f.src+" }}", 3
 	}
 	name := pipe + "." + f.field
+	// Problems of this field are reported in source order.
+	start := len(v.problems)
+	defer func() {
+		fieldProbs := v.problems[start:]
+		sort.SliceStable(fieldProbs, func(i, j int) bool {
+			a, b := fieldProbs[i], fieldProbs[j]
+			return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+		})
+	}()
 	prob := func(code, msg string, off int) {
 		pr := &Problem{Pipe: pipe, Field: f.field, Code: code, Message: msg}
 		if off >= 0 {
