@@ -42,7 +42,7 @@ func TestRenderCategories(t *testing.T) {
 		{"llm with_images", LLMPrompt, DefaultStyle, false, "{{ photo|with_images }} {{ photo|with_images }} {{ photo|format }}", "[Image 1] [Image 1] [Image 1]", 1, 0},
 		{"format json", Basic, DefaultStyle, false, "{{ note|format('json') }}", `"a <b> & c"`, 0, 0},
 		{"expression has no tag", Expression, DefaultStyle, false, "{{ n|tag }}", "", 0, engine.KindSyntax},
-		{"mermaid has no format", Mermaid, DefaultStyle, false, "{{ n|format }}", "", 0, engine.KindSyntax},
+		{"mermaid has no with_images", Mermaid, DefaultStyle, false, "{{ n|with_images }}", "", 0, engine.KindSyntax},
 		{"basic has no markdown", Basic, DefaultStyle, false, "{{ n|markdown }}", "", 0, engine.KindSyntax},
 		{"with_images impostor", LLMPrompt, DefaultStyle, false, "{{ {'render_with_images': 'x'}|with_images }}", "", 0, engine.KindRender},
 		{"tag of undefined", Basic, DefaultStyle, false, "{{ nope|tag }}", "", 0, engine.KindUndefined},
