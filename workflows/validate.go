@@ -469,6 +469,7 @@ func (v *validator) condition(code string, p *Pipe) {
 	} else {
 		v.outcomeTarget(code, "default_outcome", p, p.DefaultOutcome)
 	}
+	v.conditionOutputs(code, p)
 	if a := p.AddAliasFromExpressionTo; a != "" {
 		if _, err := ParsePath(a); err != nil || strings.Contains(a, ".") {
 			v.add(code, "add_alias_from_expression_to", CodePrivateName, "alias must be a plain public name")
@@ -528,6 +529,32 @@ func (v *validator) sequence(code string, p *Pipe) {
 			v.add(code, field, CodeInvalidPipe, "batch_over and batch_as go together")
 		} else if s.BatchOver != "" {
 			v.batchNames(code, p, field, s.BatchOver, s.BatchAs, false)
+		}
+	}
+}
+
+// conditionOutputs checks the condition's output against the pipes it can
+// route to: it must be their common output concept, or Anything when they
+// differ.
+func (v *validator) conditionOutputs(code string, p *Pipe) {
+	if p.Output == "" {
+		return
+	}
+	out := ParseConceptSpec(p.Output).Name
+	if out == ConceptAnything {
+		return
+	}
+	targets := []string{p.DefaultOutcome}
+	for _, k := range sortedKeys(p.Outcomes) {
+		targets = append(targets, p.Outcomes[k])
+	}
+	for _, t := range targets {
+		tp, ok := v.m.Pipes[t]
+		if !ok || tp == nil || tp.Output == "" {
+			continue // continue, fail, unknown pipes (reported elsewhere), untyped outputs
+		}
+		if got := ParseConceptSpec(tp.Output).Name; got != out {
+			v.add(code, "output", CodeInvalidPipe, "outcome pipe "+strconv.Quote(t)+" outputs "+strconv.Quote(got)+", not "+strconv.Quote(out)+" (use Anything when outcomes differ)")
 		}
 	}
 }
