@@ -36,6 +36,9 @@ func ExpandSigils(src string) string {
 					return sb.String()
 				}
 				stop := i + 2 + j + len(end)
+				if end == "%}" && isRawTag(src[i+2:stop-2]) {
+					stop = rawEnd(src, stop)
+				}
 				sb.WriteString(src[i:stop])
 				i = stop
 				continue
@@ -60,6 +63,35 @@ func ExpandSigils(src string) string {
 		i = n
 	}
 	return sb.String()
+}
+
+// isRawTag reports whether the inside of a {% %} tag is "raw" (with
+// optional whitespace-control dashes).
+func isRawTag(inner string) bool {
+	return strings.Trim(inner, " \t\r\n-+") == "raw"
+}
+
+// rawEnd returns the index just past the {% endraw %} closing a raw block
+// whose opening tag ends at from (or len(src) when unclosed): raw text is
+// copied without sigil expansion, as the parser will print it verbatim.
+func rawEnd(src string, from int) int {
+	i := from
+	for {
+		j := strings.Index(src[i:], "{%")
+		if j < 0 {
+			return len(src)
+		}
+		k := strings.Index(src[i+j+2:], "%}")
+		if k < 0 {
+			return len(src)
+		}
+		inner := src[i+j+2 : i+j+2+k]
+		end := i + j + 2 + k + 2
+		if strings.Trim(inner, " \t\r\n-+") == "endraw" {
+			return end
+		}
+		i = end
+	}
 }
 
 // jinjaClose returns the closing delimiter for "{" followed by b.

@@ -1,6 +1,9 @@
 package categories
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestExpandSigils(t *testing.T) {
 	tests := []struct{ name, in, want string }{
@@ -27,6 +30,9 @@ func TestExpandSigils(t *testing.T) {
 		{"bare sigils", "@ $ @? @.", "@ $ @? @."},
 		{"start of line", "@a\n$b", "{{ a|tag(\"a\") }}\n{{ b|format() }}"},
 		{"no sigils", "plain", "plain"},
+		{"raw block untouched", "{% raw %}@x $y{% endraw %}@z", `{% raw %}@x $y{% endraw %}{{ z|tag("z") }}`},
+		{"raw with dashes", "{%- raw -%}@x{%- endraw %}", "{%- raw -%}@x{%- endraw %}"},
+		{"unclosed raw", "{% raw %}@x", "{% raw %}@x"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,4 +41,16 @@ func TestExpandSigils(t *testing.T) {
 			}
 		})
 	}
+}
+
+func FuzzExpandSigils(f *testing.F) {
+	for _, s := range []string{"@a", "@?a.b", "$x", "a@b", "$1", "{{ @a }}", "{% raw %}@a", "@@$$", "@a{", "$a(", "{#"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := ExpandSigils(s)
+		if !strings.ContainsAny(s, "@$") && out != s {
+			t.Fatalf("changed a sigil-free source: %q -> %q", s, out)
+		}
+	})
 }
