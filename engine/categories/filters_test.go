@@ -1,6 +1,7 @@
 package categories
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -316,6 +317,23 @@ func TestMaxLineContainers(t *testing.T) {
 	for in, want := range tests {
 		if got := maxLineContainers(in); got != want {
 			t.Errorf("%q: %d, want %d", in, got, want)
+		}
+	}
+}
+
+// TestMarkdownMemory bounds what one conversion allocates in total (an
+// upper bound of its peak): the hostile case asks for under 32 MiB.
+func TestMarkdownMemory(t *testing.T) {
+	for _, src := range []string{strings.Repeat("**a ", 7500), strings.Repeat("- a\n", 15000)} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := call(newCtx(134217728), markdownFilter, value.FromString(src), nil); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+			t.Errorf("allocated %d MiB", got>>20)
 		}
 	}
 }
