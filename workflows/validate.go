@@ -558,3 +558,15 @@ func (v *validator) conditionOutputs(code string, p *Pipe) {
 		}
 	}
 }
+
+// ValidateJSON loads a method from JSON and validates it: the load error
+// (a JSON shape problem, reported as one invalid_method problem) or every
+// validation problem. It is what `jinjabox validate METHOD.json` prints,
+// one Problem per line.
+func ValidateJSON(data []byte) (*Method, error) {
+	m, err := LoadMethod(data)
+	if err != nil {
+		return nil, &Problem{Code: CodeInvalidMethod, Message: err.Error()}
+	}
+	return m, ValidateMethod(m)
+}

@@ -126,3 +126,13 @@ func TestValidatePipeKinds(t *testing.T) {
 		})
 	}
 }
+
+func TestValidateJSON(t *testing.T) {
+	if _, err := ValidateJSON([]byte(`{"main_pipe": 3}`)); len(Problems(err)) != 1 || Problems(err)[0].Code != CodeInvalidMethod {
+		t.Errorf("bad JSON: %v", err)
+	}
+	m, err := ValidateJSON([]byte(`{"main_pipe": "p", "pipes": {"p": {"type": "PipeBatch", "branch_pipe_code": "p", "input_list_name": "l", "input_item_name": "i"}}}`))
+	if m == nil || len(Problems(err)) != 1 || Problems(err)[0].Code != CodeUndeclaredInput {
+		t.Errorf("got %v", err)
+	}
+}
