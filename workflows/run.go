@@ -138,7 +138,7 @@ func (s *run) pipe(code string, mem *Memory, depth int) (*Stuff, *Memory, error)
 	case KindCondition:
 		return s.condition(code, p, mem, depth)
 	case KindBatch:
-		out, err := s.batch(code, p, mem, p.InputListName, p.InputItemName, p.BranchPipeCode, depth)
+		out, err := s.batch(code, "input_list_name", p, mem, p.InputListName, p.InputItemName, p.BranchPipeCode, depth)
 		return out, mem, err
 	case KindSequence:
 		return s.sequence(code, p, mem, depth)
@@ -376,10 +376,10 @@ func (s *run) condition(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *
 // item under itemName in its own memory. Items run in index order, so the
 // first failure returned is the first by index; absent results are
 // compacted out and order is kept.
-func (s *run) batch(code string, p *Pipe, mem *Memory, listPath, itemName, branch string, depth int) (*Stuff, error) {
+func (s *run) batch(code, listField string, p *Pipe, mem *Memory, listPath, itemName, branch string, depth int) (*Stuff, error) {
 	items, err := WalkList(mem.PathRoot(), listPath)
 	if err != nil {
-		return nil, fail(code, "input_list_name", err)
+		return nil, fail(code, listField, err)
 	}
 	itemConcept := s.itemConcept(p, mem, listPath)
 	var outs []any
@@ -432,11 +432,11 @@ func (s *run) itemConcept(p *Pipe, mem *Memory, listPath string) string {
 
 func (s *run) sequence(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *Memory, error) {
 	var last *Stuff
-	for _, st := range p.Steps {
+	for i, st := range p.Steps {
 		var out *Stuff
 		var err error
 		if st.BatchOver != "" {
-			out, err = s.batch(st.Pipe, p, mem, st.BatchOver, st.BatchAs, st.Pipe, depth)
+			out, err = s.batch(code, "steps["+strconv.Itoa(i)+"].batch_over", p, mem, st.BatchOver, st.BatchAs, st.Pipe, depth)
 		} else {
 			out, _, err = s.pipe(st.Pipe, mem, depth+1)
 		}
