@@ -337,3 +337,23 @@ func TestMarkdownMemory(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMarkdown: any source converts or is refused with a budget error,
+// never a panic, and raw HTML never survives.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"# a", "|a|\n|-|\n|b|", "<script>x</script>", "> - 1. *a*", "[a]: /u\n[a]", "`x`", "~~s~~"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := call(newCtx(1<<26), markdownFilter, value.FromString(s), nil)
+		if err != nil {
+			if err.Kind != errs.Budget {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		if strings.Contains(strings.ToLower(out.Str()), "<script") {
+			t.Fatalf("raw html survived: %q", out.Str())
+		}
+	})
+}
