@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -93,6 +94,20 @@ func contentClass(concept string) string {
 // TemplateData is the render context: every stuff as the input artefact
 // surface (a list stuff as a list of artefacts, one per item).
 func (m *Memory) TemplateData() (map[string]any, error) {
+	return m.TemplateDataFor(nil)
+}
+
+// TemplateDataFor is TemplateData where the structured concepts' fields
+// of type Image become image values (so with_images, tag and format see
+// an image, by its type) instead of plain {"url": ...} dicts.
+func (m *Memory) TemplateDataFor(concepts map[string]*Concept) (map[string]any, error) {
+	withImages := func(concept string, content any) any {
+		c, ok := concepts[concept]
+		if !ok {
+			return content
+		}
+		return imageFields(c, content)
+	}
 	data := make(map[string]any, len(m.names))
 	for _, n := range m.names {
 		s := m.stuffs[n]
@@ -100,7 +115,7 @@ func (m *Memory) TemplateData() (map[string]any, error) {
 		if items, ok := s.Content.([]any); ok && spec.List {
 			list := make([]any, len(items))
 			for i, it := range items {
-				a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), fmt.Sprintf("%s[%d]", s.Code, i), it)
+				a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
 				if err != nil {
 					return nil, fmt.Errorf("stuff %q item %d: %w", n, i, err)
 				}
@@ -109,7 +124,7 @@ func (m *Memory) TemplateData() (map[string]any, error) {
 			data[n] = list
 			continue
 		}
-		a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), s.Code, s.Content)
+		a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), s.Code, withImages(spec.Name, s.Content))
 		if err != nil {
 			return nil, fmt.Errorf("stuff %q: %w", n, err)
 		}
@@ -186,4 +201,42 @@ func LoadInputs(data []byte) (*Memory, error) {
 		m = m.With(s)
 	}
 	return m, nil
+}
+
+// imageFields returns content with each Image-typed field holding
+// {"url": ...} replaced by a *categories.ImageContent (a shallow copy:
+// memory content is never modified).
+func imageFields(c *Concept, content any) any {
+	om, ok := content.(*value.OrderedMap)
+	if !ok {
+		return content
+	}
+	var out *value.OrderedMap
+	for _, f := range c.Fields {
+		if f.Type != ConceptImage {
+			continue
+		}
+		for i, k := range om.Keys {
+			if k != f.Name {
+				continue
+			}
+			u, err := WalkPath(om.Values[i], "url")
+			url, isStr := u.(string)
+			if err != nil || !isStr {
+				continue
+			}
+			img := &categories.ImageContent{URL: url}
+			if cap, err := WalkPath(om.Values[i], "caption"); err == nil {
+				img.Caption, _ = cap.(string)
+			}
+			if out == nil {
+				out = &value.OrderedMap{Keys: om.Keys, Values: slices.Clone(om.Values)}
+			}
+			out.Values[i] = img
+		}
+	}
+	if out == nil {
+		return content
+	}
+	return out
 }

@@ -163,7 +163,7 @@ func (s *run) render(code, field string, cat categories.Category, style categori
 // renderWith renders one template field against memory plus extra
 // context (inputs win over extra keys), under the runner's limits.
 func (s *run) renderWith(code, field string, cat categories.Category, style categories.TemplatingStyle, src string, mem *Memory, extra map[string]any, rc categories.RenderConfig) (string, error) {
-	data, err := mem.TemplateData()
+	data, err := mem.TemplateDataFor(s.r.Method.Concepts)
 	if err != nil {
 		return "", fail(code, field, err)
 	}

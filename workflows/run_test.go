@@ -104,6 +104,16 @@ func TestRunPipeKinds(t *testing.T) {
 			},
 		},
 		{
+			name:   "llm image field of a structured input",
+			method: `{"main_pipe": "p", "concepts": {"Card": {"fields": [{"name": "title", "type": "text"}, {"name": "photo", "type": "Image"}]}}, "pipes": {"p": {"type": "PipeLLM", "inputs": {"card": "Card"}, "prompt": "{{ card.title }}: {{ card.photo|with_images }} {{ card.photo.url }}"}}}`,
+			inputs: `{"card": {"concept": "Card", "content": {"title": "T", "photo": {"url": "https://x/c.png"}}}}`,
+			check: func(t *testing.T, r *Result) {
+				if got := r.Requests[0].Prompt; got != "T: [Image 1] https://x/c.png" || len(r.Requests[0].Images) != 1 {
+					t.Errorf("prompt %q images %v", got, r.Requests[0].Images)
+				}
+			},
+		},
+		{
 			name:   "llm structured output",
 			method: `{"main_pipe": "p", "concepts": {"Reply": {"fields": [{"name": "subject", "type": "text"}, {"name": "score", "type": "integer"}]}}, "pipes": {"p": {"type": "PipeLLM", "inputs": {"a": "Text"}, "output": "Reply", "prompt": "$a"}}}`,
 			inputs: `{"a": "x"}`,
