@@ -18,8 +18,8 @@ type scope struct {
 	// isolated marks the root of a template rendered without context: the
 	// render's data is not visible from it (globals still are).
 	isolated bool
-	names  []string
-	vals   []value.Value
+	names    []string
+	vals     []value.Value
 }
 
 func (s *scope) lookup(name string) (value.Value, bool) {
@@ -75,7 +75,6 @@ type renderer struct {
 	suppress   bool      // output of an extending template is dropped
 	data       *value.DictData
 	pos        int
-	scratch    int64
 }
 
 // renderFail is how a render ends early: the error is raised by panicking
@@ -142,6 +141,7 @@ func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) valu
 		value.Throwf(errs.Render, "no filter named %s", errs.Quote(name))
 	}
 	r.capability("filter", name)
+	r.checkScratch(v, args, "filter", name)
 	return f(r, v, args)
 }
 
@@ -152,6 +152,23 @@ func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 	}
 	r.capability("test", name)
 	return t(r, v, args)
+}
+
+// scratch enforces scratch_bytes: the data handed to one filter call.
+func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name string) {
+	limit := r.meter.Limits.ScratchBytes
+	n := value.Size(v, limit)
+	if args != nil {
+		for _, a := range args.Pos {
+			n += value.Size(a, limit)
+		}
+		for _, kv := range args.Kw {
+			n += value.Size(kv.Val, limit)
+		}
+	}
+	if n > limit {
+		value.ThrowErr(r.meter.Check(budget.LimitScratchBytes, n, kind+" "+name))
+	}
 }
 
 func (r *renderer) capability(kind, name string) {

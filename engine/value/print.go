@@ -128,6 +128,10 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 		}
 		sb.WriteByte('}')
 	case Callable:
+		if o, ok := v.ref.(interface{ Repr() string }); ok {
+			sb.WriteString(o.Repr())
+			return
+		}
 		sb.WriteString("<function ")
 		if c := v.CallableImpl(); c != nil {
 			sb.WriteString(c.CallName())

@@ -1,0 +1,261 @@
+package builtins
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// regFilter registers a filter under each name. The wrapper charges the
+// per-call step so no filter can forget it, and precomputes the operation
+// name so the hot path does not concatenate.
+func regFilter(f FilterFunc, names ...string) {
+	for _, name := range names {
+		op := "filter " + name
+		Filters[name] = func(c value.Ctx, v value.Value, args *value.Args) value.Value {
+			c.Charge(budget.Step, op)
+			return f(c, v, args)
+		}
+	}
+}
+
+// bind matches args to Python parameter names and returns the values.
+func bind(args *value.Args, fn string, names ...string) []value.Value {
+	out := make([]value.Value, len(names))
+	args.Bind(fn, names, out)
+	return out
+}
+
+// noArgs refuses any argument to a filter that takes none, as Python does.
+func noArgs(args *value.Args, fn string) {
+	if args.Len() > 0 {
+		value.Throwf(errs.Type, "%s() takes 1 positional argument but %d were given", fn, args.Len()+1)
+	}
+}
+
+// softStr is markupsafe.soft_str: strings (markup included) unchanged,
+// anything else str()'d. Undefined prints empty unless strict.
+func softStr(c value.Ctx, v value.Value) value.Value {
+	if v.IsString() {
+		return v
+	}
+	return value.FromString(pyStr(c, v))
+}
+
+// pyStr is Python's str() honouring strict undefined. A container's repr
+// is charged before it is built: shared references make it as large as
+// every logical slot, far beyond the memory the value holds.
+func pyStr(c value.Ctx, v value.Value) string {
+	switch v.Kind() {
+	case value.List, value.Tuple, value.Dict:
+		c.Charge(budget.Mul(value.Size(v, c.Meter().Left()), 2), "str()")
+	}
+	return strOf(c, v)
+}
+
+// strOf is pyStr for a value whose repr was already charged.
+func strOf(c value.Ctx, v value.Value) string {
+	if v.IsUndefined() && c.Strict() {
+		value.ThrowUndefined(v)
+	}
+	return value.ToString(v)
+}
+
+// withSafe returns s carrying the markup flag of like.
+func withSafe(like value.Value, s string) value.Value {
+	if like.IsSafe() {
+		return value.Safe(s)
+	}
+	return value.FromString(s)
+}
+
+// argInt reads an integer parameter; Missing gives def. Python refuses
+// floats where an index is expected, so they are a type error.
+func argInt(fn string, v value.Value, def int64) int64 {
+	if v.IsMissing() {
+		return def
+	}
+	switch v.Kind() {
+	case value.Int, value.Bool:
+		return v.Int()
+	case value.Undefined:
+		value.ThrowUndefined(v)
+	}
+	value.Throwf(errs.Type, "%s(): %s object cannot be interpreted as an integer", fn, errs.Quote(v.TypeName()))
+	return 0
+}
+
+// argBool reads a boolean parameter by Python truthiness.
+func argBool(v value.Value, def bool) bool {
+	if v.IsMissing() {
+		return def
+	}
+	return v.Truth()
+}
+
+// isNoneOrMissing reports a parameter left at Python's None default.
+func isNoneOrMissing(v value.Value) bool { return v.IsMissing() || v.IsNone() }
+
+// draw returns the items a filter iterates over, charging one element
+// each before the caller touches them.
+func draw(c value.Ctx, v value.Value, op string) []value.Value {
+	if v.IsUndefined() && !c.Strict() {
+		return nil
+	}
+	if v.IsString() {
+		return strChars(c, v.Str(), op)
+	}
+	items := value.Iterate(c, v)
+	c.Charge(budget.Mul(int64(len(items)), budget.Elem), op)
+	return items
+}
+
+// strChars is iter(str): one plain string per code point (iterating
+// Markup yields plain str in Python too).
+func strChars(c value.Ctx, s string, op string) []value.Value {
+	n := int64(value.RuneLen(s))
+	c.Charge(budget.Add(budget.Mul(n, budget.Elem), int64(len(s))), op)
+	out := make([]value.Value, 0, n)
+	for i, r := range s {
+		out = append(out, value.FromString(s[i:i+utf8.RuneLen(r)]))
+	}
+	return out
+}
+
+// attrPath is a parsed attribute= argument: dotted segments.
+type attrPath []string
+
+// parseAttrPath splits an attribute argument on dots like Jinja's
+// _prepare_attribute_parts. An integer argument is one index segment.
+// None or Missing is the empty path (the item itself).
+func parseAttrPath(v value.Value) attrPath {
+	switch v.Kind() {
+	case value.String:
+		return strings.Split(v.Str(), ".")
+	case value.Int, value.Bool:
+		return attrPath{strconv.FormatInt(v.Int(), 10)}
+	case value.None:
+		return nil
+	case value.Undefined:
+		if v.IsMissing() {
+			return nil
+		}
+		value.ThrowUndefined(v)
+	}
+	value.Throwf(errs.Type, "attribute must be a string, not %s", errs.Quote(v.TypeName()))
+	return nil
+}
+
+// parseMultiAttr splits sort's comma-separated attribute list.
+func parseMultiAttr(v value.Value) []attrPath {
+	if v.IsString() {
+		parts := strings.Split(v.Str(), ",")
+		out := make([]attrPath, len(parts))
+		for i, p := range parts {
+			out[i] = strings.Split(p, ".")
+		}
+		return out
+	}
+	return []attrPath{parseAttrPath(v)}
+}
+
+// get walks the path with the policy-checked Lookup. A non-nil dflt
+// replaces an undefined result at any segment, as make_attrgetter does.
+func (p attrPath) get(c value.Ctx, v value.Value, dflt *value.Value) value.Value {
+	for _, seg := range p {
+		v = c.Lookup(v, seg)
+		if dflt != nil && v.IsUndefined() {
+			v = *dflt
+		}
+	}
+	return v
+}
+
+// ignoreCase lowercases strings for case-insensitive comparisons.
+func ignoreCase(c value.Ctx, v value.Value) value.Value {
+	if v.IsString() {
+		c.Charge(int64(len(v.Str())), "case folding")
+		return withSafe(v, pyLower(v.Str()))
+	}
+	return v
+}
+
+// pyIsSpace is Python's str.isspace for one code point.
+func pyIsSpace(r rune) bool { return uniSpace(r) }
+
+// pyStrip is Python's str.strip with chars (nil: whitespace).
+func pyStrip(s string, chars *string, left, right bool) string {
+	in := pyIsSpace
+	if chars != nil {
+		set := *chars
+		in = func(r rune) bool { return strings.ContainsRune(set, r) }
+	}
+	if left {
+		s = strings.TrimLeftFunc(s, in)
+	}
+	if right {
+		s = strings.TrimRightFunc(s, in)
+	}
+	return s
+}
+
+// pySplitLines is Python's str.splitlines() without keepends.
+func pySplitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, w := decodeRune(s, i)
+		brk := 0
+		switch r {
+		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+			brk = w
+		case '\r':
+			brk = 1
+			if i+1 < len(s) && s[i+1] == '\n' {
+				brk = 2
+			}
+		}
+		if brk > 0 {
+			out = append(out, s[start:i])
+			i += brk
+			start = i
+			continue
+		}
+		i += w
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// pyLower and pyUpper are Python's str.lower and str.upper (full case
+// mappings and Final_Sigma, shared with the str methods in strcase.go).
+func pyLower(s string) string { return PyLower(s) }
+
+func pyUpper(s string) string { return PyUpper(s) }
+
+func isASCII(s string) bool { return asciiOnly(s) }
+
+func decodeRune(s string, i int) (rune, int) {
+	return utf8.DecodeRuneInString(s[i:])
+}
+
+// runePrefix returns the first n code points of s (Python s[:n], n >= 0).
+func runePrefix(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}

@@ -1,0 +1,421 @@
+package builtins
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// HTML filters: escape, forceescape, safe, striptags, xmlattr, urlize,
+// urlencode. Every escape is charged at the escape factor first.
+
+func init() {
+	regFilter(fEscape, "escape", "e")
+	regFilter(fForceescape, "forceescape")
+	regFilter(fSafe, "safe")
+	regFilter(fStriptags, "striptags")
+	regFilter(fXmlattr, "xmlattr")
+	regFilter(fUrlize, "urlize")
+	regFilter(fUrlencode, "urlencode")
+}
+
+// chargeEscape charges for escaping s (the output may grow sixfold).
+func chargeEscape(c value.Ctx, s string, op string) {
+	c.Charge(budget.Mul(int64(len(s)), budget.EscapeFactor), op)
+}
+
+func fEscape(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "escape")
+	if v.IsSafe() {
+		return v
+	}
+	s := pyStr(c, v)
+	chargeEscape(c, s, "filter escape")
+	return value.Safe(value.EscapeHTML(s))
+}
+
+// fForceescape escapes even markup (its __html__ text is escaped again).
+func fForceescape(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_forceescape")
+	s := pyStr(c, v)
+	chargeEscape(c, s, "filter forceescape")
+	return value.Safe(value.EscapeHTML(s))
+}
+
+func fSafe(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_mark_safe")
+	if v.IsSafe() {
+		return v
+	}
+	return value.Safe(pyStr(c, v))
+}
+
+// stripPattern removes every match of open.*?close (DOTALL, non-greedy) in
+// one linear pass. It returns the kept text and what Python's regex engine
+// would have spent: a failed attempt at an opener with no closer after it
+// scans to the end, which is what makes the reference quadratic.
+func stripPattern(s, open, close string) (string, int64, int64) {
+	var sb strings.Builder
+	var matches, cost int64
+	n := len(s)
+	i := 0
+	for {
+		k := strings.Index(s[i:], open)
+		if k < 0 {
+			sb.WriteString(s[i:])
+			return sb.String(), matches, cost
+		}
+		k += i
+		j := strings.Index(s[k+len(open):], close)
+		if j < 0 {
+			// this opener and every later one fail after scanning to the end
+			for p := k; p >= 0 && p < n; {
+				cost += int64(n - p)
+				q := strings.Index(s[p+1:], open)
+				if q < 0 {
+					break
+				}
+				p += 1 + q
+			}
+			sb.WriteString(s[i:])
+			return sb.String(), matches, cost
+		}
+		end := k + len(open) + j + len(close)
+		sb.WriteString(s[i:k])
+		matches++
+		cost += int64(end - k)
+		i = end
+	}
+}
+
+// fStriptags is Markup.striptags: drop comments, then tags, collapse
+// whitespace, unescape entities. The result is a plain str.
+func fStriptags(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_striptags")
+	s := pyStr(c, v)
+	c.Charge(budget.Mul(int64(len(s)), budget.EscapeFactor), "filter striptags")
+	s, m, cost := stripPattern(s, "<!--", "-->")
+	// each match is a piece re.sub builds and joins
+	c.Charge(budget.Add(budget.Mul(m, 2*budget.Elem), cost), "filter striptags")
+	s, m, cost = stripPattern(s, "<", ">")
+	c.Charge(budget.Add(budget.Mul(m, 2*budget.Elem), cost), "filter striptags")
+	s = strings.Join(strings.FieldsFunc(s, pyIsSpace), " ")
+	return value.FromString(HTMLUnescape(s))
+}
+
+// isAttrKeyBad is Jinja's _attr_key_re [\s/>=] (ASCII whitespace).
+func isAttrKeyBad(s string) bool {
+	return strings.ContainsAny(s, " \t\n\r\f\v/>=")
+}
+
+// fXmlattr is Jinja 3.1.2's do_xmlattr: escaped key="value" pairs, None
+// and undefined values skipped, keys with attribute-breaking characters
+// refused.
+func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_xmlattr", "autospace")
+	autospace := argBool(a[0], true)
+	if v.IsUndefined() {
+		value.ThrowUndefined(v)
+	}
+	if v.Kind() != value.Dict {
+		value.Throwf(errs.Type, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
+	}
+	d := v.DictData()
+	c.Charge(budget.Mul(int64(d.Len()), budget.Elem), "filter xmlattr")
+	var parts []string
+	for i := 0; i < d.Len(); i++ {
+		k, val := d.KeyAt(i), d.ValAt(i)
+		if val.IsNone() || val.IsUndefined() {
+			continue
+		}
+		if !k.IsString() {
+			value.Throw(errs.Type, "expected string or bytes-like object")
+		}
+		if isAttrKeyBad(k.Str()) {
+			value.Throwf(errs.Render, "Invalid character in attribute name: %s", errs.Quote(k.Str()))
+		}
+		ks, vs := k.Str(), pyStr(c, val)
+		chargeEscape(c, ks, "filter xmlattr")
+		chargeEscape(c, vs, "filter xmlattr")
+		var ev string
+		if val.IsSafe() {
+			ev = val.Str()
+		} else {
+			ev = value.EscapeHTML(vs)
+		}
+		ek := ks
+		if !k.IsSafe() {
+			ek = value.EscapeHTML(ks)
+		}
+		parts = append(parts, ek+`="`+ev+`"`)
+	}
+	rv := strings.Join(parts, " ")
+	if autospace && rv != "" {
+		rv = " " + rv
+	}
+	if c.Autoescape() {
+		return value.Safe(rv)
+	}
+	return value.FromString(rv)
+}
+
+// Python's \s, \w and \d for str patterns, as RE2 classes (Go's shorthand
+// classes are ASCII-only).
+const (
+	pyWS   = `\t\n\v\f\r \x{1c}-\x{1f}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
+	pyWord = `\p{L}\p{N}_`
+)
+
+// The RE2 engine is linear-time, so these are safe on hostile input; the
+// reference patterns are copied with \w, \d and \S spelled out.
+var (
+	httpRe = regexp.MustCompile(`(?i)^(?:(?:https?://|www\.)(?:(?:[` + pyWord + `%-]+\.)+)?(?:[a-z]{2,63}|xn--[` + pyWord + `%]{2,59})` +
+		`|(?:[` + pyWord + `%-]{2,63}\.)+(?:com|net|int|edu|gov|org|info|mil)` +
+		`|https?://(?:(?:\p{Nd}{1,3})(?:\.\p{Nd}{1,3}){3}|\[(?:[\p{Nd}a-f]{0,4}:){2}(?:[\p{Nd}a-f]{0,4}:?){1,6}\]))` +
+		`(?::\p{Nd}{1,5})?(?:[/?#][^` + pyWS + `]*)?$`)
+	emailRe  = regexp.MustCompile(`^[^` + pyWS + `]+@[` + pyWord + `][` + pyWord + `.-]*\.[` + pyWord + `]+$`)
+	schemeRe = regexp.MustCompile(`^[` + pyWord + `.+-]{2,}:/{0,2}$`)
+)
+
+// urlizeOpts are the resolved arguments of urlize.
+type urlizeOpts struct {
+	trim    int64
+	hasTrim bool
+	relAttr string
+	tgtAttr string
+	schemes []string
+}
+
+func (o *urlizeOpts) trimURL(x string) string {
+	if !o.hasTrim {
+		return x
+	}
+	n := int64(value.RuneLen(x))
+	if n <= o.trim {
+		return x
+	}
+	// x[:limit] with Python's negative slicing
+	cut := o.trim
+	if cut < 0 {
+		cut = max(n+cut, 0)
+	}
+	return runePrefix(x, int(cut)) + "..."
+}
+
+// fUrlize is Jinja's do_urlize over utils.urlize, as a hand scanner.
+func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_urlize", "trim_url_limit", "nofollow", "target", "rel", "extra_schemes")
+	var o urlizeOpts
+	if !isNoneOrMissing(a[0]) {
+		o.trim, o.hasTrim = argInt("urlize", a[0], 0), true
+	}
+	relParts := map[string]bool{"noopener": true}
+	if !isNoneOrMissing(a[3]) {
+		for _, p := range strings.FieldsFunc(pyStr(c, a[3]), pyIsSpace) {
+			relParts[p] = true
+		}
+	}
+	if argBool(a[1], false) {
+		relParts["nofollow"] = true
+	}
+	rel := make([]string, 0, len(relParts))
+	for p := range relParts {
+		rel = append(rel, p)
+	}
+	sort.Strings(rel)
+	o.relAttr = ` rel="` + value.EscapeHTML(strings.Join(rel, " ")) + `"`
+	if !isNoneOrMissing(a[2]) && a[2].Truth() {
+		o.tgtAttr = ` target="` + value.EscapeStr(softStr(c, a[2])) + `"`
+	}
+	if !isNoneOrMissing(a[4]) {
+		for _, s := range draw(c, a[4], "filter urlize") {
+			str := pyStr(c, s)
+			if !schemeRe.MatchString(str) {
+				value.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", value.QuoteString(str))
+			}
+			o.schemes = append(o.schemes, str)
+		}
+	}
+	var text string
+	if v.IsSafe() {
+		text = v.Str()
+	} else {
+		s := pyStr(c, v)
+		chargeEscape(c, s, "filter urlize")
+		text = value.EscapeHTML(s)
+	}
+	// Every word may become a link: twice its text plus the attributes.
+	words := int64(len(strings.FieldsFunc(text, pyIsSpace)))
+	per := int64(len(o.relAttr)+len(o.tgtAttr)) + 32
+	c.Charge(budget.Add(budget.Mul(3, int64(len(text))), budget.Mul(words, per)), "filter urlize")
+	var sb strings.Builder
+	sb.Grow(len(text))
+	i := 0
+	for i < len(text) {
+		j := i
+		for j < len(text) {
+			r, w := decodeRune(text, j)
+			if pyIsSpace(r) {
+				break
+			}
+			j += w
+		}
+		if j > i {
+			o.word(&sb, text[i:j])
+		}
+		k := j
+		for k < len(text) {
+			r, w := decodeRune(text, k)
+			if !pyIsSpace(r) {
+				break
+			}
+			k += w
+		}
+		sb.WriteString(text[j:k])
+		i = k
+	}
+	if c.Autoescape() {
+		return value.Safe(sb.String())
+	}
+	return value.FromString(sb.String())
+}
+
+// word urlizes one whitespace-free word.
+func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
+	head, tail := "", ""
+	// head: ^([(<]|&lt;)+
+	h := 0
+	for h < len(middle) {
+		switch {
+		case middle[h] == '(' || middle[h] == '<':
+			h++
+			continue
+		case strings.HasPrefix(middle[h:], "&lt;"):
+			h += 4
+			continue
+		}
+		break
+	}
+	head, middle = middle[:h], middle[h:]
+	// tail: ([)>.,\n]|&gt;)+$, peeled from the end (the tokenisation of a
+	// suffix is unique, so this finds the leftmost match)
+	t := len(middle)
+	for t > 0 {
+		switch {
+		case strings.HasSuffix(middle[:t], "&gt;"):
+			t -= 4
+			continue
+		case strings.IndexByte(")>.,\n", middle[t-1]) >= 0:
+			t--
+			continue
+		}
+		break
+	}
+	middle, tail = middle[:t], middle[t:]
+	// balance brackets by moving closers back from the tail
+	for _, pair := range [3][2]string{{"(", ")"}, {"<", ">"}, {"&lt;", "&gt;"}} {
+		open := strings.Count(middle, pair[0])
+		if open <= strings.Count(middle, pair[1]) {
+			continue
+		}
+		moves := strings.Count(tail, pair[1])
+		if open < moves {
+			moves = open
+		}
+		cut := 0
+		for m := 0; m < moves; m++ {
+			cut += strings.Index(tail[cut:], pair[1]) + len(pair[1])
+		}
+		middle += tail[:cut]
+		tail = tail[cut:]
+	}
+	switch {
+	case httpRe.MatchString(middle):
+		href := middle
+		if !strings.HasPrefix(middle, "https://") && !strings.HasPrefix(middle, "http://") {
+			href = "https://" + middle
+		}
+		middle = `<a href="` + href + `"` + o.relAttr + o.tgtAttr + `>` + o.trimURL(middle) + `</a>`
+	case strings.HasPrefix(middle, "mailto:") && emailRe.MatchString(middle[7:]):
+		middle = `<a href="` + middle + `">` + middle[7:] + `</a>`
+	case strings.Contains(middle, "@") && !strings.HasPrefix(middle, "www.") &&
+		!strings.Contains(middle, ":") && emailRe.MatchString(middle):
+		middle = `<a href="mailto:` + middle + `">` + middle + `</a>`
+	default:
+		for _, sc := range o.schemes {
+			if middle != sc && strings.HasPrefix(middle, sc) {
+				middle = `<a href="` + middle + `"` + o.relAttr + o.tgtAttr + `>` + middle + `</a>`
+			}
+		}
+	}
+	sb.WriteString(head)
+	sb.WriteString(middle)
+	sb.WriteString(tail)
+}
+
+// urlQuote is Jinja's url_quote: UTF-8 percent-encoding keeping
+// unreserved characters (and '/' outside query strings).
+func urlQuote(s string, forQS bool) string {
+	const hexd = "0123456789ABCDEF"
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9',
+			b == '_', b == '.', b == '-', b == '~':
+			sb.WriteByte(b)
+		case b == '/' && !forQS:
+			sb.WriteByte(b)
+		case b == ' ' && forQS:
+			sb.WriteByte('+')
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(hexd[b>>4])
+			sb.WriteByte(hexd[b&15])
+		}
+	}
+	return sb.String()
+}
+
+// fUrlencode is Jinja's do_urlencode: a string (or any non-iterable) is
+// quoted as a path; a dict or an iterable of pairs becomes a query string.
+func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_urlencode")
+	switch v.Kind() {
+	case value.String, value.Int, value.Float, value.Bool, value.None:
+		s := pyStr(c, v)
+		c.Charge(budget.Mul(int64(len(s)), 3), "filter urlencode")
+		return value.FromString(urlQuote(s, false))
+	}
+	var pairs [][2]value.Value
+	if v.Kind() == value.Dict {
+		d := v.DictData()
+		for i := 0; i < d.Len(); i++ {
+			pairs = append(pairs, [2]value.Value{d.KeyAt(i), d.ValAt(i)})
+		}
+	} else {
+		for _, it := range draw(c, v, "filter urlencode") {
+			kv := value.Iterate(c, it)
+			if len(kv) != 2 {
+				value.Throwf(errs.Render, "not enough values to unpack (expected 2, got %d)", len(kv))
+			}
+			pairs = append(pairs, [2]value.Value{kv[0], kv[1]})
+		}
+	}
+	var sb strings.Builder
+	for i, p := range pairs {
+		k, val := pyStr(c, p[0]), pyStr(c, p[1])
+		c.Charge(budget.Elem+budget.Mul(int64(len(k)+len(val)), 3), "filter urlencode")
+		if i > 0 {
+			sb.WriteByte('&')
+		}
+		sb.WriteString(urlQuote(k, true))
+		sb.WriteByte('=')
+		sb.WriteString(urlQuote(val, true))
+	}
+	return value.FromString(sb.String())
+}

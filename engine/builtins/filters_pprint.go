@@ -1,0 +1,421 @@
+package builtins
+
+import (
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// pprint: Python's pprint.pformat (width 80, indent 1, dicts sorted by
+// key). Like Python, each level measures the one-line repr of its subtree
+// before deciding to break it; that measuring is charged node by node, and
+// every piece is charged before it is written.
+
+func init() {
+	regFilter(fPprint, "pprint")
+}
+
+const ppWidth = 80
+
+type pp struct {
+	c  value.Ctx
+	sb strings.Builder
+}
+
+func (p *pp) write(s string) {
+	p.c.Charge(int64(len(s)), "filter pprint")
+	p.sb.WriteString(s)
+}
+
+// safeLess is pprint's _safe_key ordering: values that cannot be compared
+// order by type name.
+func safeLess(c value.Ctx, a, b value.Value) (less bool) {
+	if (a.IsNumber() && b.IsNumber()) || (a.IsString() && b.IsString()) ||
+		(a.Kind() == b.Kind() && (a.IsSeq())) {
+		defer func() {
+			if r := recover(); r != nil {
+				e, ok := r.(*errs.Error)
+				if !ok || (e.Kind != errs.Type && e.Kind != errs.Render) {
+					panic(r)
+				}
+				less = typeKey(a) < typeKey(b)
+			}
+		}()
+		return value.Compare(c, a, b, "<") == -1
+	}
+	return typeKey(a) < typeKey(b)
+}
+
+func typeKey(v value.Value) string { return "<class '" + v.TypeName() + "'>" }
+
+// sortedItems returns a dict's entry indexes in pprint's order.
+func ppOrder(c value.Ctx, d *value.DictData) []int {
+	idx := make([]int, d.Len())
+	for i := range idx {
+		idx[i] = i
+	}
+	c.Charge(budget.Mul(int64(len(idx)), budget.Elem), "filter pprint")
+	sortStable(idx, func(x, y int) bool {
+		c.Charge(budget.Elem, "filter pprint")
+		return safeLess(c, d.KeyAt(x), d.KeyAt(y))
+	})
+	return idx
+}
+
+// sortStable is an insertion-merge stable sort on ints with a less func.
+func sortStable(a []int, less func(x, y int) bool) {
+	if len(a) < 2 {
+		return
+	}
+	m := len(a) / 2
+	sortStable(a[:m], less)
+	sortStable(a[m:], less)
+	out := make([]int, 0, len(a))
+	i, j := 0, m
+	for i < m && j < len(a) {
+		if less(a[j], a[i]) {
+			out = append(out, a[j])
+			j++
+		} else {
+			out = append(out, a[i])
+			i++
+		}
+	}
+	out = append(out, a[i:m]...)
+	out = append(out, a[j:]...)
+	copy(a, out)
+}
+
+// isGroupTuple reports groupby's (grouper, list) tuples: their class
+// overrides __repr__, so pprint prints them with plain repr (dicts inside
+// unsorted) and never breaks them.
+func isGroupTuple(v value.Value) bool {
+	_, ok := v.TupleField("grouper")
+	return ok
+}
+
+// reprLen measures the one-line safe repr in code points, charging as it
+// walks; stop bounds the walk once the answer is known to exceed it.
+func (p *pp) reprLen(v value.Value, stop int64) int64 {
+	p.c.Charge(budget.Elem, "filter pprint")
+	if isGroupTuple(v) {
+		p.c.Charge(value.Size(v, p.c.Meter().Left()), "filter pprint")
+		return int64(value.RuneLen(value.Repr(v)))
+	}
+	switch v.Kind() {
+	case value.String:
+		p.c.Charge(int64(len(v.Str())), "filter pprint")
+		if v.IsSafe() {
+			return int64(value.RuneLen(value.Repr(v)))
+		}
+		return int64(quotedLen(v.Str()))
+	case value.List, value.Tuple:
+		items := v.Items()
+		n := int64(2)
+		if v.Kind() == value.Tuple && len(items) == 1 {
+			n++
+		}
+		for i, it := range items {
+			if i > 0 {
+				n += 2
+			}
+			if n > stop {
+				return n
+			}
+			n += p.reprLen(it, stop-n)
+		}
+		return n
+	case value.Dict:
+		d := v.DictData()
+		n := int64(2)
+		for i := 0; i < d.Len(); i++ {
+			if i > 0 {
+				n += 2
+			}
+			if n > stop {
+				return n
+			}
+			n += p.reprLen(d.KeyAt(i), stop-n) + 2
+			n += p.reprLen(d.ValAt(i), stop-n)
+		}
+		return n
+	}
+	return int64(value.RuneLen(value.Repr(v)))
+}
+
+// safeRepr is pprint's _safe_repr: repr with dicts sorted.
+func (p *pp) safeRepr(sb *strings.Builder, v value.Value) {
+	if isGroupTuple(v) {
+		sb.WriteString(value.Repr(v))
+		return
+	}
+	switch v.Kind() {
+	case value.List, value.Tuple:
+		items := v.Items()
+		open, close := "[", "]"
+		if v.Kind() == value.Tuple {
+			open, close = "(", ")"
+			if len(items) == 1 {
+				close = ",)"
+			}
+		}
+		sb.WriteString(open)
+		for i, it := range items {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			p.safeRepr(sb, it)
+		}
+		sb.WriteString(close)
+	case value.Dict:
+		d := v.DictData()
+		sb.WriteByte('{')
+		for i, idx := range ppOrder(p.c, d) {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			p.safeRepr(sb, d.KeyAt(idx))
+			sb.WriteString(": ")
+			p.safeRepr(sb, d.ValAt(idx))
+		}
+		sb.WriteByte('}')
+	default:
+		sb.WriteString(value.Repr(v))
+	}
+}
+
+func (p *pp) repr(v value.Value) string {
+	var sb strings.Builder
+	p.safeRepr(&sb, v)
+	return sb.String()
+}
+
+// format is PrettyPrinter._format.
+func (p *pp) format(v value.Value, indent, allowance, level int) {
+	maxWidth := int64(ppWidth - indent - allowance)
+	if depthLimit := 500; level > depthLimit {
+		value.Throw(errs.Render, "maximum recursion depth exceeded in pprint")
+	}
+	l := p.reprLen(v, maxWidth+1)
+	if l > maxWidth {
+		switch {
+		case v.Kind() == value.Dict:
+			p.dict(v.DictData(), indent, allowance, level+1)
+			return
+		case v.Kind() == value.List:
+			p.write("[")
+			p.items(v.Items(), indent, allowance+1, level+1)
+			p.write("]")
+			return
+		case v.Kind() == value.Tuple && !isGroupTuple(v):
+			end := ")"
+			if len(v.Items()) == 1 {
+				end = ",)"
+			}
+			p.write("(")
+			p.items(v.Items(), indent, allowance+len(end), level+1)
+			p.write(end)
+			return
+		case v.Kind() == value.String && !v.IsSafe():
+			p.str(v.Str(), indent, allowance, level+1)
+			return
+		}
+	}
+	p.write(p.repr(v))
+}
+
+func (p *pp) dict(d *value.DictData, indent, allowance, level int) {
+	p.write("{")
+	if d.Len() > 0 {
+		indent++
+		delim := ",\n" + strings.Repeat(" ", indent)
+		order := ppOrder(p.c, d)
+		for i, idx := range order {
+			last := i == len(order)-1
+			rep := p.repr(d.KeyAt(idx))
+			p.write(rep)
+			p.write(": ")
+			al := 1
+			if last {
+				al = allowance + 1
+			}
+			p.format(d.ValAt(idx), indent+value.RuneLen(rep)+2, al, level)
+			if !last {
+				p.write(delim)
+			}
+		}
+	}
+	p.write("}")
+}
+
+func (p *pp) items(items []value.Value, indent, allowance, level int) {
+	indent++
+	delim := ""
+	for i, it := range items {
+		p.write(delim)
+		delim = ",\n" + strings.Repeat(" ", indent)
+		al := 1
+		if i == len(items)-1 {
+			al = allowance
+		}
+		p.format(it, indent, al, level)
+	}
+}
+
+// splitLinesKeep is str.splitlines(True).
+func splitLinesKeep(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, w := decodeRune(s, i)
+		brk := 0
+		switch r {
+		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+			brk = w
+		case '\r':
+			brk = 1
+			if i+1 < len(s) && s[i+1] == '\n' {
+				brk = 2
+			}
+		}
+		i += w
+		if brk > 0 {
+			if brk == 2 {
+				i++
+			}
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// wordParts is re.findall(r'\S*\s*', line) without the final empty match.
+func wordParts(line string) []string {
+	var out []string
+	i := 0
+	for i < len(line) {
+		j := i
+		for j < len(line) {
+			r, w := decodeRune(line, j)
+			if pyIsSpace(r) {
+				break
+			}
+			j += w
+		}
+		for j < len(line) {
+			r, w := decodeRune(line, j)
+			if !pyIsSpace(r) {
+				break
+			}
+			j += w
+		}
+		out = append(out, line[i:j])
+		i = j
+	}
+	return out
+}
+
+func reprLen(s string) int { return quotedLen(s) }
+
+// pyRepr is repr(str) with a fast path for plain printable ASCII.
+func pyRepr(s string) string {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f || b == '\\' || b == '\'' {
+			return value.QuoteString(s)
+		}
+	}
+	return "'" + s + "'"
+}
+
+// quotedLen is len(repr(s)) in code points, without building the repr
+// when s is plain printable ASCII (the common case).
+func quotedLen(s string) int {
+	hasSingle := false
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b < 0x20 || b >= 0x7f || b == '\\' {
+			return value.RuneLen(value.QuoteString(s))
+		}
+		if b == '\'' {
+			hasSingle = true
+		}
+	}
+	if hasSingle {
+		return value.RuneLen(value.QuoteString(s))
+	}
+	return len(s) + 2
+}
+
+// str is PrettyPrinter._pprint_str: long strings become adjacent
+// literals split at whitespace.
+func (p *pp) str(s string, indent, allowance, level int) {
+	p.c.Charge(budget.Mul(int64(len(s)), 4), "filter pprint")
+	var chunks []string
+	lines := splitLinesKeep(s)
+	if level == 1 {
+		indent++
+		allowance++
+	}
+	maxWidth := ppWidth - indent
+	maxWidth1 := maxWidth
+	rep := ""
+	for i, line := range lines {
+		rep = pyRepr(line)
+		if i == len(lines)-1 {
+			maxWidth1 -= allowance
+		}
+		if value.RuneLen(rep) <= maxWidth1 {
+			chunks = append(chunks, rep)
+			continue
+		}
+		parts := wordParts(line)
+		maxWidth2 := maxWidth
+		current := ""
+		for j, part := range parts {
+			candidate := current + part
+			if j == len(parts)-1 && i == len(lines)-1 {
+				maxWidth2 -= allowance
+			}
+			if reprLen(candidate) > maxWidth2 {
+				if current != "" {
+					chunks = append(chunks, pyRepr(current))
+				}
+				current = part
+			} else {
+				current = candidate
+			}
+		}
+		if current != "" {
+			chunks = append(chunks, pyRepr(current))
+		}
+	}
+	if len(chunks) == 1 {
+		p.write(rep)
+		return
+	}
+	if level == 1 {
+		p.write("(")
+	}
+	for i, ch := range chunks {
+		if i > 0 {
+			p.write("\n" + strings.Repeat(" ", indent))
+		}
+		p.write(ch)
+	}
+	if level == 1 {
+		p.write(")")
+	}
+}
+
+func fPprint(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_pprint")
+	p := &pp{c: c}
+	p.format(v, 0, 0, 0)
+	return value.FromString(p.sb.String())
+}

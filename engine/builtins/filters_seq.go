@@ -1,0 +1,415 @@
+package builtins
+
+import (
+	"math"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// Sequence filters that draw, pick or reshape items. Every item is charged
+// when drawn; batch, slice and items return lazy generators (filters_gen.go).
+
+func init() {
+	regFilter(fFirst, "first")
+	regFilter(fLast, "last")
+	regFilter(fLength, "length", "count")
+	regFilter(fList, "list")
+	regFilter(fReverse, "reverse")
+	regFilter(fRandom, "random")
+	regFilter(fBatch, "batch")
+	regFilter(fSlice, "slice")
+	regFilter(fJoin, "join")
+	regFilter(fItems, "items")
+	regFilter(fDefault, "default", "d")
+	regFilter(fAttr, "attr")
+	regFilter(fSum, "sum")
+}
+
+func emptyUndef(msg string) value.Value { return value.UndefHint("", msg) }
+
+func fFirst(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_first")
+	switch v.Kind() {
+	case value.String:
+		s := v.Str()
+		if s == "" {
+			break
+		}
+		_, w := decodeRune(s, 0)
+		return value.FromString(s[:w]) // iterating Markup yields str
+	default:
+		if o, ok := v.ObjectImpl().(*iterObj); ok && v.Kind() == value.Object {
+			if it, ok := o.at(c, 0); ok { // next(iter(gen)) draws one item
+				c.Charge(budget.Elem, "filter first")
+				return it
+			}
+			break
+		}
+		items := draw1(c, v)
+		if len(items) > 0 {
+			c.Charge(budget.Elem, "filter first")
+			return items[0]
+		}
+	}
+	return emptyUndef("No first item, sequence was empty.")
+}
+
+// draw1 returns the items without charging them all (first and last
+// touch one item).
+func draw1(c value.Ctx, v value.Value) []value.Value {
+	if v.IsUndefined() && !c.Strict() {
+		return nil
+	}
+	return value.Iterate(c, v)
+}
+
+func fLast(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_last")
+	switch v.Kind() {
+	case value.String:
+		s := v.Str()
+		if s == "" {
+			break
+		}
+		i := len(s) - 1
+		for i > 0 && s[i]&0xC0 == 0x80 {
+			i--
+		}
+		return withSafe(v, s[i:]) // reversed() indexes: Markup.__getitem__
+	case value.List, value.Tuple, value.Dict, value.Undefined:
+		items := draw1(c, v)
+		if len(items) > 0 {
+			c.Charge(budget.Elem, "filter last")
+			return items[len(items)-1]
+		}
+	default:
+		value.Throwf(errs.Type, "%s object is not reversible", errs.Quote(v.TypeName()))
+	}
+	return emptyUndef("No last item, sequence was empty.")
+}
+
+func fLength(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "len")
+	if v.IsUndefined() && c.Strict() {
+		value.ThrowUndefined(v)
+	}
+	n, ok := value.Length(v)
+	if !ok {
+		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+	}
+	return value.FromInt(int64(n))
+}
+
+// copyItems charges and copies items into a fresh list.
+func copyItems(c value.Ctx, items []value.Value, op string) []value.Value {
+	c.Charge(budget.Mul(int64(len(items)), budget.Slot), op)
+	return append([]value.Value(nil), items...)
+}
+
+func fList(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "list")
+	return value.NewList(copyItems(c, draw(c, v, "filter list"), "filter list"))
+}
+
+func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_reverse")
+	switch v.Kind() {
+	case value.String:
+		s := v.Str()
+		c.Charge(int64(len(s)), "filter reverse")
+		b := make([]byte, 0, len(s))
+		for i := len(s); i > 0; {
+			j := i - 1
+			for j > 0 && s[j]&0xC0 == 0x80 && i-j < 4 {
+				j--
+			}
+			b = append(b, s[j:i]...)
+			i = j
+		}
+		return withSafe(v, string(b))
+	case value.List, value.Tuple, value.Dict, value.Undefined, value.Object:
+		if v.Kind() == value.Object {
+			if _, ok := v.ObjectImpl().(value.Iterable); !ok {
+				break
+			}
+		}
+		items := copyItems(c, draw(c, v, "filter reverse"), "filter reverse")
+		for i, j := 0, len(items)-1; i < j; i, j = i+1, j-1 {
+			items[i], items[j] = items[j], items[i]
+		}
+		// reversed() gives an iterator; a generator is listed first
+		switch v.Kind() {
+		case value.Object:
+			return value.NewList(items)
+		case value.Dict:
+			return newIterator("dict_reversekeyiterator", items)
+		case value.Undefined:
+			return newIterator("reversed", items)
+		}
+		return newIterator(v.Kind().String()+"_reverseiterator", items)
+	}
+	value.Throw(errs.Render, "argument must be iterable")
+	return value.Value{}
+}
+
+func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_random")
+	switch v.Kind() {
+	case value.String:
+		runes := []rune(v.Str())
+		c.Charge(int64(len(v.Str())), "filter random")
+		if len(runes) > 0 {
+			return withSafe(v, string(runes[c.Rand()%uint64(len(runes))]))
+		}
+	case value.List, value.Tuple:
+		items := v.Items()
+		if len(items) > 0 {
+			return items[c.Rand()%uint64(len(items))]
+		}
+	case value.Undefined:
+		if c.Strict() {
+			value.ThrowUndefined(v)
+		}
+	case value.Dict:
+		if v.DictData().Len() > 0 {
+			// random.choice indexes the dict by position, a missing key
+			value.Throw(errs.Render, "random needs a sequence, not a dict")
+		}
+	default:
+		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+	}
+	return emptyUndef("No random item, sequence was empty.")
+}
+
+// fBatch is do_batch; the padding is charged before it is made.
+func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_batch", "linecount", "fill_with")
+	if a[0].IsMissing() {
+		value.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
+	}
+	return newGen("do_batch", func(c value.Ctx) puller {
+		// Python compares len(tmp) == linecount, so a float count works
+		var n float64
+		if a[0].Kind() == value.Float {
+			n = a[0].Float()
+		} else {
+			n = float64(argInt("batch", a[0], 0))
+		}
+		fill := !isNoneOrMissing(a[1])
+		items := draw(c, v, "filter batch")
+		var out []value.Value
+		var tmp []value.Value
+		for _, it := range items {
+			if float64(len(tmp)) == n {
+				c.Charge(budget.Elem, "filter batch")
+				out = append(out, value.NewList(tmp))
+				tmp = nil
+			}
+			tmp = append(tmp, it)
+		}
+		if len(tmp) > 0 {
+			if fill && float64(len(tmp)) < n {
+				if n != math.Trunc(n) {
+					value.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
+				}
+				if n > 1<<53 {
+					c.Charge(math.MaxInt64, "filter batch") // past any budget
+				}
+				pad := int64(n) - int64(len(tmp))
+				c.Charge(budget.Mul(pad, budget.Elem+budget.Slot), "filter batch")
+				for ; pad > 0; pad-- {
+					tmp = append(tmp, a[1])
+				}
+			}
+			out = append(out, value.NewList(tmp))
+		}
+		return pullSlice(out)
+	})
+}
+
+// fSlice is do_slice: n columns, the first ones one longer, optionally
+// padded. The column count is charged before any column is made.
+func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_slice", "slices", "fill_with")
+	if a[0].IsMissing() {
+		value.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
+	}
+	return newGen("sync_do_slice", func(c value.Ctx) puller {
+		slices := argInt("slice", a[0], 0)
+		fill := !isNoneOrMissing(a[1])
+		seq := draw(c, v, "filter slice")
+		length := int64(len(seq))
+		if slices == 0 {
+			zeroDivision("integer division or modulo by zero")
+		}
+		if slices < 0 {
+			return pullSlice(nil)
+		}
+		c.Charge(budget.Add(budget.Mul(slices, budget.Elem+budget.Slot), budget.Mul(length, budget.Slot)), "filter slice")
+		per, extra := length/slices, length%slices
+		out := make([]value.Value, 0, slices)
+		offset := int64(0)
+		for n := int64(0); n < slices; n++ {
+			start := offset + n*per
+			if n < extra {
+				offset++
+			}
+			end := offset + (n+1)*per
+			col := append([]value.Value(nil), seq[start:end]...)
+			if fill && n >= extra {
+				col = append(col, a[1])
+			}
+			if col == nil {
+				col = []value.Value{}
+			}
+			out = append(out, value.NewList(col))
+		}
+		return pullSlice(out)
+	})
+}
+
+func zeroDivision(msg string) {
+	e := errs.New(errs.Render, msg)
+	e.PyError = "ZeroDivisionError"
+	panic(e)
+}
+
+// fJoin is do_join, with Jinja's markup rule under autoescape: if any
+// item is markup, plain items and the separator are escaped. The joined
+// size is charged before the join.
+func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_join", "d", "attribute")
+	sep := value.EmptyString
+	if !a[0].IsMissing() {
+		sep = a[0]
+	}
+	items := draw(c, v, "filter join")
+	if !isNoneOrMissing(a[1]) {
+		path := parseAttrPath(a[1])
+		mapped := make([]value.Value, len(items))
+		for i, it := range items {
+			mapped[i] = path.get(c, it, nil)
+		}
+		items = mapped
+	}
+	// containers print as their repr: size them all before any is built
+	var reprSize int64
+	for _, it := range items {
+		if !it.IsString() && !it.IsNumber() {
+			reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
+		}
+	}
+	c.Charge(budget.Mul(reprSize, 2), "filter join")
+	strs := make([]string, len(items))
+	anySafe := false
+	var total int64
+	for i, it := range items {
+		strs[i] = strOf(c, it)
+		total = budget.Add(total, int64(len(strs[i])))
+		if it.IsSafe() {
+			anySafe = true
+		}
+	}
+	escape := c.Autoescape() && (sep.IsSafe() || anySafe)
+	sepStr := pyStr(c, sep)
+	if escape {
+		total = budget.Mul(total, budget.EscapeFactor)
+		sepStr = value.EscapeStr(softStr(c, sep))
+	}
+	if len(strs) > 1 {
+		total = budget.Add(total, budget.Mul(int64(len(strs)-1), int64(len(sepStr))))
+	}
+	c.Charge(total, "filter join")
+	if escape {
+		for i, it := range items {
+			if !it.IsSafe() {
+				strs[i] = value.EscapeHTML(strs[i])
+			}
+		}
+		return value.Safe(strings.Join(strs, sepStr))
+	}
+	return value.FromString(strings.Join(strs, sepStr))
+}
+
+func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_items")
+	return newGen("do_items", func(c value.Ctx) puller {
+		if v.IsUndefined() {
+			return pullSlice(nil) // strict undefined too
+		}
+		if v.Kind() != value.Dict {
+			value.Throw(errs.Type, "Can only get item pairs from a mapping.")
+		}
+		d := v.DictData()
+		c.Charge(budget.Mul(int64(d.Len()), budget.Elem+3*budget.Slot), "filter items")
+		out := make([]value.Value, d.Len())
+		for i := range out {
+			out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
+		}
+		return pullSlice(out)
+	})
+}
+
+func fDefault(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_default", "default_value", "boolean")
+	dv := value.EmptyString
+	if !a[0].IsMissing() {
+		dv = a[0]
+	}
+	if v.IsUndefined() || (argBool(a[1], false) && !v.Truth()) {
+		return dv
+	}
+	return v
+}
+
+// fAttr is do_attr: an attribute only, never an item (a dict's keys are
+// not its attributes), through the policy chokepoint.
+func fAttr(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_attr", "name")
+	if a[0].IsMissing() {
+		value.Throw(errs.Type, "do_attr() missing 1 required positional argument: 'name'")
+	}
+	if !a[0].IsString() {
+		value.Throw(errs.Type, "attribute name must be string")
+	}
+	name := a[0].Str()
+	if v.Kind() == value.Dict && !strings.HasPrefix(name, "_") {
+		m, st, reason := LookupMethod(c, v, name)
+		switch st {
+		case MethodFound:
+			return m
+		case MethodRefused:
+			value.Throw(errs.Security, reason)
+		}
+		return value.UndefHint(name, "'dict object' has no attribute "+errs.Quote(name))
+	}
+	return c.Attr(v, name)
+}
+
+// fSum is Python's sum(iterable, start) through the engine's +, which
+// charges each addition (summing lists is quadratic, charged as spent)
+// and refuses integers wider than 64 bits.
+func fSum(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_sum", "attribute", "start")
+	rv := value.FromInt(0)
+	if !a[1].IsMissing() {
+		rv = a[1]
+	}
+	if rv.IsString() {
+		value.Throw(errs.Type, "sum() can't sum strings [use ''.join(seq) instead]")
+	}
+	var path attrPath
+	if !isNoneOrMissing(a[0]) {
+		path = parseAttrPath(a[0])
+	}
+	for _, it := range draw(c, v, "filter sum") {
+		if path != nil {
+			it = path.get(c, it, nil)
+		}
+		rv = value.Add(c, rv, it)
+	}
+	return rv
+}

@@ -1,0 +1,348 @@
+package builtins
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// Ordering filters: sort, dictsort, unique, min, max, groupby. Every
+// comparison is charged as it is made (n log n of them for a sort).
+
+func init() {
+	regFilter(fSort, "sort")
+	regFilter(fDictsort, "dictsort")
+	regFilter(fUnique, "unique")
+	regFilter(fMin, "min")
+	regFilter(fMax, "max")
+	regFilter(fGroupby, "groupby")
+}
+
+// pyLess is Python's a < b.
+func pyLess(c value.Ctx, a, b value.Value) bool {
+	c.Charge(budget.Elem, "comparison")
+	return value.Compare(c, a, b, "<") == -1
+}
+
+// lessKeys is Python's list < list for sort keys.
+func lessKeys(c value.Ctx, a, b []value.Value) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		c.Charge(budget.Elem, "comparison")
+		if !value.Equal(c, a[i], b[i]) {
+			return value.Compare(c, a[i], b[i], "<") == -1
+		}
+	}
+	return len(a) < len(b)
+}
+
+type keyed struct {
+	key  []value.Value
+	item value.Value
+	// listKey marks keys that Python compares as lists (sort's getter
+	// returns a list even for one attribute).
+	listKey bool
+}
+
+// sortKeyed is Python's stable sorted(); reverse keeps equal items in
+// their original order, as Python's does. Keys of one value compare
+// directly (key < key, so undefined keys fail as in Jinja's groupby and
+// dictsort); longer keys compare as Python lists do (== first, then <),
+// which is what sort's multi-attribute getter builds.
+func sortKeyed(c value.Ctx, ks []keyed, reverse bool) {
+	lt := lessKeys
+	if len(ks) > 0 && len(ks[0].key) == 1 && !ks[0].listKey {
+		lt = func(c value.Ctx, a, b []value.Value) bool { return pyLess(c, a[0], b[0]) }
+	}
+	less := func(x, y *keyed) bool { return lt(c, x.key, y.key) }
+	if reverse {
+		less = func(x, y *keyed) bool { return lt(c, y.key, x.key) }
+	}
+	naturalMergeSort(ks, less)
+}
+
+// naturalMergeSort is a stable merge sort over the input's existing runs
+// (strictly descending runs are reversed first, which keeps it stable).
+// Like Python's Timsort it needs n-1 comparisons on sorted or reversed
+// input and about n*log2(n) otherwise: every comparison is charged, so
+// the count matters.
+func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
+	n := len(ks)
+	if n < 2 {
+		return
+	}
+	var runs []int
+	for i := 0; i < n; {
+		j := i + 1
+		if j < n && less(&ks[j], &ks[j-1]) {
+			for j+1 < n && less(&ks[j+1], &ks[j]) {
+				j++
+			}
+			j++
+			slices.Reverse(ks[i:j])
+		} else {
+			for j < n && !less(&ks[j], &ks[j-1]) {
+				j++
+			}
+		}
+		runs = append(runs, i)
+		i = j
+	}
+	runs = append(runs, n)
+	buf := make([]keyed, n)
+	for len(runs) > 2 {
+		next := runs[:0:0]
+		k := len(runs) - 1 // number of runs
+		for r := 0; r < k; r += 2 {
+			if r+1 < k {
+				lo, mid, hi := runs[r], runs[r+1], runs[r+2]
+				mergeRuns(ks[lo:mid], ks[mid:hi], buf[lo:hi], less)
+				copy(ks[lo:hi], buf[lo:hi])
+			}
+			next = append(next, runs[r])
+		}
+		runs = append(next, n)
+	}
+}
+
+// mergeRuns merges two sorted runs into out, left first on ties.
+func mergeRuns(a, b, out []keyed, less func(x, y *keyed) bool) {
+	i, j, o := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if less(&b[j], &a[i]) {
+			out[o] = b[j]
+			j++
+		} else {
+			out[o] = a[i]
+			i++
+		}
+		o++
+	}
+	o += copy(out[o:], a[i:])
+	copy(out[o:], b[j:])
+}
+
+func fold(c value.Ctx, v value.Value, caseSensitive bool) value.Value {
+	if caseSensitive {
+		return v
+	}
+	return ignoreCase(c, v)
+}
+
+func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_sort", "reverse", "case_sensitive", "attribute")
+	reverse, cs := argBool(a[0], false), argBool(a[1], false)
+	paths := parseMultiAttr(a[2])
+	items := draw(c, v, "filter sort")
+	c.Charge(budget.Mul(int64(len(items)), budget.Elem), "filter sort")
+	ks := make([]keyed, len(items))
+	for i, it := range items {
+		key := make([]value.Value, len(paths))
+		for j, p := range paths {
+			key[j] = fold(c, p.get(c, it, nil), cs)
+		}
+		ks[i] = keyed{key, it, true}
+	}
+	sortKeyed(c, ks, reverse)
+	out := make([]value.Value, len(ks))
+	for i, k := range ks {
+		out[i] = k.item
+	}
+	return value.NewList(out)
+}
+
+func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_dictsort", "case_sensitive", "by", "reverse")
+	cs, reverse := argBool(a[0], false), argBool(a[2], false)
+	pos := 0
+	if !a[1].IsMissing() {
+		switch {
+		case a[1].IsString() && a[1].Str() == "key":
+		case a[1].IsString() && a[1].Str() == "value":
+			pos = 1
+		default:
+			value.Throw(errs.Render, `You can only sort by either "key" or "value"`)
+		}
+	}
+	if v.IsUndefined() {
+		value.ThrowUndefined(v)
+	}
+	if v.Kind() != value.Dict {
+		value.Throwf(errs.Render, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
+	}
+	d := v.DictData()
+	c.Charge(budget.Mul(int64(d.Len()), 2*budget.Elem), "filter dictsort")
+	ks := make([]keyed, d.Len())
+	for i := range ks {
+		pair := []value.Value{d.KeyAt(i), d.ValAt(i)}
+		ks[i] = keyed{key: []value.Value{fold(c, pair[pos], cs)}, item: value.NewTuple(pair)}
+	}
+	sortKeyed(c, ks, reverse)
+	out := make([]value.Value, len(ks))
+	for i, k := range ks {
+		out[i] = k.item
+	}
+	return value.NewList(out)
+}
+
+// hashKey encodes a hashable value so that Python-equal keys (1, 1.0,
+// True) encode alike; ok is false for identity-hashed values.
+func hashKey(c value.Ctx, v value.Value) (string, bool) {
+	switch v.Kind() {
+	case value.None:
+		return "N", true
+	case value.Undefined:
+		return "U", true
+	case value.Bool, value.Int:
+		return "i" + strconv.FormatInt(v.Int(), 10), true
+	case value.Float:
+		f := v.Float()
+		if f == math.Trunc(f) && f >= -9.2e18 && f <= 9.2e18 {
+			return "i" + strconv.FormatInt(int64(f), 10), true
+		}
+		return "f" + strconv.FormatUint(math.Float64bits(f), 16), true
+	case value.String:
+		c.Charge(int64(len(v.Str())), "hashing")
+		return "s" + v.Str(), true
+	case value.Tuple:
+		var sb strings.Builder
+		sb.WriteString("t")
+		c.Charge(budget.Mul(int64(len(v.Items())), budget.Elem), "hashing")
+		for _, it := range v.Items() {
+			k, ok := hashKey(c, it)
+			if !ok {
+				return "", false
+			}
+			sb.WriteString(strconv.Itoa(len(k)))
+			sb.WriteByte(':')
+			sb.WriteString(k)
+		}
+		return sb.String(), true
+	case value.List, value.Dict:
+		value.Throwf(errs.Type, "unhashable type: %s", errs.Quote(v.TypeName()))
+	}
+	return "", false
+}
+
+// fUnique is do_unique: a generator of first occurrences by key.
+func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_unique", "case_sensitive", "attribute")
+	return newGen("do_unique", func(c value.Ctx) puller {
+		cs := argBool(a[0], false)
+		path := parseAttrPath(a[1])
+		src := source(c, v, "filter unique")
+		seen := make(map[string]struct{})
+		var others []value.Value // identity-hashed keys, compared one by one
+		return func(c value.Ctx) (value.Value, bool) {
+			for {
+				it, ok := src(c)
+				if !ok {
+					return it, false
+				}
+				key := fold(c, path.get(c, it, nil), cs)
+				if h, ok := hashKey(c, key); ok {
+					if _, dup := seen[h]; dup {
+						continue
+					}
+					seen[h] = struct{}{}
+					return it, true
+				}
+				dup := false
+				for _, o := range others {
+					c.Charge(budget.Elem, "filter unique")
+					if value.Equal(c, o, key) {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					others = append(others, key)
+					return it, true
+				}
+			}
+		}
+	})
+}
+
+// minMax is _min_or_max: the first extreme item by key (want -1 for min,
+// 1 for max; a NaN comparison never replaces).
+func minMax(c value.Ctx, v value.Value, args *value.Args, fn string, want int) value.Value {
+	a := bind(args, fn, "case_sensitive", "attribute")
+	cs := argBool(a[0], false)
+	path := parseAttrPath(a[1])
+	items := draw(c, v, "filter "+fn)
+	if len(items) == 0 {
+		return emptyUndef("No aggregated item, sequence was empty.")
+	}
+	op := "<"
+	if want > 0 {
+		op = ">"
+	}
+	best := items[0]
+	bestKey := fold(c, path.get(c, best, nil), cs)
+	for _, it := range items[1:] {
+		k := fold(c, path.get(c, it, nil), cs)
+		c.Charge(budget.Elem, "filter "+fn)
+		if value.Compare(c, k, bestKey, op) == want {
+			best, bestKey = it, k
+		}
+	}
+	return best
+}
+
+func fMin(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	return minMax(c, v, args, "do_min", -1)
+}
+
+func fMax(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	return minMax(c, v, args, "do_max", 1)
+}
+
+// fGroupby is do_groupby: sort by the grouper, then group runs of equal
+// keys into (grouper, list) named tuples. Without case sensitivity the
+// grouper shown is the first item's own value.
+func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_groupby", "attribute", "default", "case_sensitive")
+	if a[0].IsMissing() {
+		value.Throw(errs.Type, "do_groupby() missing 1 required positional argument: 'attribute'")
+	}
+	path := parseAttrPath(a[0])
+	var dflt *value.Value
+	if !isNoneOrMissing(a[1]) {
+		dflt = &a[1]
+	}
+	cs := argBool(a[2], false)
+	items := draw(c, v, "filter groupby")
+	ks := make([]keyed, len(items))
+	for i, it := range items {
+		ks[i] = keyed{key: []value.Value{fold(c, path.get(c, it, dflt), cs)}, item: it}
+	}
+	sortKeyed(c, ks, false)
+	out := []value.Value{}
+	names := []string{"grouper", "list"}
+	for i := 0; i < len(ks); {
+		j := i + 1
+		for j < len(ks) {
+			c.Charge(budget.Elem, "filter groupby")
+			if !value.Equal(c, ks[j].key[0], ks[i].key[0]) {
+				break
+			}
+			j++
+		}
+		group := make([]value.Value, j-i)
+		for k := i; k < j; k++ {
+			group[k-i] = ks[k].item
+		}
+		grouper := ks[i].key[0]
+		if !cs {
+			grouper = path.get(c, group[0], dflt)
+		}
+		out = append(out, value.NewNamedTuple(names, []value.Value{grouper, value.NewList(group)}))
+		i = j
+	}
+	return value.NewList(out)
+}

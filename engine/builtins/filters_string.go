@@ -1,0 +1,333 @@
+package builtins
+
+import (
+	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// String filters. Markup keeps its flag wherever markupsafe's Markup
+// method would return Markup (soft_str keeps the subclass).
+
+func init() {
+	regFilter(fUpper, "upper")
+	regFilter(fLower, "lower")
+	regFilter(fCapitalize, "capitalize")
+	regFilter(fTitle, "title")
+	regFilter(fTrim, "trim")
+	regFilter(fCenter, "center")
+	regFilter(fReplace, "replace")
+	regFilter(fTruncate, "truncate")
+	regFilter(fWordcount, "wordcount")
+	regFilter(fString, "string")
+	regFilter(fIndent, "indent")
+	regFilter(fFormat, "format")
+}
+
+func fUpper(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_upper")
+	s := softStr(c, v)
+	c.Charge(int64(len(s.Str()))*caseBound, "filter upper")
+	return withSafe(s, pyUpper(s.Str()))
+}
+
+func fLower(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_lower")
+	s := softStr(c, v)
+	c.Charge(int64(len(s.Str()))*caseBound, "filter lower")
+	return withSafe(s, pyLower(s.Str()))
+}
+
+// fCapitalize is str.capitalize: title-case first code point, rest lower.
+func fCapitalize(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_capitalize")
+	s := softStr(c, v)
+	str := s.Str()
+	c.Charge(int64(len(str))*caseBound, "filter capitalize")
+	if str == "" {
+		return s
+	}
+	return withSafe(s, PyCapitalize(str))
+}
+
+// isTitleSep is Jinja's _word_beginning_split_re class [-\s({\[<].
+func isTitleSep(r rune) bool {
+	switch r {
+	case '-', '(', '{', '[', '<':
+		return true
+	}
+	return pyIsSpace(r)
+}
+
+// fTitle is Jinja's do_title: split into separator runs and words; each
+// piece gets its first code point uppercased and the rest lowercased. The
+// result is a plain str ("".join drops the Markup subclass).
+func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_title")
+	s := softStr(c, v).Str()
+	c.Charge(int64(len(s))*caseBound, "filter title")
+	var sb strings.Builder
+	sb.Grow(len(s))
+	// pieces alternate between separator runs and words; each piece gets
+	// item[0].upper() + item[1:].lower()
+	for i := 0; i < len(s); {
+		r, w := decodeRune(s, i)
+		sep := isTitleSep(r)
+		j := i + w
+		for j < len(s) {
+			r2, w2 := decodeRune(s, j)
+			if isTitleSep(r2) != sep {
+				break
+			}
+			j += w2
+		}
+		sb.WriteString(pyUpper(s[i : i+w]))
+		sb.WriteString(pyLower(s[i+w : j]))
+		i = j
+	}
+	return value.FromString(sb.String())
+}
+
+func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_trim", "chars")
+	s := softStr(c, v)
+	c.Charge(int64(len(s.Str())), "filter trim")
+	if isNoneOrMissing(a[0]) {
+		return withSafe(s, pyStrip(s.Str(), nil, true, true))
+	}
+	if !a[0].IsString() {
+		value.Throwf(errs.Type, "strip arg must be None or str")
+	}
+	chars := a[0].Str()
+	if s.IsSafe() {
+		chars = value.EscapeStr(a[0]) // Markup.strip escapes its argument
+	}
+	return withSafe(s, pyStrip(s.Str(), &chars, true, true))
+}
+
+// fCenter is str.center; the padded width is charged before padding.
+func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_center", "width")
+	s := softStr(c, v)
+	width := argInt("center", a[0], 80)
+	str := s.Str()
+	n := int64(value.RuneLen(str))
+	if width <= n {
+		return s
+	}
+	c.Charge(budget.Add(int64(len(str)), width-n), "filter center")
+	marg := width - n
+	left := marg/2 + (marg & width & 1)
+	out := strings.Repeat(" ", int(left)) + str + strings.Repeat(" ", int(marg-left))
+	return withSafe(s, out)
+}
+
+// fReplace is Jinja's do_replace. The result size is computed from the
+// occurrence count and charged before the copy; an empty pattern inserts
+// between every code point.
+func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_replace", "old", "new", "count")
+	if a[0].IsMissing() || a[1].IsMissing() {
+		value.Throw(errs.Type, "do_replace() missing required positional arguments: 'old' and 'new'")
+	}
+	count := int64(-1)
+	if !isNoneOrMissing(a[2]) {
+		count = argInt("replace", a[2], -1)
+	}
+	var s value.Value
+	var old, nw string
+	if !c.Autoescape() {
+		s = value.FromString(pyStr(c, v))
+		old, nw = pyStr(c, a[0]), pyStr(c, a[1])
+	} else {
+		if a[0].IsSafe() || (a[1].IsSafe() && !v.IsSafe()) {
+			s = value.Escape(v)
+		} else {
+			s = softStr(c, v)
+		}
+		if s.IsSafe() {
+			old, nw = escapeArg(c, a[0]), escapeArg(c, a[1])
+		} else {
+			old, nw = pyStr(c, a[0]), pyStr(c, a[1])
+		}
+	}
+	str := s.Str()
+	c.Charge(int64(len(str)), "filter replace")
+	var k int64
+	if old == "" {
+		k = int64(value.RuneLen(str)) + 1
+	} else {
+		k = int64(strings.Count(str, old))
+	}
+	if count >= 0 && count < k {
+		k = count
+	}
+	size := budget.Add(int64(len(str)), budget.Mul(k, int64(len(nw))))
+	c.Charge(size, "filter replace")
+	return withSafe(s, strings.Replace(str, old, nw, int(k)))
+}
+
+// escapeArg is markupsafe's argument escaping for Markup methods.
+func escapeArg(c value.Ctx, v value.Value) string {
+	if v.IsString() {
+		return value.EscapeStr(v)
+	}
+	return pyStr(c, v)
+}
+
+// fTruncate is Jinja's do_truncate (leeway policy 5).
+func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_truncate", "length", "killwords", "end", "leeway")
+	length := argInt("truncate", a[0], 255)
+	killwords := argBool(a[1], false)
+	end := value.FromString("...")
+	if !a[2].IsMissing() {
+		end = a[2]
+	}
+	leeway := int64(5)
+	if !isNoneOrMissing(a[3]) {
+		leeway = argInt("truncate", a[3], 5)
+	}
+	if !end.IsString() {
+		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
+	}
+	endLen := int64(value.RuneLen(end.Str()))
+	if length < endLen {
+		value.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
+	}
+	if leeway < 0 {
+		value.Throwf(errs.Render, "expected leeway >= 0, got %d", leeway)
+	}
+	if v.IsUndefined() && c.Strict() {
+		value.ThrowUndefined(v)
+	}
+	n, ok := value.Length(v)
+	if !ok {
+		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+	}
+	if int64(n) <= budget.Add(length, leeway) {
+		return v
+	}
+	if !v.IsString() {
+		value.Throwf(errs.Type, "unsupported truncate of %s", errs.Quote(v.TypeName()))
+	}
+	str := v.Str()
+	c.Charge(int64(len(str))+int64(len(end.Str())), "filter truncate")
+	head := runePrefix(str, int(length-endLen))
+	if !killwords {
+		if i := strings.LastIndexByte(head, ' '); i >= 0 {
+			head = head[:i]
+		}
+	}
+	if v.IsSafe() {
+		return value.Safe(head + value.EscapeStr(end))
+	}
+	if end.IsSafe() {
+		return value.Safe(value.EscapeHTML(head) + end.Str())
+	}
+	return value.FromString(head + end.Str())
+}
+
+// isWordRune is Python's \w for str patterns (alphanumeric or '_').
+func isWordRune(r rune) bool { return r == '_' || pyIsAlnum(r) }
+
+// fWordcount counts runs of \w, as len(re.findall(r"\w+", s)).
+func fWordcount(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "do_wordcount")
+	s := softStr(c, v).Str()
+	c.Charge(int64(len(s)), "filter wordcount")
+	n := int64(0)
+	in := false
+	for _, r := range s {
+		w := isWordRune(r)
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return value.FromInt(n)
+}
+
+func fString(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	noArgs(args, "soft_str")
+	return softStr(c, v)
+}
+
+// fIndent is Jinja 3.1's do_indent. The size is bounded before joining:
+// every line may gain one indentation.
+func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_indent", "width", "first", "blank")
+	var ind string
+	indLen := int64(4)
+	switch {
+	case a[0].IsMissing():
+		ind = "    "
+	case a[0].IsString():
+		ind = a[0].Str()
+		indLen = int64(len(ind))
+	case a[0].Kind() == value.Int || a[0].Kind() == value.Bool:
+		indLen = max(a[0].Int(), 0)
+	default:
+		value.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
+	}
+	first, blank := argBool(a[1], false), argBool(a[2], false)
+	if v.IsUndefined() {
+		value.ThrowUndefined(v)
+	}
+	if !v.IsString() {
+		value.Throwf(errs.Type, "unsupported operand type(s) for +=: %s and 'str'", errs.Quote(v.TypeName()))
+	}
+	s := v.Str()
+	c.Charge(int64(len(s)), "filter indent")
+	// every line may gain one indentation, the first one too
+	lines := pySplitLines(s + "\n")
+	nl := int64(len(lines))
+	c.Charge(budget.Add(int64(len(s))+nl, budget.Mul(nl+1, indLen)), "filter indent")
+	if ind == "" && indLen > 0 {
+		ind = strings.Repeat(" ", int(indLen))
+	}
+	var sb strings.Builder
+	if first {
+		sb.WriteString(ind)
+	}
+	for i, ln := range lines {
+		if i > 0 {
+			sb.WriteByte('\n')
+			if blank || ln != "" {
+				sb.WriteString(ind)
+			}
+		}
+		sb.WriteString(ln)
+	}
+	return withSafe(v, sb.String())
+}
+
+// fFormat is Jinja's do_format: printf-style with positional or keyword
+// arguments (not both), through the shared % implementation.
+func fFormat(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	var pos []value.Value
+	var kw []value.KV
+	if args != nil {
+		pos, kw = args.Pos, args.Kw
+	}
+	if len(pos) > 0 && len(kw) > 0 {
+		value.Throw(errs.Render, "can't handle positional and keyword arguments at the same time")
+	}
+	s := softStr(c, v)
+	var rhs value.Value
+	if len(kw) > 0 {
+		d := value.NewDict(len(kw))
+		for _, p := range kw {
+			d.SetStr(p.Key, p.Val)
+		}
+		rhs = value.FromDict(d)
+	} else {
+		rhs = value.NewTuple(append([]value.Value(nil), pos...))
+	}
+	if value.PercentFormat == nil {
+		value.Throw(errs.Internal, "printf-style formatting is not available")
+	}
+	return value.PercentFormat(c, s, rhs)
+}

@@ -1,0 +1,244 @@
+package builtins
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// wordwrap: Jinja's do_wordwrap over Python's textwrap.TextWrapper with
+// expand_tabs=False and replace_whitespace=False, one paragraph per line.
+
+func init() {
+	regFilter(fWordwrap, "wordwrap")
+}
+
+// textwrap's whitespace is ASCII only.
+func twSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ':
+		return true
+	}
+	return false
+}
+
+// twLetter is textwrap's letter class [^\d\W].
+func twLetter(r rune) bool { return isWordRune(r) && !pyIsDecimal(r) }
+
+// twPunct is textwrap's word_punct class [\w!"'&.,?].
+func twPunct(r rune) bool { return isWordRune(r) || strings.ContainsRune(`!"'&.,?`, r) }
+
+type twChunk struct {
+	s string
+	n int // code points
+}
+
+// twSplit is TextWrapper._split. With hyphen breaking it follows
+// wordsep_re as a scanner: every position starts a whitespace run, an
+// em-dash, or a word ended by a breakable hyphen, whitespace, the end, or
+// an em-dash.
+func twSplit(line string, hyphens bool) []twChunk {
+	text := []rune(line)
+	var out []twChunk
+	off := 0 // byte offset of text[prev end]
+	at := func(i int) rune {
+		if i < 0 || i >= len(text) {
+			return -1
+		}
+		return text[i]
+	}
+	// dashRunThenWord reports whether text[i:] is two or more '-' then \w.
+	dashRunThenWord := func(i int) (int, bool) {
+		j := i
+		for j < len(text) && text[j] == '-' {
+			j++
+		}
+		return j, j-i >= 2 && j < len(text) && isWordRune(text[j])
+	}
+	// chunks are substrings of line: boundaries only move forward
+	add := func(a, b int) {
+		start := off
+		for _, r := range text[a:b] {
+			off += utf8.RuneLen(r)
+		}
+		out = append(out, twChunk{line[start:off], b - a})
+	}
+	p := 0
+	for p < len(text) {
+		if twSpace(text[p]) {
+			e := p
+			for e < len(text) && twSpace(text[e]) {
+				e++
+			}
+			add(p, e)
+			p = e
+			continue
+		}
+		if !hyphens {
+			e := p
+			for e < len(text) && !twSpace(text[e]) {
+				e++
+			}
+			add(p, e)
+			p = e
+			continue
+		}
+		if text[p] == '-' && p > 0 && twPunct(text[p-1]) {
+			if j, ok := dashRunThenWord(p); ok {
+				add(p, j)
+				p = j
+				continue
+			}
+		}
+		e := p + 1
+		for {
+			if at(e) == '-' && ((twLetter(at(e-1)) && twLetter(at(e-2))) ||
+				(twLetter(at(e-1)) && at(e-2) == '-' && twLetter(at(e-3)))) &&
+				twLetter(at(e+1)) && (twLetter(at(e+2)) || (at(e+2) == '-' && twLetter(at(e+3)))) {
+				e++
+				break
+			}
+			if e >= len(text) || twSpace(text[e]) {
+				break
+			}
+			if twPunct(text[e-1]) && text[e] == '-' {
+				if _, ok := dashRunThenWord(e); ok {
+					break
+				}
+			}
+			e++
+		}
+		add(p, e)
+		p = e
+	}
+	return out
+}
+
+// runeOffset is the byte offset of code point n in s (len(s) past the end).
+func runeOffset(s string, n int64) int {
+	if n <= 0 {
+		return 0
+	}
+	i := int64(0)
+	for off := range s {
+		if i == n {
+			return off
+		}
+		i++
+	}
+	return len(s)
+}
+
+func isBlankChunk(s string) bool { return strings.TrimFunc(s, pyIsSpace) == "" }
+
+// twWrap is TextWrapper._wrap_chunks (no indents, no max_lines). Breaking
+// a long word copies its remainder in Python, which is charged as spent.
+func twWrap(c value.Ctx, chunks []twChunk, width int64, breakLong, hyphens bool) []string {
+	if width <= 0 {
+		value.Throwf(errs.Render, "invalid width %d (must be > 0)", width)
+	}
+	var lines []string
+	// chunks are consumed from the front (Python reverses and pops)
+	for len(chunks) > 0 {
+		var cur []string
+		var curLen int64
+		if isBlankChunk(chunks[0].s) && len(lines) > 0 {
+			chunks = chunks[1:]
+		}
+		for len(chunks) > 0 {
+			l := int64(chunks[0].n)
+			if curLen+l > width {
+				break
+			}
+			cur = append(cur, chunks[0].s)
+			curLen += l
+			chunks = chunks[1:]
+		}
+		if len(chunks) > 0 && int64(chunks[0].n) > width {
+			spaceLeft := width - curLen
+			if width < 1 {
+				spaceLeft = 1
+			}
+			if breakLong {
+				// Python copies the remainder of the word at each break
+				c.Charge(int64(len(chunks[0].s))+budget.Elem, "filter wordwrap")
+				ch := chunks[0].s
+				end := runeOffset(ch, spaceLeft)
+				if hyphens && int64(chunks[0].n) > spaceLeft {
+					// rfind('-', 0, space_left), used if something precedes it
+					if h := strings.LastIndexByte(ch[:end], '-'); h > 0 && strings.Trim(ch[:h], "-") != "" {
+						end = h + 1
+					}
+				}
+				head := ch[:end]
+				cur = append(cur, head)
+				chunks[0] = twChunk{ch[end:], chunks[0].n - value.RuneLen(head)}
+			} else if len(cur) == 0 {
+				cur = append(cur, chunks[0].s)
+				chunks = chunks[1:]
+			}
+		}
+		if len(cur) > 0 && isBlankChunk(cur[len(cur)-1]) {
+			cur = cur[:len(cur)-1]
+		}
+		if len(cur) > 0 {
+			c.Charge(budget.Elem, "filter wordwrap")
+			lines = append(lines, strings.Join(cur, ""))
+		}
+	}
+	return lines
+}
+
+func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
+	a := bind(args, "do_wordwrap", "width", "break_long_words", "wrapstring", "break_on_hyphens")
+	width := argInt("wordwrap", a[0], 79)
+	breakLong := argBool(a[1], true)
+	wrap := "\n"
+	safeWrap := false // a Markup wrapstring escapes what it joins
+	if !isNoneOrMissing(a[2]) {
+		wrap = pyStr(c, a[2])
+		safeWrap = a[2].IsSafe()
+	}
+	// textwrap tests "is True", so only a real true enables the hyphen regex
+	hyphenRe := a[3].IsMissing() || (a[3].Kind() == value.Bool && a[3].Bool())
+	hyphenLong := argBool(a[3], true)
+	if v.IsUndefined() {
+		value.ThrowUndefined(v)
+	}
+	if !v.IsString() {
+		value.Throwf(errs.Render, "%s object has no attribute 'splitlines'", errs.Quote(v.TypeName()))
+	}
+	s := v.Str()
+	c.Charge(budget.Mul(int64(len(s)), 4), "filter wordwrap")
+	var paras []string
+	var total int64
+	for _, line := range pySplitLines(s) {
+		chunks := twSplit(line, hyphenRe)
+		c.Charge(budget.Mul(int64(len(chunks)), budget.Elem), "filter wordwrap")
+		var wrapped []string
+		if len(chunks) > 0 || width <= 0 {
+			wrapped = twWrap(c, chunks, width, breakLong, hyphenLong)
+		}
+		for i, w := range wrapped {
+			if safeWrap {
+				chargeEscape(c, w, "filter wordwrap")
+				wrapped[i] = value.EscapeHTML(w)
+			}
+			total += int64(len(wrapped[i]))
+		}
+		if len(wrapped) > 1 {
+			total = budget.Add(total, budget.Mul(int64(len(wrapped)-1), int64(len(wrap))))
+			c.Charge(budget.Mul(int64(len(wrapped)-1), int64(len(wrap))), "filter wordwrap")
+		}
+		paras = append(paras, strings.Join(wrapped, wrap))
+	}
+	total = budget.Add(total, budget.Mul(int64(len(paras)), int64(len(wrap))))
+	c.Charge(total, "filter wordwrap")
+	if safeWrap {
+		return value.Safe(strings.Join(paras, wrap))
+	}
+	return value.FromString(strings.Join(paras, wrap))
+}
