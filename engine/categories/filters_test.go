@@ -283,6 +283,8 @@ func TestMarkdownBudget(t *testing.T) {
 		{"padded tables", padded, false},
 		{"within budget", strings.Repeat("**a ", 7500), true},
 		{"deep quotes", strings.Repeat(">", 5000) + " x", false},
+		{"unclosed links", strings.Repeat("[a](", 15000), false},
+		{"many real links", strings.Repeat("[a](https://example.com/x) ", 2000), true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -356,4 +358,20 @@ func FuzzMarkdown(f *testing.F) {
 			t.Fatalf("raw html survived: %q", out.Str())
 		}
 	})
+}
+
+func TestLinkScanBound(t *testing.T) {
+	tests := map[string]int64{
+		"no links":     0,
+		"[a](b) c":     4,
+		"[a](<b c>) d": 6,
+		"[a](b\n[c](d": 6,
+		"[a](":         2,
+		"[a]( spaced)": 2,
+	}
+	for in, want := range tests {
+		if got := LinkScanBound(in); got != want {
+			t.Errorf("%q: %d, want %d", in, got, want)
+		}
+	}
 }

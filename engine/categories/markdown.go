@@ -59,6 +59,9 @@ func ConvertMarkdown(c value.Ctx, src string) string {
 		value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
 			Configured: maxMarkdownDepth, Observed: int64(d)})
 	}
+	// Inline link destinations are rescanned from every "](" (goldmark
+	// is quadratic on unclosed runs of them): charge that scan up front.
+	charge(c, budget.Mul(LinkScanBound(src), linkScanUnits), markdownOp)
 	md := newMarkdown()
 	source := []byte(src)
 	doc := md.Parser().Parse(text.NewReader(source))
@@ -262,4 +265,37 @@ func maxLineContainers(src string) int {
 		best = max(best, d)
 	}
 	return best
+}
+
+// linkScanUnits is charged per byte goldmark may scan for a link
+// destination (about 5 ns a byte measured, so a few units).
+const linkScanUnits = 4
+
+// LinkScanBound bounds the bytes goldmark scans looking for inline link
+// destinations: from every "](", up to the next whitespace (a plain
+// destination cannot contain one) or, for "<...>", up to the next ">" or
+// line end. One backward pass, no allocation.
+func LinkScanBound(src string) int64 {
+	var total int64
+	nextWS, nextGT := len(src), len(src)
+	for i := len(src) - 1; i >= 0; i-- {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			nextWS = i
+			if src[i] == '\n' {
+				nextGT = i
+			}
+		case '>':
+			nextGT = i
+		case ']':
+			if i+1 < len(src) && src[i+1] == '(' {
+				if i+2 < len(src) && src[i+2] == '<' {
+					total += int64(nextGT - i)
+				} else {
+					total += int64(nextWS - i)
+				}
+			}
+		}
+	}
+	return total
 }
