@@ -34,6 +34,22 @@ type Runner struct {
 	Limits budget.Limits
 	// MaxDepth bounds pipe nesting (0: DefaultMaxDepth).
 	MaxDepth int
+	// LimitsFor, when set, gives each render's limits by category instead
+	// of Limits (the Temporal layer bounds in-workflow renders this way).
+	LimitsFor func(categories.Category) budget.Limits
+	// OnRender, when set, observes every render, failed ones included
+	// (the Temporal layer turns these into trace spans).
+	OnRender func(RenderEvent)
+}
+
+// RenderEvent describes one render for observers.
+type RenderEvent struct {
+	Pipe, Field   string
+	Category      categories.Category
+	TemplateBytes int
+	Units         int64
+	OutputBytes   int
+	Err           error
 }
 
 // Render records one template render, in run order.
@@ -173,7 +189,14 @@ func (s *run) renderWith(code, field string, cat categories.Category, style cate
 		}
 	}
 	rc.Limits = s.r.Limits
+	if s.r.LimitsFor != nil {
+		rc.Limits = s.r.LimitsFor(cat)
+	}
 	out, err := categories.Render(cat, style, code+"."+field, src, data, rc)
+	if s.r.OnRender != nil {
+		s.r.OnRender(RenderEvent{Pipe: code, Field: field, Category: cat, TemplateBytes: len(src),
+			Units: out.Units, OutputBytes: len(out.Text), Err: err})
+	}
 	if err != nil {
 		return "", fail(code, field, err)
 	}

@@ -1,0 +1,158 @@
+// Package activities holds jinjabox's Temporal activities: template
+// rendering on the activity path (the engine's full default budget, for
+// templates too heavy for workflow code), method validation, condition
+// evaluation and model calls behind a Provider.
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/workflows"
+)
+
+// Activities holds the model provider and the tracer. Register its
+// methods with Register; a nil Provider is the local deterministic one.
+type Activities struct {
+	Provider workflows.Provider
+	// Tracer records render spans (nil: none).
+	Tracer trace.Tracer
+}
+
+// ActivityRegistry is the part of a worker that registers activities.
+type ActivityRegistry interface {
+	RegisterActivity(a any)
+}
+
+// Register registers every activity under its method name (the
+// workflows.Activity* constants).
+func (a *Activities) Register(r ActivityRegistry) { r.RegisterActivity(a) }
+
+func (a *Activities) tracer() trace.Tracer {
+	if a.Tracer == nil {
+		return noop.NewTracerProvider().Tracer("")
+	}
+	return a.Tracer
+}
+
+func (a *Activities) provider() workflows.Provider {
+	if a.Provider == nil {
+		return workflows.LocalProvider{}
+	}
+	return a.Provider
+}
+
+// RenderInput is RenderTemplate's input.
+type RenderInput struct {
+	// Name names the template in errors.
+	Name     string              `json:"name"`
+	Source   string              `json:"source"`
+	Category categories.Category `json:"category"`
+	// Style is the templating style (zero: the default).
+	Style categories.TemplatingStyle `json:"style"`
+	// Data is the template data as a JSON object (key order kept).
+	Data   json.RawMessage `json:"data,omitempty"`
+	Sigils bool            `json:"sigils,omitempty"`
+	Strict bool            `json:"strict,omitempty"`
+	// Limits bound the render (zero fields: the engine's defaults).
+	Limits budget.Limits `json:"limits"`
+}
+
+// RenderOutput is a successful render.
+type RenderOutput struct {
+	Text   string                `json:"text"`
+	Units  int64                 `json:"units"`
+	Images []categories.ImageRef `json:"images,omitempty"`
+}
+
+// RenderTemplate renders one template. Template failures are
+// non-retryable application errors typed by kind (TemplateSyntaxError,
+// ...) with workflows.TemplateErrorDetails.
+func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (RenderOutput, error) {
+	data := map[string]any{}
+	if len(in.Data) > 0 {
+		var err error
+		if data, err = value.DecodeJSONObject(in.Data); err != nil {
+			return RenderOutput{}, workflows.ToApplicationError(errs.Wrap(errs.Render, err))
+		}
+	}
+	cat := in.Category
+	if cat == "" {
+		cat = categories.Basic
+	}
+	name := in.Name
+	if name == "" {
+		name = "template"
+	}
+	var out categories.Rendered
+	err := a.span(ctx, cat, len(in.Source), func() (int64, int, error) {
+		var err error
+		out, err = categories.Render(cat, in.Style, name, in.Source, data,
+			categories.RenderConfig{Sigils: in.Sigils, Strict: in.Strict, Limits: in.Limits})
+		return out.Units, len(out.Text), err
+	})
+	if err != nil {
+		return RenderOutput{}, workflows.ToApplicationError(err)
+	}
+	return RenderOutput{Text: out.Text, Units: out.Units, Images: out.Images}, nil
+}
+
+// ValidateMethod validates a JSON bundle. An invalid one is a
+// non-retryable InvalidMethod error whose details list every problem.
+func (a *Activities) ValidateMethod(_ context.Context, method json.RawMessage) error {
+	_, err := workflows.ValidateJSON(method)
+	if err == nil {
+		return nil
+	}
+	var problems []string
+	for _, p := range workflows.Problems(err) {
+		problems = append(problems, p.Error())
+	}
+	if problems == nil {
+		problems = []string{err.Error()}
+	}
+	return temporal.NewNonRetryableApplicationError("invalid method: "+strconv.Itoa(len(problems))+" problem(s): "+problems[0],
+		workflows.ErrTypeInvalidMethod, nil, problems)
+}
+
+// ConditionInput is EvaluateCondition's input: a PipeCondition's
+// expression (or expression template) and its data.
+type ConditionInput struct {
+	Expression         string                     `json:"expression,omitempty"`
+	ExpressionTemplate string                     `json:"expression_template,omitempty"`
+	Style              categories.TemplatingStyle `json:"style"`
+	Data               json.RawMessage            `json:"data,omitempty"`
+	Limits             budget.Limits              `json:"limits"`
+}
+
+// EvaluateCondition renders a condition's expression in the expression
+// category and returns the outcome string (the activity path of what
+// PipeConditionWorkflow does in workflow code).
+func (a *Activities) EvaluateCondition(ctx context.Context, in ConditionInput) (RenderOutput, error) {
+	src := "{{ " + in.Expression + " }}"
+	if in.Expression == "" {
+		src = in.ExpressionTemplate
+	}
+	return a.RenderTemplate(ctx, RenderInput{Name: "expression", Source: src, Category: categories.Expression,
+		Style: in.Style, Data: in.Data, Limits: in.Limits})
+}
+
+// CompleteText runs one model call through the provider. Provider errors
+// pass through: plain errors are retried by Temporal, a non-retryable
+// application error (ProviderError) is not.
+func (a *Activities) CompleteText(ctx context.Context, req workflows.CompletionRequest) (workflows.WireResponse, error) {
+	resp, err := a.provider().CompleteText(ctx, req)
+	if err != nil {
+		return workflows.WireResponse{}, err
+	}
+	return workflows.ToWireResponse(resp)
+}

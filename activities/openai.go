@@ -1,0 +1,165 @@
+package activities
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/workflows"
+)
+
+// OpenAIProvider is an OpenAI-compatible chat-completions client
+// (POST {BaseURL}/chat/completions). Network errors, 408, 429 and 5xx are
+// returned as plain errors so Temporal retries them; other 4xx answers
+// are non-retryable ProviderError application errors.
+type OpenAIProvider struct {
+	BaseURL string
+	APIKey  string
+	Model   string
+	// Client is the HTTP client (nil: one with a 2-minute timeout).
+	Client *http.Client
+}
+
+// maxAnswer bounds a provider answer read into memory.
+const maxAnswer = 4 << 20
+
+// ProviderFromEnv picks the provider from the environment:
+// JINJABOX_PROVIDER=openai uses OPENAI_BASE_URL (default
+// https://api.openai.com/v1), OPENAI_API_KEY and OPENAI_MODEL (default
+// gpt-4o-mini); anything else (or unset) is the local deterministic one.
+func ProviderFromEnv() (workflows.Provider, error) {
+	switch p := os.Getenv("JINJABOX_PROVIDER"); p {
+	case "", "local":
+		return workflows.LocalProvider{}, nil
+	case "openai":
+		o := &OpenAIProvider{BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL")}
+		if o.BaseURL == "" {
+			o.BaseURL = "https://api.openai.com/v1"
+		}
+		if o.Model == "" {
+			o.Model = "gpt-4o-mini"
+		}
+		return o, nil
+	default:
+		return nil, fmt.Errorf("JINJABOX_PROVIDER=%q: want local or openai", p)
+	}
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type chatRequest struct {
+	Model          string            `json:"model"`
+	Messages       []chatMessage     `json:"messages"`
+	ResponseFormat map[string]string `json:"response_format,omitempty"`
+}
+
+type chatResponse struct {
+	Choices []struct {
+		Message chatMessage `json:"message"`
+	} `json:"choices"`
+}
+
+// prompt turns a request into chat messages: images are listed by URL
+// (the [Image n] tokens in the prompt refer to them), judge options and
+// levels are spelled out, and a structured output asks for JSON with the
+// declared fields.
+func prompt(req workflows.CompletionRequest) ([]chatMessage, bool) {
+	var msgs []chatMessage
+	if req.SystemPrompt != "" {
+		msgs = append(msgs, chatMessage{Role: "system", Content: req.SystemPrompt})
+	}
+	var b strings.Builder
+	b.WriteString(req.Prompt)
+	for i, im := range req.Images {
+		fmt.Fprintf(&b, "\n[Image %d]: %s", i+1, im.URL)
+	}
+	if len(req.Options) > 0 {
+		b.WriteString("\nAnswer with exactly one of: " + strings.Join(req.Options, ", "))
+	}
+	if len(req.Levels) > 0 {
+		b.WriteString("\nAnswer with exactly one of: " + strings.Join(req.Levels, ", "))
+	}
+	structured := len(req.Fields) > 0
+	if structured {
+		b.WriteString("\nAnswer with a JSON object with the fields:")
+		for _, f := range req.Fields {
+			b.WriteString(" " + f.Name + " (" + f.Type + ")")
+		}
+	}
+	if req.Kind == workflows.RequestImgGen && req.NegativePrompt != "" {
+		b.WriteString("\nAvoid: " + req.NegativePrompt)
+	}
+	msgs = append(msgs, chatMessage{Role: "user", Content: b.String()})
+	return msgs, structured
+}
+
+// CompleteText implements workflows.Provider.
+func (o *OpenAIProvider) CompleteText(ctx context.Context, req workflows.CompletionRequest) (workflows.CompletionResponse, error) {
+	msgs, structured := prompt(req)
+	body := chatRequest{Model: o.Model, Messages: msgs}
+	if structured {
+		body.ResponseFormat = map[string]string{"type": "json_object"}
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return workflows.CompletionResponse{}, err
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(o.BaseURL, "/")+"/chat/completions", bytes.NewReader(b))
+	if err != nil {
+		return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeProvider, nil)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if o.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+o.APIKey)
+	}
+	client := o.Client
+	if client == nil {
+		client = &http.Client{Timeout: 2 * time.Minute}
+	}
+	resp, err := client.Do(hreq)
+	if err != nil {
+		return workflows.CompletionResponse{}, fmt.Errorf("provider: %w", err) // transient: retried
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	if err != nil {
+		return workflows.CompletionResponse{}, fmt.Errorf("provider: reading the answer: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg := "provider: HTTP " + strconv.Itoa(resp.StatusCode) + ": " + strings.TrimSpace(string(data[:min(len(data), 300)]))
+		if resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+			return workflows.CompletionResponse{}, errors.New(msg)
+		}
+		return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError(msg, workflows.ErrTypeProvider, nil)
+	}
+	var cr chatResponse
+	if err := json.Unmarshal(data, &cr); err != nil || len(cr.Choices) == 0 {
+		return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError("provider: malformed answer", workflows.ErrTypeProvider, err)
+	}
+	text := cr.Choices[0].Message.Content
+	switch {
+	case req.Kind == workflows.RequestImgGen:
+		return workflows.CompletionResponse{ImageURL: strings.TrimSpace(text)}, nil
+	case structured:
+		obj, err := value.DecodeJSON([]byte(text))
+		if err != nil {
+			return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError("provider: structured answer is not JSON", workflows.ErrTypeProvider, err)
+		}
+		return workflows.CompletionResponse{Object: obj}, nil
+	}
+	return workflows.CompletionResponse{Text: text}, nil
+}
