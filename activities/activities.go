@@ -20,8 +20,8 @@ import (
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
-// Activities holds the model provider and the tracer. Register its
-// methods with Register; a nil Provider is the local deterministic one.
+// Activities holds the model provider and the tracer. Register it with
+// Register; a nil Provider is the local deterministic one.
 type Activities struct {
 	Provider workflows.Provider
 	// Tracer records render spans (nil: none).
@@ -33,9 +33,10 @@ type ActivityRegistry interface {
 	RegisterActivity(a any)
 }
 
-// Register registers every activity under its method name (the
-// workflows.Activity* constants).
-func (a *Activities) Register(r ActivityRegistry) { r.RegisterActivity(a) }
+// Register registers every exported method of a as an activity under its
+// method name (the workflows.Activity* constants). It is a function, not
+// a method, so that it is not registered as an activity itself.
+func Register(r ActivityRegistry, a *Activities) { r.RegisterActivity(a) }
 
 func (a *Activities) tracer() trace.Tracer {
 	if a.Tracer == nil {

@@ -22,6 +22,7 @@ const usage = `usage:
   jinjabox check [--json] [--verbose] FILE.jsonl... run corpus cases
   jinjabox validate METHOD.json                    report every problem of a method bundle
   jinjabox exec METHOD.json INPUTS.json            run a method in process (local model)
+  jinjabox run METHOD.json INPUTS.json             run a method on Temporal (RunMethodWorkflow)
   jinjabox help                                    show this help
 
 run "jinjabox render -h" or "jinjabox check -h" for the flags.
@@ -47,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdValidate(args[1:], stdout, stderr)
 	case "exec":
 		return cmdExec(args[1:], stdout, stderr)
+	case "run": // Temporal starter (run.go)
+		return cmdRun(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
