@@ -10,15 +10,18 @@ import (
 // yields, so every in-workflow render must finish far below that on a
 // loaded worker. The numbers are measured, not guessed: the hostile
 // corpus rendered through this path in the test workflow environment
-// (TestHostileCorpusInWorkflow) stays under 50 ms per case on 2 cores.
+// (TestHostileCorpusInWorkflow) took at most 27-36 ms per case on 2
+// cores at 2 Mi units, where 4 Mi units let one case take 230 ms.
 // Templates that need more belong on the activity path (RenderTemplate),
 // which keeps the engine's default budget.
 const (
 	// InWorkflowWorkUnits bounds one render's work (about a byte read or
 	// allocated per unit).
-	InWorkflowWorkUnits int64 = 4 << 20
-	// InWorkflowMarkdownWorkUnits is lower for the html category, whose
-	// markdown filter (goldmark) is the slowest code per unit.
+	InWorkflowWorkUnits int64 = 2 << 20
+	// InWorkflowMarkdownWorkUnits bounds html renders, whose markdown
+	// filter (goldmark, 2,048 units per source character: about 1,000
+	// characters of Markdown fit) is the slowest code per unit; longer
+	// Markdown belongs on the activity path.
 	InWorkflowMarkdownWorkUnits int64 = 2 << 20
 	// InWorkflowOutputBytes bounds one render's output: rendered text goes
 	// into activity inputs and workflow results, which Temporal caps at

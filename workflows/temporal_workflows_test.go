@@ -35,11 +35,15 @@ func readFile(t *testing.T, path string) []byte {
 // newEnv is a test workflow environment with every workflow and the real
 // activities registered (the local provider).
 func newEnv(t *testing.T) *temporaltest.TestWorkflowEnvironment {
+	return newEnvWith(t, &workflows.Workflows{})
+}
+
+func newEnvWith(t *testing.T, w *workflows.Workflows) *temporaltest.TestWorkflowEnvironment {
 	t.Helper()
 	var s temporaltest.WorkflowTestSuite
 	s.SetLogger(quietLogger())
 	env := s.NewTestWorkflowEnvironment()
-	(&workflows.Workflows{}).Register(env)
+	w.Register(env)
 	activities.Register(env, &activities.Activities{})
 	return env
 }

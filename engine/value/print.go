@@ -297,6 +297,13 @@ func Size(v Value, limit int64) int64 {
 			total += Size(d.keys[i], limit-total) + Size(d.vals[i], limit-total)
 		}
 		return total
+	case Object:
+		// A host object prints as its TemplateString (a stuff artefact
+		// prints its whole content): charge that, or formatting one
+		// thousands of times copies megabytes on an 8-unit charge.
+		if ts, ok := v.ref.(interface{ TemplateString() string }); ok {
+			return max(int64(len(ts.TemplateString())), 8)
+		}
 	}
 	return 8
 }

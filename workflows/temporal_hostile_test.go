@@ -1,0 +1,146 @@
+package workflows_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/workflows"
+)
+
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("JINJABOX_SHARED")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared")
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Skipf("shared corpus directory %s not found (set JINJABOX_SHARED)", dir)
+	}
+	return dir
+}
+
+// unitsRecorder collects the units of in-workflow renders.
+type unitsRecorder struct {
+	mu    sync.Mutex
+	units []int64
+}
+
+func (r *unitsRecorder) RecordRender(e workflows.RenderEvent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.units = append(r.units, e.Units)
+}
+
+// caseInput turns a corpus case into a PipeCompose (basic category) over
+// memory holding the case context, one Anything stuff per key.
+func caseInput(t *testing.T, c corpus.Case, cat categories.Category) workflows.PipeInput {
+	t.Helper()
+	m := &workflows.Method{MainPipe: "c", Pipes: map[string]*workflows.Pipe{"c": {
+		Type: workflows.KindCompose, Output: "Text",
+		Template: &workflows.ComposeTemplate{Template: c.Source(), Category: cat},
+	}}}
+	var mem workflows.WireMemory
+	if len(c.Context) > 0 {
+		raw, err := value.DecodeJSON(c.Context)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		if om, ok := raw.(*value.OrderedMap); ok {
+			for i, k := range om.Keys {
+				b, _ := json.Marshal(om.Values[i])
+				mem = append(mem, workflows.WireStuff{Name: k, Concept: "Anything", Content: b})
+			}
+		}
+	}
+	return workflows.PipeInput{Method: m, Pipe: "c", Memory: mem}
+}
+
+type caseRun struct {
+	out   string
+	errTy string
+	units []int64
+	took  time.Duration
+}
+
+// runCase renders one case through PipeComposeWorkflow in the test
+// workflow environment, whose deadlock detector fails a workflow task
+// that does not yield for 1 s.
+func runCase(t *testing.T, in workflows.PipeInput) caseRun {
+	t.Helper()
+	rec := &unitsRecorder{}
+	env := newEnvWith(t, &workflows.Workflows{Recorder: rec})
+	start := time.Now()
+	env.ExecuteWorkflow(workflows.WorkflowPipeCompose, in)
+	r := caseRun{took: time.Since(start)}
+	if !env.IsWorkflowCompleted() {
+		t.Fatalf("workflow did not complete")
+	}
+	if err := env.GetWorkflowError(); err != nil {
+		var ae *temporal.ApplicationError
+		if !errors.As(err, &ae) {
+			t.Fatalf("not an application error (a deadlock or panic?): %v", err)
+		}
+		r.errTy = ae.Type()
+	} else {
+		var res workflows.PipeOutput
+		if err := env.GetWorkflowResult(&res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Output != nil {
+			r.out = string(res.Output.Content)
+		}
+	}
+	r.units = rec.units
+	return r
+}
+
+// Every hostile case renders through the in-workflow path (basic and
+// html categories) without tripping the deadlock detector, and twice
+// with identical bytes, error type and units. The slowest cases are
+// logged: they justify the in-workflow budget.
+func TestHostileCorpusInWorkflow(t *testing.T) {
+	cases, err := corpus.LoadFile(filepath.Join(sharedDir(t), "hostile", "cases.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type timing struct {
+		id   string
+		cat  categories.Category
+		took time.Duration
+	}
+	var times []timing
+	n := 0
+	for _, c := range cases {
+		if c.Type() != corpus.TemplateCase {
+			continue
+		}
+		for _, cat := range []categories.Category{categories.Basic, categories.HTML} {
+			in := caseInput(t, c, cat)
+			a, b := runCase(t, in), runCase(t, in)
+			if a.out != b.out || a.errTy != b.errTy || len(a.units) != len(b.units) || (len(a.units) > 0 && a.units[0] != b.units[0]) {
+				t.Errorf("%s (%s): two in-workflow renders differ: %+v vs %+v", c.ID, cat, a, b)
+			}
+			times = append(times, timing{c.ID, cat, max(a.took, b.took)})
+			n++
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i].took > times[j].took })
+	for i := 0; i < 5 && i < len(times); i++ {
+		t.Logf("slowest in-workflow case %d: %s (%s) %v", i+1, times[i].id, times[i].cat, times[i].took)
+	}
+	t.Logf("%d case renders in workflow, budget %d units (%d html), output %d bytes", n, workflows.InWorkflowWorkUnits, workflows.InWorkflowMarkdownWorkUnits, workflows.InWorkflowOutputBytes)
+	if len(times) > 0 && times[0].took > 400*time.Millisecond {
+		t.Errorf("slowest in-workflow render took %v: too close to the 1 s deadlock detector", times[0].took)
+	}
+}
