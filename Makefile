@@ -1,5 +1,6 @@
 # jinjabox developer targets. Everything runs offline except the first
-# `make lint`, which installs staticcheck from the Go module proxy.
+# `make lint` (staticcheck, workflowcheck) and the first `make devserver`
+# (the Temporal CLI), which fetch from the Go module proxy.
 
 GO       ?= go
 BIN      := $(CURDIR)/bin
@@ -8,22 +9,39 @@ SHARED   ?= $(or $(JINJABOX_SHARED),$(CURDIR)/../shared)
 FUZZTIME ?= 30s
 # staticcheck 2026.2.2: the first release line that knows Go 1.26.
 STATICCHECK_VERSION := v0.8.2
+# workflowcheck: the Temporal SDK's determinism checker for workflow code.
+WORKFLOWCHECK_VERSION := v0.6.0
+# The Temporal CLI (dev server) is pinned in tools/devserver/go.mod.
+TEMPORAL := $(BIN)/temporal
+# When bin/temporal exists, go test also runs the integration tests
+# against a real dev server (./integration); without it they skip.
+TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 
 # pipefail so `go test | tee` fails when go test fails.
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench lint fuzz floors check run clean
+.PHONY: all build test bench lint fuzz floors check run devserver worker clean
 
 all: test
 
 build:
 	$(GO) build -o $(BIN)/jinjabox ./cmd/jinjabox
 
+worker:
+	$(GO) build -o $(BIN)/worker ./cmd/worker
+
+# Builds bin/temporal once (about 7 minutes cold on 2 cores); the file
+# target rebuilds only when the pinned version changes.
+devserver: $(TEMPORAL)
+
+$(TEMPORAL): tools/devserver/go.mod tools/devserver/go.sum
+	cd tools/devserver && $(GO) build -o $(TEMPORAL) github.com/temporalio/cli/cmd/temporal
+
 # -timeout keeps a hung case from eating the CI budget (30 min on 2 cores).
 test:
 	$(GO) vet ./...
-	JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
+	$(TEMPORAL_ENV) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
 
 bench:
 	JINJABOX_SHARED=$(SHARED) $(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
@@ -35,10 +53,15 @@ $(BIN)/.staticcheck-$(STATICCHECK_VERSION):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	touch $@
 
-lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION)
+$(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION):
+	GOBIN=$(BIN) $(GO) install go.temporal.io/sdk/contrib/tools/workflowcheck@$(WORKFLOWCHECK_VERSION)
+	touch $@
+
+lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION) $(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION)
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt -l reports:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(BIN)/staticcheck ./...
+	$(BIN)/workflowcheck -config workflowcheck.config.yaml ./workflows/...
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
@@ -56,12 +79,13 @@ check: build
 	done; exit $$status
 
 # Runs the sample method (a PipeBatch over tickets, a PipeCondition routing
-# each to a PipeLLM or a PipeCompose, then a construct) in process with the
-# local deterministic model. The Temporal issue turns this into a local dev
-# server plus worker.
-run: build
+# each to a PipeLLM or a PipeCompose, then a construct) on a real local
+# Temporal: starts the dev server (loopback, in memory) and a worker,
+# runs RunMethodWorkflow with `jinjabox run`, prints the result, stops
+# both. The first run builds the dev server.
+run: build worker devserver
 	$(BIN)/jinjabox validate workflows/testdata/sample_method.json
-	$(BIN)/jinjabox exec workflows/testdata/sample_method.json workflows/testdata/sample_inputs.json
+	scripts/run-temporal.sh $(BIN) workflows/testdata/sample_method.json workflows/testdata/sample_inputs.json
 
 clean:
 	rm -rf $(BIN) bench.out

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# run-temporal.sh BIN METHOD.json INPUTS.json: start the Temporal dev
+# server (loopback only, in memory) and a jinjabox worker, run the method
+# with `jinjabox run`, print its result, and stop both, whatever happens.
+# Logs go to $BIN/run-logs/ (the server's and the worker's).
+set -euo pipefail
+
+bin=$1 method=$2 inputs=$3
+port=${TEMPORAL_PORT:-7233}
+export TEMPORAL_ADDRESS=127.0.0.1:$port
+export JINJABOX_TRACES=${JINJABOX_TRACES:-off}
+logs=$bin/run-logs
+mkdir -p "$logs"
+
+pids=()
+cleanup() {
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+if (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then
+	echo "run: something already listens on 127.0.0.1:$port (set TEMPORAL_PORT)" >&2
+	exit 1
+fi
+
+"$bin/temporal" server start-dev --headless --ip 127.0.0.1 --port "$port" \
+	--ui-port $((port + 1000)) --log-level warn >"$logs/server.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do
+	if "$bin/temporal" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; then break; fi
+	sleep 0.2
+done
+"$bin/temporal" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null
+
+"$bin/worker" >"$logs/worker.log" 2>&1 &
+pids+=($!)
+
+"$bin/jinjabox" run "$method" "$inputs"
