@@ -21,7 +21,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench lint fuzz floors check run devserver worker clean
+.PHONY: all build test bench lint fuzz floors check run devserver worker record-histories clean
 
 all: test
 
@@ -86,6 +86,14 @@ check: build
 run: build worker devserver
 	$(BIN)/jinjabox validate workflows/testdata/sample_method.json
 	scripts/run-temporal.sh $(BIN) workflows/testdata/sample_method.json workflows/testdata/sample_inputs.json
+
+# Re-records workflows/testdata/histories (the replay test's input) from
+# one sample run on a fresh dev server. Only for a deliberate, versioned
+# workflow change: old histories must keep replaying.
+record-histories: devserver
+	rm -rf workflows/testdata/histories
+	JINJABOX_TEMPORAL_BIN=$(TEMPORAL) JINJABOX_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories \
+		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
 	rm -rf $(BIN) bench.out
