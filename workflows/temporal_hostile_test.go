@@ -144,3 +144,32 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 		t.Errorf("slowest in-workflow render took %v: too close to the 1 s deadlock detector", times[0].took)
 	}
 }
+
+// Every conformance case renders through the in-workflow path twice with
+// identical bytes, error type and units: in-workflow rendering is
+// deterministic, which replay depends on.
+func TestCorporaDeterministicInWorkflow(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(sharedDir(t), "conformance", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		cases, err := corpus.LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			if c.Type() != corpus.TemplateCase {
+				continue
+			}
+			in := caseInput(t, c, categories.Basic)
+			a, b := runCase(t, in), runCase(t, in)
+			if a.out != b.out || a.errTy != b.errTy || len(a.units) != len(b.units) || (len(a.units) > 0 && a.units[0] != b.units[0]) {
+				t.Errorf("%s: two in-workflow renders differ: %+v vs %+v", c.ID, a, b)
+			}
+			n++
+		}
+	}
+	t.Logf("%d conformance cases rendered twice in workflow", n)
+}

@@ -1,0 +1,128 @@
+package activities_test
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"testing"
+
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	temporaltest "go.temporal.io/sdk/testsuite"
+
+	"github.com/jinjabox/jinjabox/activities"
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/workflows"
+)
+
+func quietLogger() log.Logger {
+	return log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4})))
+}
+
+func activityEnv(a *activities.Activities) *temporaltest.TestActivityEnvironment {
+	var s temporaltest.WorkflowTestSuite
+	s.SetLogger(quietLogger())
+	env := s.NewTestActivityEnvironment()
+	activities.Register(env, a)
+	return env
+}
+
+func TestRenderTemplate(t *testing.T) {
+	a := &activities.Activities{}
+	env := activityEnv(a)
+	v, err := env.ExecuteActivity(a.RenderTemplate, activities.RenderInput{
+		Source: "Hi {{ user.name }}", Category: categories.LLMPrompt,
+		Data: json.RawMessage(`{"user":{"name":"Ada"}}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out activities.RenderOutput
+	if err := v.Get(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Text != "Hi Ada" || out.Units <= 0 {
+		t.Fatalf("got %+v", out)
+	}
+}
+
+// Each engine error kind becomes its non-retryable application error
+// type with the position in the details.
+func TestRenderTemplateErrorTypes(t *testing.T) {
+	for _, tc := range []struct{ src, typ string }{
+		{"{% if %}", workflows.ErrTypeSyntax},
+		{"{{ x.__class__ }}", workflows.ErrTypeSecurity},
+		{"{{ 'x' * 100000 }}", workflows.ErrTypeBudget},
+		{"{{ nope }}", workflows.ErrTypeUndefined},
+		{"{{ 1 / 0 }}", workflows.ErrTypeRender},
+	} {
+		a := &activities.Activities{}
+		_, err := activityEnv(a).ExecuteActivity(a.RenderTemplate, activities.RenderInput{
+			Name: "t", Source: tc.src, Strict: true, Limits: budget.Limits{WorkUnits: 10000}})
+		var ae *temporal.ApplicationError
+		if !errors.As(err, &ae) {
+			t.Fatalf("%s: want an application error, got %v", tc.src, err)
+		}
+		var d workflows.TemplateErrorDetails
+		if ae.Type() != tc.typ || !ae.NonRetryable() || ae.Details(&d) != nil || d.Template != "t" || d.Line != 1 {
+			t.Errorf("%s: type %s nonretryable %v details %+v, want %s", tc.src, ae.Type(), ae.NonRetryable(), d, tc.typ)
+		}
+	}
+}
+
+func TestEvaluateCondition(t *testing.T) {
+	a := &activities.Activities{}
+	v, err := activityEnv(a).ExecuteActivity(a.EvaluateCondition, activities.ConditionInput{
+		Expression: "'urgent' if p >= 3 else 'routine'", Data: json.RawMessage(`{"p":4}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out activities.RenderOutput
+	if err := v.Get(&out); err != nil || out.Text != "urgent" {
+		t.Fatalf("got %+v, %v", out, err)
+	}
+}
+
+func TestValidateMethod(t *testing.T) {
+	a := &activities.Activities{}
+	env := activityEnv(a)
+	good, _ := os.ReadFile("../workflows/testdata/sample_method.json")
+	if _, err := env.ExecuteActivity(a.ValidateMethod, json.RawMessage(good)); err != nil {
+		t.Fatal(err)
+	}
+	bad, _ := os.ReadFile("../workflows/testdata/broken_method.json")
+	_, err := env.ExecuteActivity(a.ValidateMethod, json.RawMessage(bad))
+	var ae *temporal.ApplicationError
+	var problems []string
+	if !errors.As(err, &ae) || ae.Type() != workflows.ErrTypeInvalidMethod || ae.Details(&problems) != nil || len(problems) < 2 {
+		t.Fatalf("got %v (%d problems)", err, len(problems))
+	}
+}
+
+// CompleteText with the default (local) provider is the runner's answer,
+// and a structured answer keeps its field order through the payload.
+func TestCompleteTextLocal(t *testing.T) {
+	a := &activities.Activities{}
+	req := workflows.CompletionRequest{Kind: workflows.RequestLLM, Pipe: "p", Prompt: "hi", Output: "Card",
+		Fields: []workflows.Field{{Name: "zeta", Type: "text"}, {Name: "alpha", Type: "integer"}}}
+	v, err := activityEnv(a).ExecuteActivity(a.CompleteText, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w workflows.WireResponse
+	if err := v.Get(&w); err != nil {
+		t.Fatal(err)
+	}
+	got, err := w.Response()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := workflows.LocalProvider{}.CompleteText(t.Context(), req)
+	gb, _ := json.Marshal(got)
+	wb, _ := json.Marshal(want)
+	if string(gb) != string(wb) {
+		t.Fatalf("got %s want %s", gb, wb)
+	}
+}
