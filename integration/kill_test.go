@@ -31,7 +31,8 @@ const killMethod = `{"main_pipe":"main","pipes":{
 
 // workerProc is a cmd/worker process.
 type workerProc struct {
-	cmd *exec.Cmd
+	cmd  *exec.Cmd
+	once sync.Once
 }
 
 func startWorkerProc(t *testing.T, bin, queue string) *workerProc {
@@ -54,21 +55,17 @@ func startWorkerProc(t *testing.T, bin, queue string) *workerProc {
 // kill ends the worker at once (SIGKILL: no graceful stop, in-flight
 // tasks are abandoned mid-flight).
 func (p *workerProc) kill() {
-	if p.cmd.ProcessState == nil {
+	p.once.Do(func() {
 		_ = p.cmd.Process.Kill()
 		_ = p.cmd.Wait()
-	}
+	})
 }
 
 // Many small runs; the worker process is killed mid-flight and a new one
 // started; every run must complete exactly once with the right result.
 func TestKillWorkerMidFlight(t *testing.T) {
 	c := needServer(t)
-	bin := filepath.Join(t.TempDir(), "worker")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/worker")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the worker: %v\n%s", err, out)
-	}
+	bin := buildCmd(t, "worker")
 	const queue = "it-kill"
 	prefix := "kill-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-"
 	want := make([]string, killRuns)

@@ -42,6 +42,16 @@ func startChild(ctx workflow.Context, in PipeInput, code string, mem *Memory, su
 	if err != nil {
 		return nil, ToApplicationError(fail(code, "", errs.Wrap(errs.Render, err)))
 	}
+	// The child's input carries the memory: refuse one the server would
+	// reject, with a budget error naming the pipe.
+	size := 0
+	for _, s := range wm {
+		size += len(s.Content)
+	}
+	if size > MaxPayloadBytes {
+		return nil, ToApplicationError(fail(code, "", errs.New(errs.Budget,
+			"working memory of "+strconv.Itoa(size)+" bytes exceeds the "+strconv.Itoa(MaxPayloadBytes)+"-byte payload limit")))
+	}
 	id := workflow.GetInfo(ctx).WorkflowExecution.ID + "/" + suffix
 	cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{WorkflowID: id})
 	child := PipeInput{Method: in.Method, Pipe: code, Memory: wm, Depth: in.Depth + 1, Options: in.Options}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/mock"
@@ -188,5 +189,20 @@ func TestRunMethodRejectsInvalidMethod(t *testing.T) {
 	var problems []string
 	if ae.Type() != workflows.ErrTypeInvalidMethod || ae.Details(&problems) != nil || len(problems) < 2 {
 		t.Fatalf("type %s problems %q", ae.Type(), problems)
+	}
+}
+
+// A result too large for a Temporal payload fails with a budget error
+// before the server would reject it: here a batch whose 12 items each
+// render the full in-workflow output limit.
+func TestPayloadLimitIsABudgetError(t *testing.T) {
+	method := []byte(`{"main_pipe":"all","pipes":{
+		"all":{"type":"PipeBatch","inputs":{"xs":"Anything"},"output":"Text[]","branch_pipe_code":"one","input_list_name":"xs","input_item_name":"x"},
+		"one":{"type":"PipeCompose","inputs":{"x":"Anything"},"output":"Text","template":"{{ 'x' * 200000 }}"}}}`)
+	inputs := []byte(`{"xs":{"concept":"Anything","content":[1,2,3,4,5,6,7,8,9,10,11,12]}}`)
+	_, err := runMethod(t, newEnv(t), method, inputs)
+	ae := appError(t, err)
+	if ae.Type() != workflows.ErrTypeBudget || !strings.Contains(ae.Error(), "payload limit") {
+		t.Fatalf("got %v", err)
 	}
 }
