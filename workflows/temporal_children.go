@@ -223,8 +223,7 @@ func (w *Workflows) PipeSequenceWorkflow(ctx workflow.Context, in PipeInput) (Pi
 		var out *Stuff
 		step := "s" + strconv.Itoa(i)
 		if st.BatchOver != "" {
-			stepIn := in
-			out, err = w.batch(ctx, s, stepIn, "steps["+strconv.Itoa(i)+"].batch_over", p, mem, st.BatchOver, st.BatchAs, st.Pipe, p.MaxConcurrency, step+"-")
+			out, err = w.batch(ctx, s, in, "steps["+strconv.Itoa(i)+"].batch_over", p, mem, st.BatchOver, st.BatchAs, st.Pipe, p.MaxConcurrency, step+"-")
 		} else {
 			var f workflow.ChildWorkflowFuture
 			if f, err = startChild(ctx, in, st.Pipe, mem, step+"-"+st.Pipe); err == nil {
