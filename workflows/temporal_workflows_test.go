@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/log"
@@ -205,4 +207,41 @@ func TestPayloadLimitIsABudgetError(t *testing.T) {
 	if ae.Type() != workflows.ErrTypeBudget || !strings.Contains(ae.Error(), "payload limit") {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// A batch runs at most max_concurrency children at once and keeps item
+// order; here each child's model call is a mock that tracks how many run
+// together.
+func TestBatchConcurrencyAndOrder(t *testing.T) {
+	env := newEnv(t)
+	var mu sync.Mutex
+	inFlight, peak := 0, 0
+	env.OnActivity(workflows.ActivityCompleteText, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, req workflows.CompletionRequest) (workflows.WireResponse, error) {
+			mu.Lock()
+			inFlight++
+			peak = max(peak, inFlight)
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			return workflows.WireResponse{Text: "re: " + req.Prompt}, nil
+		})
+	method := []byte(`{"main_pipe":"all","pipes":{
+		"all":{"type":"PipeBatch","inputs":{"xs":"Text[]"},"output":"Text[]","branch_pipe_code":"one","input_list_name":"xs","input_item_name":"x","max_concurrency":2},
+		"one":{"type":"PipeLLM","inputs":{"x":"Text"},"output":"Text","prompt":"{{ x.text }}"}}}`)
+	inputs := []byte(`{"xs":{"concept":"Text[]","content":["a","b","c","d","e","f"]}}`)
+	res, err := runMethod(t, env, method, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"all","concept":"Text[]","content":[{"text":"re: a"},{"text":"re: b"},{"text":"re: c"},{"text":"re: d"},{"text":"re: e"},{"text":"re: f"}]}`
+	if got := outputJSON(t, res); got != want {
+		t.Fatalf("got %s", got)
+	}
+	if peak > 2 {
+		t.Fatalf("%d model calls ran at once, max_concurrency is 2", peak)
+	}
+	t.Logf("peak concurrent children: %d", peak)
 }
