@@ -20,10 +20,10 @@ import (
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
-// quietLogger drops the SDK's per-task log lines (warnings and errors
-// still show, as they explain a failure).
+// quietLogger drops the SDK's log lines: these tests provoke activity
+// and template errors on purpose, and assert on the returned errors.
 func quietLogger() log.Logger {
-	return log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn + 4})))
+	return log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 1})))
 }
 
 func readFile(t *testing.T, path string) []byte {
@@ -244,4 +244,29 @@ func TestBatchConcurrencyAndOrder(t *testing.T) {
 		t.Fatalf("%d model calls ran at once, max_concurrency is 2", peak)
 	}
 	t.Logf("peak concurrent children: %d", peak)
+}
+
+// The first failure by index wins, even when a later item fails first.
+func TestBatchFirstFailureByIndex(t *testing.T) {
+	env := newEnv(t)
+	env.OnActivity(workflows.ActivityCompleteText, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, req workflows.CompletionRequest) (workflows.WireResponse, error) {
+			switch req.Prompt {
+			case "slow-fail":
+				time.Sleep(50 * time.Millisecond)
+			case "ok":
+				return workflows.WireResponse{Text: "fine"}, nil
+			}
+			return workflows.WireResponse{}, temporal.NewNonRetryableApplicationError(req.Prompt, workflows.ErrTypeProvider, nil)
+		})
+	method := []byte(`{"main_pipe":"all","pipes":{
+		"all":{"type":"PipeBatch","inputs":{"xs":"Text[]"},"output":"Text[]","branch_pipe_code":"one","input_list_name":"xs","input_item_name":"x","max_concurrency":4},
+		"one":{"type":"PipeLLM","inputs":{"x":"Text"},"output":"Text","prompt":"{{ x.text }}"}}}`)
+	inputs := []byte(`{"xs":{"concept":"Text[]","content":["ok","slow-fail","fast-fail","ok"]}}`)
+	_, err := runMethod(t, env, method, inputs)
+	ae := appError(t, err)
+	var d workflows.TemplateErrorDetails
+	if ae.Details(&d) != nil || d.Item != 1 || !strings.Contains(ae.Error(), "slow-fail") {
+		t.Fatalf("details %+v: want item 1 (slow-fail): %v", d, err)
+	}
 }
