@@ -213,6 +213,24 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	s := v.Str()
 	c.Charge(budget.Mul(int64(len(s)), 4), "filter wordwrap")
+	// Afford an upper bound of the output before splitting: every word can
+	// start a line, and a long word broken at width starts len/width more,
+	// each line joined by wrapstring. Splitting a huge text into chunks
+	// costs far more memory than the text, so refuse before that.
+	var words int64
+	for i, inWord := 0, false; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\v' || s[i] == '\f'
+		if !sp && !inWord {
+			words++
+		}
+		inWord = !sp
+	}
+	if width > 0 {
+		words += int64(len(s)) / int64(width)
+	}
+	if est := budget.Add(int64(len(s)), budget.Mul(words, int64(len(wrap))+budget.Elem)); est > c.Meter().Left() {
+		c.Charge(est, "filter wordwrap (estimated output)")
+	}
 	var paras []string
 	var total int64
 	for _, line := range pySplitLines(s) {
