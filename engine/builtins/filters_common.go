@@ -8,6 +8,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
 )
 
 // regFilter registers a filter under each name. The wrapper charges the
@@ -148,6 +149,19 @@ func parseAttrPath(v value.Value) attrPath {
 	}
 	value.Throwf(errs.Type, "attribute must be a string, not %s", errs.Quote(v.TypeName()))
 	return nil
+}
+
+// refuseUnresolved applies rule P1 to attribute paths that were never
+// looked up because the input had no items: an underscore segment is
+// refused before resolution, with or without a receiver.
+func refuseUnresolved(paths ...attrPath) {
+	for _, p := range paths {
+		for _, seg := range p {
+			if policy.IsPrivateName(seg) {
+				value.Throwf(errs.Security, "access to attribute %s in a filter argument is unsafe", errs.Quote(seg))
+			}
+		}
+	}
 }
 
 // parseMultiAttr splits sort's comma-separated attribute list.
