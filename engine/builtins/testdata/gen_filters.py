@@ -711,6 +711,11 @@ c("max", [{"a": 1}], attribute="n")
 c("pprint", "x" * 70 + "\n')")
 c("pprint", ["it's " * 20])
 c("pprint", "a'b " * 30)
+for fl, bl in [(False, False), (True, False), (False, True), (True, True)]:
+    c("indent", "a<\nb<\n\nc", S(">"), fl, bl)
+    c("indent", "a<\nb<\n\nc", S(">"), fl, bl, ae=True)
+    c("indent", S("a<\nb<\n\nc"), ">&", fl, bl, ae=True)
+    c("indent", S("a<\nb<\n\nc"), S(">&"), fl, bl)
 # generators run lazily: first stops at the first hit
 c("select", [1, "a"], "odd", post="first")
 c("map", [-1, "a"], "abs", post="first")
