@@ -127,18 +127,23 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 	return out
 }
 
-// attrPath is a parsed attribute= argument: dotted segments.
+// attrPath is a parsed attribute= argument: dotted name segments, or one
+// integer index when the argument itself is an integer.
 type attrPath []string
 
+// intSeg marks an integer argument's segment: it indexes with Item (a
+// negative index counts from the end, as getitem does), not Lookup.
+const intSeg = "\x00"
+
 // parseAttrPath splits an attribute argument on dots like Jinja's
-// _prepare_attribute_parts. An integer argument is one index segment.
-// None or Missing is the empty path (the item itself).
+// _prepare_attribute_parts. None or Missing is the empty path (the item
+// itself).
 func parseAttrPath(v value.Value) attrPath {
 	switch v.Kind() {
 	case value.String:
 		return strings.Split(v.Str(), ".")
 	case value.Int, value.Bool:
-		return attrPath{strconv.FormatInt(v.Int(), 10)}
+		return attrPath{intSeg + strconv.FormatInt(v.Int(), 10)}
 	case value.None:
 		return nil
 	case value.Undefined:
@@ -181,7 +186,12 @@ func parseMultiAttr(v value.Value) []attrPath {
 // replaces an undefined result at any segment, as make_attrgetter does.
 func (p attrPath) get(c value.Ctx, v value.Value, dflt *value.Value) value.Value {
 	for _, seg := range p {
-		v = c.Lookup(v, seg)
+		if strings.HasPrefix(seg, intSeg) {
+			n, _ := strconv.ParseInt(seg[len(intSeg):], 10, 64)
+			v = c.Item(v, value.FromInt(n))
+		} else {
+			v = c.Lookup(v, seg)
+		}
 		if dflt != nil && v.IsUndefined() {
 			v = *dflt
 		}

@@ -716,6 +716,10 @@ for fl, bl in [(False, False), (True, False), (False, True), (True, True)]:
     c("indent", "a<\nb<\n\nc", S(">"), fl, bl, ae=True)
     c("indent", S("a<\nb<\n\nc"), ">&", fl, bl, ae=True)
     c("indent", S("a<\nb<\n\nc"), S(">&"), fl, bl)
+c("sort", [[1, "b"], [2, "a"]], attribute=-1)
+c("groupby", [[1, "b"], [2, "a"], [3, "b"]], -1)
+c("map", [[1, "b"], [2, "a"]], attribute=-1, post="list")
+c("sum", [[1, 5], [2, 6]], attribute=-1)
 # generators run lazily: first stops at the first hit
 c("select", [1, "a"], "odd", post="first")
 c("map", [-1, "a"], "abs", post="first")
