@@ -121,8 +121,10 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 	n := int64(value.RuneLen(s))
 	c.Charge(budget.Add(budget.Mul(n, budget.Elem), int64(len(s))), op)
 	out := make([]value.Value, 0, n)
-	for i, r := range s {
-		out = append(out, value.FromString(s[i:i+utf8.RuneLen(r)]))
+	for i := 0; i < len(s); {
+		_, w := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one item
+		out = append(out, value.FromString(s[i:i+w]))
+		i += w
 	}
 	return out
 }
