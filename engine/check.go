@@ -85,6 +85,11 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	case *syntax.For:
 		c.expr(n.Iter, soft)
 		c.target(n.Target)
+		walkExpr(n.Target, func(x syntax.Expr) {
+			if nm, ok := x.(*syntax.Name); ok && nm.Name == "loop" {
+				c.fail(errs.Syntax, nm.P, "can't assign to special loop variable in for-loop target")
+			}
+		})
 		if n.Filter != nil {
 			c.expr(n.Filter, false)
 		}
@@ -140,6 +145,9 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 
 func (c *checker) params(ps []syntax.Param) {
 	for _, p := range ps {
+		if p.Name == "caller" && p.Default == nil {
+			c.fail(errs.Syntax, 0, "when defining macros or call blocks the special 'caller' argument must be omitted or be given a default")
+		}
 		if p.Default != nil {
 			c.expr(p.Default, false)
 		}

@@ -12,9 +12,9 @@ import (
 func (r *renderer) lookupName(name string, sc *scope) value.Value {
 	s := sc
 	for {
-		for i := len(s.names) - 1; i >= 0; i-- {
-			if s.names[i] == name {
-				return s.vals[i]
+		for i := range s.vars {
+			if s.vars[i].name == name {
+				return s.vars[i].val
 			}
 		}
 		if s.parent == nil {
@@ -160,7 +160,12 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 	}
 	if len(ca.Kwargs) > 0 {
 		a.Kw = make([]value.KV, 0, len(ca.Kwargs))
-		for _, kw := range ca.Kwargs {
+		for i, kw := range ca.Kwargs {
+			for _, prev := range ca.Kwargs[:i] {
+				if prev.Name == kw.Name {
+					value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(kw.Name))
+				}
+			}
 			a.Kw = append(a.Kw, value.KV{Key: kw.Name, Val: r.eval(kw.X, sc)})
 		}
 	}
@@ -251,10 +256,58 @@ func (r *renderer) evalBinary(n *syntax.Binary, sc *scope) value.Value {
 	case "**":
 		return value.Pow(r, l, rv)
 	case "~":
+		if r.autoescape && (l.IsSafe() || rv.IsSafe()) && constExpr(n) {
+			// Jinja folds a constant ~ at compile time with str(), which
+			// drops the markup; the printed result is then escaped.
+			return value.FromString(r.stringify(l) + r.stringify(rv))
+		}
 		return r.concat(l, rv)
 	}
 	value.Throwf(errs.Internal, "unknown operator %s", n.Op)
 	return value.Value{}
+}
+
+// constExpr reports whether Jinja's optimizer would fold e at compile
+// time: literals and operators, filters and tests over them.
+func constExpr(e syntax.Expr) bool {
+	switch n := e.(type) {
+	case *syntax.Const:
+		return true
+	case *syntax.Binary:
+		return constExpr(n.L) && constExpr(n.R)
+	case *syntax.Unary:
+		return constExpr(n.X)
+	case *syntax.Filter:
+		if n.X == nil || !constExpr(n.X) || n.DynArgs != nil || n.DynKwargs != nil {
+			return false
+		}
+		for _, a := range n.Args {
+			if !constExpr(a) {
+				return false
+			}
+		}
+		for _, kw := range n.Kwargs {
+			if !constExpr(kw.X) {
+				return false
+			}
+		}
+		return true
+	case *syntax.ListLit:
+		for _, it := range n.Items {
+			if !constExpr(it) {
+				return false
+			}
+		}
+		return true
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			if !constExpr(it) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // concat is Jinja's ~: str_join, or markup_join under autoescape when an

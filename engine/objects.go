@@ -22,13 +22,26 @@ type macro struct {
 	closure *scope
 	tmpl    *Template
 	info    *macroInfo
+	// isCaller marks the anonymous macro of a {% call %} block.
+	isCaller bool
 }
 
 func (m *macro) CallName() string { return m.name }
 
+// Repr is how Jinja prints a macro.
+func (m *macro) Repr() string {
+	if m.isCaller {
+		return "<Macro None>"
+	}
+	return "<Macro " + value.QuoteString(m.name) + ">"
+}
+
 func (m *macro) attr(name string) (value.Value, bool) {
 	switch name {
 	case "name":
+		if m.isCaller {
+			return value.NoneValue, true
+		}
 		return value.FromString(m.name), true
 	case "arguments":
 		items := make([]value.Value, len(m.params))
@@ -57,7 +70,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if info == nil {
 		info = &macroInfo{}
 	}
-	sc := &scope{parent: m.closure}
+	sc := newScope(m.closure, len(m.params)+3)
 	var pos []value.Value
 	var kw []value.KV
 	if args != nil {
@@ -139,7 +152,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 		}
 		sc.set("caller", caller)
 	}
-	out := r.capture(func() { r.execStmts(m.body, sc) })
+	out := r.captureStmts(m.body, sc)
 	r.cur = savedCur
 	return r.markupOrString(out)
 }
@@ -213,6 +226,10 @@ func (l *loop) Call(c value.Ctx, args *value.Args) value.Value {
 }
 
 func (l *loop) CallName() string { return "loop" }
+
+// Iter yields the items not yet reached, as iterating Jinja's LoopContext
+// does.
+func (l *loop) Iter(c value.Ctx) []value.Value { return l.items[l.i+1:] }
 
 func (l *loop) Repr() string {
 	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, len(l.items))

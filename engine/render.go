@@ -18,30 +18,27 @@ type scope struct {
 	// isolated marks the root of a template rendered without context: the
 	// render's data is not visible from it (globals still are).
 	isolated bool
-	names  []string
-	vals   []value.Value
+	vars     []binding
 }
 
-func (s *scope) lookup(name string) (value.Value, bool) {
-	for sc := s; sc != nil; sc = sc.parent {
-		for i := len(sc.names) - 1; i >= 0; i-- {
-			if sc.names[i] == name {
-				return sc.vals[i], true
-			}
-		}
-	}
-	return value.Value{}, false
+type binding struct {
+	name string
+	val  value.Value
+}
+
+// newScope returns a scope with room for n bindings in one allocation.
+func newScope(parent *scope, n int) *scope {
+	return &scope{parent: parent, vars: make([]binding, 0, n)}
 }
 
 func (s *scope) set(name string, v value.Value) {
-	for i := range s.names {
-		if s.names[i] == name {
-			s.vals[i] = v
+	for i := range s.vars {
+		if s.vars[i].name == name {
+			s.vars[i].val = v
 			return
 		}
 	}
-	s.names = append(s.names, name)
-	s.vals = append(s.vals, v)
+	s.vars = append(s.vars, binding{name, v})
 }
 
 // frame is the per-template state of a render: which template is running
@@ -73,9 +70,9 @@ type renderer struct {
 	fr         *frame
 	cur        *Template // the template whose code is running (positions)
 	suppress   bool      // output of an extending template is dropped
+	free       [][]byte  // recycled capture buffers
 	data       *value.DictData
 	pos        int
-	scratch    int64
 }
 
 // renderFail is how a render ends early: the error is raised by panicking
@@ -142,6 +139,7 @@ func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) valu
 		value.Throwf(errs.Render, "no filter named %s", errs.Quote(name))
 	}
 	r.capability("filter", name)
+	r.checkScratch(v, args, "filter", name)
 	return f(r, v, args)
 }
 
@@ -152,6 +150,23 @@ func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 	}
 	r.capability("test", name)
 	return t(r, v, args)
+}
+
+// scratch enforces scratch_bytes: the data handed to one filter call.
+func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name string) {
+	limit := r.meter.Limits.ScratchBytes
+	n := value.Size(v, limit)
+	if args != nil {
+		for _, a := range args.Pos {
+			n += value.Size(a, limit)
+		}
+		for _, kv := range args.Kw {
+			n += value.Size(kv.Val, limit)
+		}
+	}
+	if n > limit {
+		value.ThrowErr(r.meter.Check(budget.LimitScratchBytes, n, kind+" "+name))
+	}
 }
 
 func (r *renderer) capability(kind, name string) {
@@ -173,15 +188,39 @@ func (r *renderer) write(s string) {
 }
 
 // capture runs fn with output redirected and returns what it wrote.
+// Capture buffers are recycled within the render: macro calls capture on
+// every call.
 func (r *renderer) capture(fn func()) string {
-	saved := r.out
-	r.out = nil
-	r.capturing++
-	defer func() {
-		r.capturing--
-	}()
+	saved := r.beginCapture()
 	fn()
+	return r.endCapture(saved)
+}
+
+// captureStmts is capture for a statement list, without a closure.
+func (r *renderer) captureStmts(body []syntax.Stmt, sc *scope) string {
+	saved := r.beginCapture()
+	r.execStmts(body, sc)
+	return r.endCapture(saved)
+}
+
+func (r *renderer) beginCapture() []byte {
+	saved := r.out
+	var buf []byte
+	if n := len(r.free); n > 0 {
+		buf = r.free[n-1][:0]
+		r.free = r.free[:n-1]
+	}
+	r.out = buf
+	r.capturing++
+	return saved
+}
+
+func (r *renderer) endCapture(saved []byte) string {
+	r.capturing--
 	s := string(r.out)
+	if cap(r.out) <= 1<<16 {
+		r.free = append(r.free, r.out)
+	}
 	r.out = saved
 	return s
 }

@@ -84,7 +84,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.assign(n.Target, v, sc)
 	case *syntax.SetBlock:
 		r.pos = n.P
-		s := r.capture(func() { r.execStmts(n.Body, sc) })
+		s := r.captureStmts(n.Body, sc)
 		v := r.markupOrString(s)
 		if n.Filter != nil {
 			v = r.applyFilterChain(n.Filter, v, sc)
@@ -92,9 +92,14 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.assign(n.Target, v, sc)
 	case *syntax.With:
 		r.pos = n.P
+		// Values see the enclosing scope, not the targets beside them.
+		vals := make([]value.Value, len(n.Values))
+		for i, x := range n.Values {
+			vals[i] = r.eval(x, sc)
+		}
 		inner := &scope{parent: sc}
 		for i, t := range n.Targets {
-			r.assign(t, r.eval(n.Values[i], inner), inner)
+			r.assign(t, vals[i], inner)
 		}
 		r.execStmts(n.Body, inner)
 	case *syntax.Macro:
@@ -105,7 +110,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
-		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n]}
+		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n], isCaller: true}
 		fn := r.eval(n.Call.Fn, sc)
 		args := r.evalArgs(&n.Call.CallArgs, sc)
 		args.Kw = append(args.Kw, value.KV{Key: "caller", Val: value.FromCallable(caller)})
@@ -116,7 +121,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
-		s := r.capture(func() { r.execStmts(n.Body, sc) })
+		s := r.captureStmts(n.Body, sc)
 		r.printValue(r.applyFilterChain(n.Filter, r.markupOrString(s), sc))
 	case *syntax.Autoescape:
 		r.pos = n.P
@@ -178,9 +183,9 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 }
 
 func (s *scope) lookupLocal(name string) (value.Value, bool) {
-	for i := len(s.names) - 1; i >= 0; i-- {
-		if s.names[i] == name {
-			return s.vals[i], true
+	for i := range s.vars {
+		if s.vars[i].name == name {
+			return s.vars[i].val, true
 		}
 	}
 	return value.Value{}, false
@@ -234,7 +239,7 @@ func (r *renderer) unpack(v value.Value, n int) []value.Value {
 // runLoop runs a for loop over iter at the given recursion depth.
 func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int) {
 	items := value.Iterate(r, iter)
-	inner := &scope{parent: sc}
+	inner := newScope(sc, 4)
 	if n.Filter != nil {
 		kept := make([]value.Value, 0, len(items))
 		for _, it := range items {
@@ -256,6 +261,9 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 	for i, it := range items {
 		r.Charge(budget.Step+budget.Elem, "loop iteration")
 		lp.i = i
+		// Each iteration starts from the enclosing scope: a set in the
+		// body does not carry into the next iteration (Jinja's scoping).
+		inner.vars = inner.vars[:0]
 		inner.set("loop", lv)
 		r.assign(n.Target, it, inner)
 		r.execStmts(n.Body, inner)

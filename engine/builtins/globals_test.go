@@ -55,9 +55,12 @@ func TestRange(t *testing.T) {
 			}
 		case e != nil:
 			t.Errorf("range%s: %v", value.Repr(value.NewTuple(tc.args)), e)
-		case tc.want != "" && value.Repr(got) != tc.want:
+		case tc.want != "" && value.Repr(value.NewList(got.Items())) != tc.want:
 			t.Errorf("range%s = %s, want %s", value.Repr(value.NewTuple(tc.args)), value.Repr(got), tc.want)
 		}
+	}
+	if got := call(newMCtx(1<<20), "range", ints(-3, 3, 2)); value.Repr(got) != "range(-3, 3, 2)" {
+		t.Errorf("range prints as %s", value.Repr(got))
 	}
 	// the items are charged: a small budget refuses a long range
 	c := newMCtx(100000)

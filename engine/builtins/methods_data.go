@@ -37,14 +37,14 @@ func dictKeys(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("keys", args, 0, 0)
 	d := recv.DictData()
 	chargeElems(c, d.Len(), "dict.keys")
-	return value.NewList(append([]value.Value(nil), d.Keys()...))
+	return value.NewView("dict_keys", "", append([]value.Value(nil), d.Keys()...))
 }
 
 func dictValues(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("values", args, 0, 0)
 	d := recv.DictData()
 	chargeElems(c, d.Len(), "dict.values")
-	return value.NewList(append([]value.Value(nil), d.Values()...))
+	return value.NewView("dict_values", "", append([]value.Value(nil), d.Values()...))
 }
 
 func dictItems(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -56,7 +56,7 @@ func dictItems(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	for i := range out {
 		out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
 	}
-	return value.NewList(out)
+	return value.NewView("dict_items", "", out)
 }
 
 func dictCopy(c value.Ctx, recv value.Value, args *value.Args) value.Value {

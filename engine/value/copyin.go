@@ -3,7 +3,6 @@ package value
 import (
 	"encoding/json"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -54,23 +53,40 @@ func (c *Copier) Copy(x any) (v Value, err error) {
 			panic(r)
 		}
 	}()
-	var path []string
+	var path []pathSeg
 	return c.copy(x, &path, 0), nil
 }
 
-func pathString(path []string) string {
+// pathSeg is one step of the path being copied; it is formatted only when
+// an error names it, so copying allocates nothing for it.
+type pathSeg struct {
+	key string
+	idx int // -1 for a key
+}
+
+func pathString(path []pathSeg) string {
 	if len(path) == 0 {
 		return "<root>"
 	}
-	s := strings.Join(path, "")
-	return errs.Bound(strings.TrimPrefix(s, "."))
+	var sb strings.Builder
+	for i, p := range path {
+		if p.idx >= 0 {
+			sb.WriteString("[" + strconv.Itoa(p.idx) + "]")
+			continue
+		}
+		if i > 0 {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(p.key)
+	}
+	return errs.Bound(sb.String())
 }
 
-func (c *Copier) fail(path *[]string, msg string) {
+func (c *Copier) fail(path *[]pathSeg, msg string) {
 	panic(errs.New(errs.Type, "cannot copy data at "+pathString(*path)+": "+msg))
 }
 
-func (c *Copier) count(n int, path *[]string) {
+func (c *Copier) count(n int, path *[]pathSeg) {
 	if n > MaxContainerEntries {
 		c.fail(path, "container has more than "+strconv.Itoa(MaxContainerEntries)+" entries")
 	}
@@ -80,7 +96,7 @@ func (c *Copier) count(n int, path *[]string) {
 	}
 }
 
-func (c *Copier) copy(x any, path *[]string, depth int) Value {
+func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	if depth > MaxDepth {
 		c.fail(path, "nested deeper than "+strconv.Itoa(MaxDepth)+" levels (or cyclic)")
 	}
@@ -141,7 +157,7 @@ func (c *Copier) copy(x any, path *[]string, depth int) Value {
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
-			*path = append(*path, "["+strconv.Itoa(i)+"]")
+			*path = append(*path, pathSeg{idx: i})
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
@@ -171,7 +187,7 @@ func (c *Copier) copy(x any, path *[]string, depth int) Value {
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
-			*path = append(*path, "["+strconv.Itoa(i)+"]")
+			*path = append(*path, pathSeg{idx: i})
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
@@ -179,24 +195,27 @@ func (c *Copier) copy(x any, path *[]string, depth int) Value {
 	case map[string]any:
 		c.count(len(t), path)
 		d := NewDict(len(t))
-		for _, k := range sortedKeys(t) {
-			*path = append(*path, "."+k)
-			d.SetStr(k, c.copy(t[k], path, depth+1))
+		for k, e := range t {
+			*path = append(*path, pathSeg{key: k, idx: -1})
+			d.appendStr(k, c.copy(e, path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
+		// Go maps have no order: sort, so output never depends on it.
+		d.sortStringKeys()
 		return FromDict(d)
 	case map[string]string:
 		c.count(len(t), path)
 		d := NewDict(len(t))
-		for _, k := range sortedKeysS(t) {
-			d.SetStr(k, FromString(t[k]))
+		for k, e := range t {
+			d.appendStr(k, FromString(e))
 		}
+		d.sortStringKeys()
 		return FromDict(d)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)
 		d := NewDict(len(t.Keys))
 		for i, k := range t.Keys {
-			*path = append(*path, "."+k)
+			*path = append(*path, pathSeg{key: k, idx: -1})
 			d.SetStr(k, c.copy(t.Values[i], path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
@@ -212,23 +231,3 @@ type OrderedMap struct {
 	Keys   []string
 	Values []any
 }
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	return keys
-}
-
-func sortedKeysS(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	return keys
-}
-
-func sortStrings(a []string) { slices.Sort(a) }

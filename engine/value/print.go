@@ -94,6 +94,17 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 		}
 		sb.WriteString(QuoteString(v.s))
 	case List:
+		if d := v.ref.(*ListData); d.View != "" {
+			sb.WriteString(d.View)
+			sb.WriteByte('(')
+			if d.ViewArgs != "" {
+				sb.WriteString(d.ViewArgs)
+			} else {
+				writeRepr(sb, NewList(d.Items), depth+1)
+			}
+			sb.WriteByte(')')
+			return
+		}
 		sb.WriteByte('[')
 		for i, it := range v.Items() {
 			if i > 0 {
@@ -128,6 +139,10 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 		}
 		sb.WriteByte('}')
 	case Callable:
+		if o, ok := v.ref.(interface{ Repr() string }); ok {
+			sb.WriteString(o.Repr())
+			return
+		}
 		sb.WriteString("<function ")
 		if c := v.CallableImpl(); c != nil {
 			sb.WriteString(c.CallName())

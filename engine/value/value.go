@@ -46,6 +46,19 @@ type ListData struct {
 	// Names are the field names of a named tuple (groupby's (grouper,
 	// list)); nil for plain lists and tuples.
 	Names []string
+	// View names the Python type a materialised list stands for (range,
+	// dict_items, dict_keys, dict_values): it prints as that type, and
+	// everything else treats it as the list it is.
+	View string
+	// ViewArgs, when set, is what prints between the view's parentheses
+	// (range(0, 3)); otherwise the items' repr does.
+	ViewArgs string
+}
+
+// NewView returns a list that prints as the Python view or range it
+// stands for.
+func NewView(view, args string, items []Value) Value {
+	return Value{k: List, ref: &ListData{Items: items, View: view, ViewArgs: args}}
 }
 
 // UndefInfo explains where an undefined value came from.

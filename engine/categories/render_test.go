@@ -1,0 +1,92 @@
+package categories
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/engine"
+)
+
+// These tests render through the engine (they need the parser).
+
+func mustArtefact(t *testing.T, name, concept, class string, content any) *engine.StuffArtefact {
+	t.Helper()
+	a, err := engine.NewStuffArtefact(name, concept, class, name+"_code", content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestRenderCategories(t *testing.T) {
+	note := mustArtefact(t, "note", "Text", "TextContent", map[string]any{"text": "a <b> & c"})
+	photo := mustArtefact(t, "photo", "Image", "ImageContent", map[string]any{"url": "https://x/p.png"})
+	data := map[string]any{"note": note, "photo": photo, "n": 3}
+	tests := []struct {
+		name   string
+		cat    Category
+		style  TemplatingStyle
+		sigils bool
+		src    string
+		want   string
+		images int
+		kind   engine.ErrorKind
+	}{
+		{"basic sigils xml", Basic, DefaultStyle, true, "@note and $n", "<note>\na <b> & c\n</note> and 3", 0, 0},
+		{"basic ticks", Basic, TemplatingStyle{TagStyle: TagTicks}, true, "@note", "note: ```\na <b> & c\n```", 0, 0},
+		{"optional sigil absent", Basic, DefaultStyle, true, "[@?missing]", "[]", 0, 0},
+		{"html escapes tag body", HTML, DefaultStyle, false, "{{ note|tag }}", "<note>\na &lt;b&gt; &amp; c\n</note>", 0, 0},
+		{"html trims blocks", HTML, DefaultStyle, false, "{% if n %}\n  x\n{% endif %}\n", "  x\n", 0, 0},
+		{"html markdown", HTML, DefaultStyle, false, "{{ '# T\\n\\n<i>x</i>'|markdown }}", "<h1>T</h1>\n<p>&lt;i&gt;x&lt;/i&gt;</p>\n", 0, 0},
+		{"markdown escape_script_tag", Markdown, DefaultStyle, false, "{{ '</script>'|escape_script_tag }}", `<\/script>`, 0, 0},
+		{"llm with_images", LLMPrompt, DefaultStyle, false, "{{ photo|with_images }} {{ photo|with_images }} {{ photo|format }}", "[Image 1] [Image 1] [Image 1]", 1, 0},
+		{"format json", Basic, DefaultStyle, false, "{{ note|format('json') }}", `"a <b> & c"`, 0, 0},
+		{"expression has no tag", Expression, DefaultStyle, false, "{{ n|tag }}", "", 0, engine.KindSyntax},
+		{"mermaid has no with_images", Mermaid, DefaultStyle, false, "{{ n|with_images }}", "", 0, engine.KindSyntax},
+		{"basic has no markdown", Basic, DefaultStyle, false, "{{ n|markdown }}", "", 0, engine.KindSyntax},
+		{"with_images impostor", LLMPrompt, DefaultStyle, false, "{{ {'render_with_images': 'x'}|with_images }}", "", 0, engine.KindRender},
+		{"tag of undefined", Basic, DefaultStyle, false, "{{ nope|tag }}", "", 0, engine.KindUndefined},
+		{"artefact private still refused", Basic, DefaultStyle, true, "@note._content", "", 0, engine.KindSecurity},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Render(tc.cat, tc.style, tc.name, tc.src, data, RenderConfig{Sigils: tc.sigils})
+			if tc.kind != 0 {
+				var e *engine.Error
+				if !errors.As(err, &e) || e.Kind != tc.kind {
+					t.Fatalf("want %s error, got %v (%q)", tc.kind, err, r.Text)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Text != tc.want {
+				t.Errorf("got %q, want %q", r.Text, tc.want)
+			}
+			if len(r.Images) != tc.images {
+				t.Errorf("images %v", r.Images)
+			}
+		})
+	}
+}
+
+// TestRegistryPerRender checks image numbering restarts for each render
+// and is shared when a registry is passed in.
+func TestRegistryPerRender(t *testing.T) {
+	a := mustArtefact(t, "a", "Image", "ImageContent", map[string]any{"url": "u1"})
+	b := mustArtefact(t, "b", "Image", "ImageContent", map[string]any{"url": "u2"})
+	data := map[string]any{"a": a, "b": b}
+	for i := 0; i < 2; i++ {
+		r, err := Render(LLMPrompt, DefaultStyle, "t", "{{ b|with_images }}", data, RenderConfig{})
+		if err != nil || r.Text != "[Image 1]" {
+			t.Fatalf("render %d: %q %v", i, r.Text, err)
+		}
+	}
+	reg := NewImageRegistry()
+	_, _ = Render(LLMPrompt, DefaultStyle, "sys", "{{ a|with_images }}", data, RenderConfig{Images: reg})
+	r, err := Render(LLMPrompt, DefaultStyle, "prompt", "{{ b|with_images }}{{ a|with_images }}", data, RenderConfig{Images: reg})
+	if err != nil || r.Text != "[Image 2][Image 1]" || len(r.Images) != 2 {
+		t.Fatalf("shared registry: %q %v %v", r.Text, r.Images, err)
+	}
+}

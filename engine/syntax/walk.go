@@ -1,0 +1,173 @@
+package syntax
+
+import (
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// EachChild calls f for every direct child node of n (expressions and
+// statements) in source order. Nil children are skipped.
+func EachChild(n Node, f func(Node)) {
+	stmts := func(l []Stmt) {
+		for _, s := range l {
+			f(s)
+		}
+	}
+	expr := func(x Expr) {
+		if x != nil {
+			f(x)
+		}
+	}
+	args := func(a *CallArgs) {
+		for _, x := range a.Args {
+			f(x)
+		}
+		for _, k := range a.Kwargs {
+			expr(k.X)
+		}
+		expr(a.DynArgs)
+		expr(a.DynKwargs)
+	}
+	params := func(ps []Param) {
+		for _, p := range ps {
+			expr(p.Default)
+		}
+	}
+	switch n := n.(type) {
+	case *Output:
+		expr(n.X)
+	case *If:
+		expr(n.Cond)
+		stmts(n.Body)
+		stmts(n.Else)
+	case *For:
+		expr(n.Target)
+		expr(n.Iter)
+		expr(n.Filter)
+		stmts(n.Body)
+		stmts(n.Else)
+	case *Set:
+		expr(n.Target)
+		expr(n.X)
+	case *SetBlock:
+		expr(n.Target)
+		if n.Filter != nil {
+			f(n.Filter)
+		}
+		stmts(n.Body)
+	case *With:
+		for i := range n.Targets {
+			expr(n.Targets[i])
+			if i < len(n.Values) {
+				expr(n.Values[i])
+			}
+		}
+		stmts(n.Body)
+	case *Macro:
+		params(n.Params)
+		stmts(n.Body)
+	case *CallBlock:
+		params(n.Params)
+		if n.Call != nil {
+			f(n.Call)
+		}
+		stmts(n.Body)
+	case *FilterBlock:
+		if n.Filter != nil {
+			f(n.Filter)
+		}
+		stmts(n.Body)
+	case *Autoescape:
+		expr(n.X)
+		stmts(n.Body)
+	case *Block:
+		stmts(n.Body)
+	case *Extends:
+		expr(n.Template)
+	case *Include:
+		expr(n.Template)
+	case *Import:
+		expr(n.Template)
+	case *FromImport:
+		expr(n.Template)
+	case *Attr:
+		expr(n.X)
+	case *Item:
+		expr(n.X)
+		expr(n.Key)
+	case *Slice:
+		expr(n.X)
+		expr(n.Start)
+		expr(n.Stop)
+		expr(n.Step)
+	case *Call:
+		expr(n.Fn)
+		args(&n.CallArgs)
+	case *Filter:
+		expr(n.X)
+		args(&n.CallArgs)
+	case *Test:
+		expr(n.X)
+		args(&n.CallArgs)
+	case *Unary:
+		expr(n.X)
+	case *Binary:
+		expr(n.L)
+		expr(n.R)
+	case *Compare:
+		expr(n.First)
+		for _, o := range n.Ops {
+			expr(o.X)
+		}
+	case *CondExpr:
+		expr(n.Then)
+		expr(n.Cond)
+		expr(n.Else)
+	case *ListLit:
+		for _, x := range n.Items {
+			f(x)
+		}
+	case *TupleLit:
+		for _, x := range n.Items {
+			f(x)
+		}
+	case *DictLit:
+		for i := range n.Keys {
+			f(n.Keys[i])
+			f(n.Values[i])
+		}
+	}
+}
+
+// checkTreeDepth refuses an AST deeper than the nesting limit. Recursive
+// descent already bounds the parser's own recursion, but operator, filter
+// and postfix chains are built by loops and can still produce a deep tree,
+// which a recursive evaluator would walk. Statements at the top level are
+// at depth 1. An If alone in the Else of an If (an elif chain) stays at the
+// depth of its parent, so that long elif chains are not refused.
+func (p *parser) checkTreeDepth(body []Stmt) {
+	var walk func(n Node, d int)
+	walk = func(n Node, d int) {
+		if d > p.maxDepth {
+			if err := p.m.Check(budget.LimitNestingDepth, int64(d), "nesting"); err != nil {
+				e := errs.FromBudget(err)
+				e.SetPos(p.name, p.src, n.Pos())
+				panic(e)
+			}
+		}
+		if ifn, ok := n.(*If); ok && len(ifn.Else) == 1 {
+			if elif, ok := ifn.Else[0].(*If); ok {
+				walk(ifn.Cond, d+1)
+				for _, s := range ifn.Body {
+					walk(s, d+1)
+				}
+				walk(elif, d)
+				return
+			}
+		}
+		EachChild(n, func(c Node) { walk(c, d+1) })
+	}
+	for _, s := range body {
+		walk(s, 1)
+	}
+}

@@ -1,0 +1,242 @@
+package workflows
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// Stuff is one named item of working memory: a concept and its content
+// (plain JSON-shaped data: *value.OrderedMap for objects, []any for the
+// items of a list concept). Stuffs are immutable once in memory.
+type Stuff struct {
+	Name string `json:"name"`
+	// Concept is a concept spec: "Text", "Ticket", or "Ticket[]" for a list.
+	Concept string `json:"concept"`
+	// Code identifies the stuff (_stuff_code); it defaults to the name.
+	Code    string `json:"code,omitempty"`
+	Content any    `json:"content"`
+}
+
+// Memory is working memory: stuffs by name, in insertion order. It is a
+// persistent value: With returns a new Memory and never changes the
+// receiver, so a batch branch's "own copy" costs no deep copy and no
+// branch can see another's writes (Nunjitsu's prepared context with
+// withPath is the model).
+type Memory struct {
+	names  []string
+	stuffs map[string]Stuff
+}
+
+// NewMemory builds a memory from stuffs (later names replace earlier).
+func NewMemory(stuffs ...Stuff) *Memory {
+	m := &Memory{stuffs: map[string]Stuff{}}
+	for _, s := range stuffs {
+		m = m.With(s)
+	}
+	return m
+}
+
+// With returns memory plus s (replacing a stuff of the same name in place).
+func (m *Memory) With(s Stuff) *Memory {
+	n := &Memory{names: slices.Clone(m.names), stuffs: make(map[string]Stuff, len(m.stuffs)+1)}
+	for k, v := range m.stuffs {
+		n.stuffs[k] = v
+	}
+	if _, ok := n.stuffs[s.Name]; !ok {
+		n.names = append(n.names, s.Name)
+	}
+	if s.Code == "" {
+		s.Code = s.Name
+	}
+	n.stuffs[s.Name] = s
+	return n
+}
+
+// Get returns the named stuff.
+func (m *Memory) Get(name string) (Stuff, bool) {
+	s, ok := m.stuffs[name]
+	return s, ok
+}
+
+// Names returns the stuff names in insertion order.
+func (m *Memory) Names() []string { return slices.Clone(m.names) }
+
+// PathRoot is what paths outside templates walk: each stuff's content
+// under its name.
+func (m *Memory) PathRoot() map[string]any {
+	root := make(map[string]any, len(m.names))
+	for _, n := range m.names {
+		root[n] = m.stuffs[n].Content
+	}
+	return root
+}
+
+// contentClass is the _content_class templates see for a concept.
+func contentClass(concept string) string {
+	switch concept {
+	case ConceptText:
+		return "TextContent"
+	case ConceptImage:
+		return "ImageContent"
+	case ConceptHTML:
+		return "HtmlContent"
+	case ConceptNumber:
+		return "NumberContent"
+	}
+	return concept
+}
+
+// TemplateData is the render context: every stuff as the input artefact
+// surface (a list stuff as a list of artefacts, one per item).
+func (m *Memory) TemplateData() (map[string]any, error) {
+	return m.TemplateDataFor(nil)
+}
+
+// TemplateDataFor is TemplateData where the structured concepts' fields
+// of type Image become image values (so with_images, tag and format see
+// an image, by its type) instead of plain {"url": ...} dicts.
+func (m *Memory) TemplateDataFor(concepts map[string]*Concept) (map[string]any, error) {
+	withImages := func(concept string, content any) any {
+		c, ok := concepts[concept]
+		if !ok {
+			return content
+		}
+		return imageFields(c, content)
+	}
+	data := make(map[string]any, len(m.names))
+	for _, n := range m.names {
+		s := m.stuffs[n]
+		spec := ParseConceptSpec(s.Concept)
+		if items, ok := s.Content.([]any); ok && spec.List {
+			list := make([]any, len(items))
+			for i, it := range items {
+				a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
+				if err != nil {
+					return nil, fmt.Errorf("stuff %q item %d: %w", n, i, err)
+				}
+				list[i] = a
+			}
+			data[n] = list
+			continue
+		}
+		a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), s.Code, withImages(spec.Name, s.Content))
+		if err != nil {
+			return nil, fmt.Errorf("stuff %q: %w", n, err)
+		}
+		data[n] = a
+	}
+	return data, nil
+}
+
+// NormalizeContent gives content its canonical shape for a concept: a
+// bare string becomes {"text": s} for Text and Html and {"url": s} for
+// Image; list concepts normalise each item.
+func NormalizeContent(concept string, content any) any {
+	spec := ParseConceptSpec(concept)
+	if items, ok := content.([]any); ok && spec.List {
+		out := make([]any, len(items))
+		for i, it := range items {
+			out[i] = NormalizeContent(spec.Name, it)
+		}
+		return out
+	}
+	if s, ok := content.(string); ok {
+		switch spec.Name {
+		case ConceptText, ConceptHTML:
+			return &value.OrderedMap{Keys: []string{"text"}, Values: []any{s}}
+		case ConceptImage:
+			return &value.OrderedMap{Keys: []string{"url"}, Values: []any{s}}
+		}
+	}
+	return content
+}
+
+// LoadInputs decodes run inputs: a JSON object of name to
+// {"concept": ..., "content": ...}; a bare string is Text.
+func LoadInputs(data []byte) (*Memory, error) {
+	raw, err := value.DecodeJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("inputs: %w", err)
+	}
+	om, ok := raw.(*value.OrderedMap)
+	if !ok {
+		return nil, fmt.Errorf("inputs: top level must be an object")
+	}
+	m := NewMemory()
+	for i, name := range om.Keys {
+		if name == "" || strings.HasPrefix(name, "_") || strings.Contains(name, ".") {
+			return nil, fmt.Errorf("inputs: %q is not a plain public name", name)
+		}
+		s := Stuff{Name: name, Concept: ConceptText}
+		switch v := om.Values[i].(type) {
+		case string:
+			s.Content = v
+		case *value.OrderedMap:
+			for j, k := range v.Keys {
+				switch k {
+				case "concept":
+					c, ok := v.Values[j].(string)
+					if !ok {
+						return nil, fmt.Errorf("inputs: %q: concept must be a string", name)
+					}
+					s.Concept = c
+				case "content":
+					s.Content = v.Values[j]
+				case "code":
+					c, _ := v.Values[j].(string)
+					s.Code = c
+				default:
+					return nil, fmt.Errorf("inputs: %q: unknown key %q", name, k)
+				}
+			}
+		default:
+			return nil, fmt.Errorf("inputs: %q must be a string or an object", name)
+		}
+		s.Content = NormalizeContent(s.Concept, s.Content)
+		m = m.With(s)
+	}
+	return m, nil
+}
+
+// imageFields returns content with each Image-typed field holding
+// {"url": ...} replaced by a *categories.ImageContent (a shallow copy:
+// memory content is never modified).
+func imageFields(c *Concept, content any) any {
+	om, ok := content.(*value.OrderedMap)
+	if !ok {
+		return content
+	}
+	var out *value.OrderedMap
+	for _, f := range c.Fields {
+		if f.Type != ConceptImage {
+			continue
+		}
+		for i, k := range om.Keys {
+			if k != f.Name {
+				continue
+			}
+			u, err := WalkPath(om.Values[i], "url")
+			url, isStr := u.(string)
+			if err != nil || !isStr {
+				continue
+			}
+			img := &categories.ImageContent{URL: url}
+			if cap, err := WalkPath(om.Values[i], "caption"); err == nil {
+				img.Caption, _ = cap.(string)
+			}
+			if out == nil {
+				out = &value.OrderedMap{Keys: om.Keys, Values: slices.Clone(om.Values)}
+			}
+			out.Values[i] = img
+		}
+	}
+	if out == nil {
+		return content
+	}
+	return out
+}
