@@ -272,10 +272,14 @@ func pySplitLines(s string) []string {
 // mappings and Final_Sigma, shared with the str methods in strcase.go).
 func pyLower(s string) string { return PyLower(s) }
 
+// pyUpper is Python's str.upper.
 func pyUpper(s string) string { return PyUpper(s) }
 
+// isASCII reports a string with only ASCII bytes (the fast paths).
 func isASCII(s string) bool { return asciiOnly(s) }
 
+// decodeRune decodes the code point at byte i (an invalid byte is one
+// code point of width 1).
 func decodeRune(s string, i int) (rune, int) {
 	return utf8.DecodeRuneInString(s[i:])
 }
