@@ -55,10 +55,13 @@ check: build
 		echo "== $$f"; $(BIN)/jinjabox check "$$f" || status=1; \
 	done; exit $$status
 
-# Renders the example template; a later issue turns this into a Temporal
-# dev server plus worker.
+# Runs the sample method (a PipeBatch over tickets, a PipeCondition routing
+# each to a PipeLLM or a PipeCompose, then a construct) in process with the
+# local deterministic model. The Temporal issue turns this into a local dev
+# server plus worker.
 run: build
-	$(BIN)/jinjabox render examples/hello.j2 examples/hello.json
+	$(BIN)/jinjabox validate workflows/testdata/sample_method.json
+	$(BIN)/jinjabox exec workflows/testdata/sample_method.json workflows/testdata/sample_inputs.json
 
 clean:
 	rm -rf $(BIN) bench.out

@@ -40,8 +40,10 @@ func corpusFiles(t testing.TB) []string {
 		rel, _ := filepath.Rel(dir, m)
 		files = append(files, filepath.ToSlash(rel))
 	}
-	if _, err := os.Stat(filepath.Join(dir, "hostile", "cases.jsonl")); err == nil {
-		files = append(files, "hostile/cases.jsonl")
+	for _, h := range []string{"hostile/cases.jsonl", "hostile/typed-cases.jsonl", "hostile/paths.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, h)); err == nil {
+			files = append(files, h)
+		}
 	}
 	if len(files) == 0 {
 		t.Skipf("no corpus files under %s", dir)

@@ -3,6 +3,8 @@
 //
 //	jinjabox render [flags] TEMPLATE|- [DATA.json]
 //	jinjabox check [--json] [--verbose] FILE.jsonl...
+//	jinjabox validate METHOD.json
+//	jinjabox exec METHOD.json INPUTS.json
 //
 // Exit status: 0 on success, 1 when a render fails or a case fails, 2 on
 // a usage or I/O error.
@@ -18,6 +20,8 @@ import (
 const usage = `usage:
   jinjabox render [flags] TEMPLATE|- [DATA.json]   render a template (- reads stdin)
   jinjabox check [--json] [--verbose] FILE.jsonl... run corpus cases
+  jinjabox validate METHOD.json                    report every problem of a method bundle
+  jinjabox exec METHOD.json INPUTS.json            run a method in process (local model)
   jinjabox help                                    show this help
 
 run "jinjabox render -h" or "jinjabox check -h" for the flags.
@@ -39,6 +43,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdRender(args[1:], stdin, stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "validate":
+		return cmdValidate(args[1:], stdout, stderr)
+	case "exec":
+		return cmdExec(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

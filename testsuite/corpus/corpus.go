@@ -15,6 +15,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/testsuite/fixtures"
 )
 
 // Case is one line of a corpus file. The same struct holds template cases
@@ -175,6 +176,8 @@ func Load(r io.Reader, name string) ([]Case, error) {
 // the decoded context into the host values the case is about (a datetime,
 // a set, ...). A typed case whose fixture is missing is skipped.
 var Fixtures = map[string]func(ctx map[string]any) (map[string]any, error){}
+
+func init() { fixtures.Install(Fixtures) }
 
 // DecodeObject decodes a JSON context object keeping the key order of
 // nested objects (a template iterating a dict sees Python's order) and

@@ -136,15 +136,20 @@ func TestRunRecoversPanics(t *testing.T) {
 	}
 }
 
+// TestRunSkips: typed cases without a fixture are skipped; path cases run.
 func TestRunSkips(t *testing.T) {
 	tpl := "x"
 	typed := &Case{ID: "t", Template: &tpl, Needs: "no-such-fixture", Expect: Expect{Error: "security"}}
 	if r := Run(typed, RunOptions{}); r.Status != Skip || !strings.Contains(r.SkipReason, "no-such-fixture") {
 		t.Errorf("typed case without fixture: %v %q", r.Status, r.SkipReason)
 	}
-	path := &Case{ID: "paths/a", Field: "from", Path: "a"}
-	if r := Run(path, RunOptions{}); r.Status != Skip {
-		t.Errorf("path case: %v", r.Status)
+	path := &Case{ID: "paths/a", Field: "from", Path: "a._b", Context: json.RawMessage(`{"a": {"_b": 1}}`), Expect: Expect{Error: "security"}}
+	if r := Run(path, RunOptions{}); r.Status != Pass {
+		t.Errorf("path case: %v %s", r.Status, r.Reason)
+	}
+	path = &Case{ID: "paths/b", Field: "from", Path: "a.b", Context: json.RawMessage(`{"a": {"b": [1, "x"]}}`), Expect: Expect{Value: json.RawMessage(`[1, "x"]`)}}
+	if r := Run(path, RunOptions{}); r.Status != Pass {
+		t.Errorf("path value case: %v %s", r.Status, r.Reason)
 	}
 }
 

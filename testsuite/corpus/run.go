@@ -1,8 +1,10 @@
 package corpus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -10,6 +12,9 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/testsuite/fixtures"
+	"github.com/jinjabox/jinjabox/workflows"
 )
 
 // Status is the outcome of running one case.
@@ -155,7 +160,8 @@ func Run(c *Case, ro RunOptions) Result {
 	res := Result{Case: c}
 	switch c.Type() {
 	case PathCase:
-		res.Status, res.SkipReason = Skip, "path case (field/path format): no path walker yet"
+		executePath(c, &res)
+		judgePath(&res)
 		return res
 	case TypedCase:
 		if Fixtures[c.Needs] == nil {
@@ -186,6 +192,62 @@ func Run(c *Case, ro RunOptions) Result {
 	return res
 }
 
+// executePath walks a paths.jsonl case with the method layer's walker
+// (the same policy as templates: underscore segments are refused).
+func executePath(c *Case, res *Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res.ErrKind = KindInternal
+			res.ErrMsg = firstLine(fmt.Sprintf("panic: %v", p)) + " at " + panicSite(debug.Stack())
+		}
+	}()
+	ctx, err := value.DecodeJSON(c.Context)
+	if err != nil {
+		res.ErrKind, res.ErrMsg = KindInternal, "bad case context: "+err.Error()
+		return
+	}
+	start := time.Now()
+	got, err := workflows.EvalPathCase(c.Field, c.Path, c.Key, ctx)
+	res.Duration = time.Since(start)
+	if err != nil {
+		setErr(res, err)
+		return
+	}
+	b, err := json.Marshal(got)
+	if err != nil {
+		res.ErrKind, res.ErrMsg = KindInternal, "path value is not JSON: "+err.Error()
+		return
+	}
+	res.Output = string(b)
+}
+
+// judgePath compares a path case: the error kind, or the value as JSON
+// (a null expected value only requires the walk to be allowed).
+func judgePath(res *Result) {
+	c := res.Case
+	res.Status = Fail
+	switch {
+	case c.Expect.Error != "" && !res.Errored():
+		res.Reason = fmt.Sprintf("want %s error, got value %s", c.Expect.Error, Bound(res.Output, 120))
+	case c.Expect.Error != "" && !KindsMatch(c.Expect.Error, res.ErrKind):
+		res.Reason = fmt.Sprintf("want %s error, got %s error: %s", c.Expect.Error, res.ErrKind, Bound(res.ErrMsg, 200))
+	case c.Expect.Error != "":
+		res.Status = Pass
+		res.Output = ""
+	case res.Errored():
+		res.Reason = fmt.Sprintf("want a value, got %s error: %s", res.ErrKind, Bound(res.ErrMsg, 200))
+	case len(c.Expect.Value) == 0 || string(c.Expect.Value) == "null":
+		res.Status = Pass
+	default:
+		var want, got any
+		if json.Unmarshal(c.Expect.Value, &want) != nil || json.Unmarshal([]byte(res.Output), &got) != nil || !reflect.DeepEqual(want, got) {
+			res.Reason = fmt.Sprintf("want value %s, got %s", Bound(string(c.Expect.Value), 120), Bound(res.Output, 120))
+			return
+		}
+		res.Status = Pass
+	}
+}
+
 // execute does the render under a recover guard and fills the got-fields.
 func execute(c *Case, res *Result) {
 	defer func() {
@@ -209,6 +271,10 @@ func execute(c *Case, res *Result) {
 			res.ErrKind, res.ErrMsg = KindInternal, "fixture "+c.Needs+": "+err.Error()
 			return
 		}
+	}
+	if c.Needs != "" {
+		// Host filters (markdown, with_images) come with the fixture.
+		opts.Filters = fixtures.Filters(c.Needs)
 	}
 	env, err := engine.NewEnvironment(opts)
 	if err != nil {
