@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// sandboxCase is one attack or look-alike: the template, its data, and the
+// outcome the policy requires ("" for success with want output).
+type sandboxCase struct {
+	name string
+	tpl  string
+	data map[string]any
+	kind errs.Kind // 0: must succeed
+	want string
+}
+
+func runSandboxCases(t *testing.T, opts Options, cases []sandboxCase) {
+	t.Helper()
+	env, err := NewEnvironment(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := env.RenderString(c.name, c.tpl, c.data, RenderOptions{})
+			if c.kind == 0 {
+				if err != nil || res.Output != c.want {
+					t.Fatalf("want %q, got %q %v", c.want, res.Output, err)
+				}
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != c.kind {
+				t.Fatalf("want %s error, got %q %v", c.kind, res.Output, err)
+			}
+			if res.Output != "" {
+				t.Fatalf("refusal returned output %q", res.Output)
+			}
+			// fail-stop leaves the environment clean
+			if r, err := env.RenderString("clean", "{{ 1 + 1 }}", nil, RenderOptions{}); err != nil || r.Output != "2" {
+				t.Fatalf("next render not clean: %q %v", r.Output, err)
+			}
+		})
+	}
+}
+
+// TestUnderscoreRule holds P1-P4: underscore attribute names are refused
+// on every lookup path, before the lookup; a plain dict's own keys stay
+// readable by bracket; local names stay allowed.
+func TestUnderscoreRule(t *testing.T) {
+	d := map[string]any{"_id": 5, "d": map[string]any{"_k": 1, "k": 2}, "l": []any{1}, "s": "str"}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"dot-on-dict-holding-key", "{{ _id }}{{ d._k }}", d, errs.Security, ""},
+		{"dot-on-string", "{{ s.__class__ }}", d, errs.Security, ""},
+		{"dot-on-undefined-receiver", "{{ nope.__class__ }}", d, errs.Security, ""},
+		{"attr-filter-literal", "{{ s|attr('__class__') }}", d, errs.Security, ""},
+		{"attr-filter-runtime-name", "{{ s|attr('_' ~ '_class__') }}", d, errs.Security, ""},
+		{"bracket-on-string", "{{ s['__class__'] }}", d, errs.Security, ""},
+		{"bracket-on-list", "{{ l['__len__'] }}", d, errs.Security, ""},
+		{"bracket-on-loop", "{% for x in l %}{{ loop['_after'] }}{% endfor %}", d, errs.Security, ""},
+		{"bracket-dict-missing-key", "{{ d['_missing'] }}", d, errs.Security, ""},
+		{"bracket-dict-held-key", "{{ d['_k'] }}", d, 0, "1"},
+		{"bracket-dict-literal-held-key", "{{ {'_a': 3}['_a'] }}", d, 0, "3"},
+		{"map-attribute-path", "{{ [d]|map(attribute='_k')|list }}", d, errs.Security, ""},
+		{"sort-attribute-segment", "{{ [d]|sort(attribute='k._x')|list }}", d, errs.Security, ""},
+		{"groupby-attribute", "{{ [d]|groupby('_k') }}", d, errs.Security, ""},
+		{"selectattr", "{{ [d]|selectattr('_k')|list }}", d, errs.Security, ""},
+		{"sum-attribute-runtime", "{% set a = '_k' %}{{ [d]|sum(attribute=a) }}", d, errs.Security, ""},
+		{"format-field-attr", "{{ '{0.__class__}'.format(s) }}", d, errs.Security, ""},
+		{"format-field-item-missing", "{{ '{0[_x]}'.format(d) }}", d, errs.Security, ""},
+		{"format-field-item-held", "{{ '{0[_k]}'.format(d) }}", d, 0, "1"},
+		{"namespace-set", "{% set ns = namespace() %}{% set ns._x = 1 %}", d, errs.Security, ""},
+		{"literal-refused-in-dead-branch", "{% if false %}{{ s.__class__ }}{% endif %}ok", d, errs.Security, ""},
+		{"local-names-allowed", "{% for _ in l %}{% set __x = 2 %}{{ __x }}{% endfor %}{{ dict(__class__=1) }}", d, 0, "2{'__class__': 1}"},
+		{"string-containing-underscores-is-data", "{{ '__class__' }}{% for k in d %}{{ k }}{% endfor %}", d, 0, "__class___kk"},
+	})
+}
+
+// TestPlainValueMethods holds P5: an audited method surface; mutating
+// methods that exist on the type are security errors; unknown names are
+// undefined.
+func TestPlainValueMethods(t *testing.T) {
+	d := map[string]any{"l": []any{3, 1}, "d": map[string]any{"a": 1}}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"allowed", "{{ 'a,b'.split(',') }}{{ d.items()|list }}{{ l.count(3) }}", d, 0, "['a', 'b'][('a', 1)]1"},
+		{"list-append", "{{ l.append(1) }}", d, errs.Security, ""},
+		{"list-sort-read", "{% set f = l.sort %}", d, errs.Security, ""},
+		{"dict-update", "{{ d.update({'b': 2}) }}", d, errs.Security, ""},
+		{"dict-pop", "{{ d.pop('a') }}", d, errs.Security, ""},
+		{"str-encode", "{{ 'x'.encode() }}", d, errs.Security, ""},
+		{"int-to-bytes", "{{ (1).to_bytes(2, 'big') }}", d, errs.Security, ""},
+		{"js-name-undefined", "[{{ l.constructor }}]", d, 0, "[]"},
+		{"go-name-undefined", "[{{ d.MethodByName }}]", d, 0, "[]"},
+		{"call-undefined", "{{ l.toString() }}", d, errs.Undefined, ""},
+		{"dict-key-fallback", "{{ d.a }}", d, 0, "1"},
+	})
+}
+
+// TestCapabilities holds P10 and the filter rule: namespace() holds data
+// only, and filters never call a callable handed to them.
+func TestCapabilities(t *testing.T) {
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"namespace-macro-ctor", "{% macro m() %}{% endmacro %}{{ namespace(f=m) }}", nil, errs.Security, ""},
+		{"namespace-method-set", "{% set ns = namespace() %}{% set ns.f = 'x'.upper %}", nil, errs.Security, ""},
+		{"namespace-nested-callable", "{% macro m() %}{% endmacro %}{% set ns = namespace() %}{% set ns.f = [m] %}", nil, errs.Security, ""},
+		{"namespace-data", "{% set ns = namespace(a=1) %}{% set ns.b = [2] %}{{ ns.a }}{{ ns.b }}", nil, 0, "1[2]"},
+		{"map-by-name-only", "{{ ['a']|map('upper')|list }}", nil, 0, "['A']"},
+	})
+}
+
+// TestLoader holds P9: untrusted templates have no loader; a trusted set
+// may be given, and its templates spend from the includer's budget.
+func TestLoader(t *testing.T) {
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"include", "{% include 'x' %}", nil, errs.Render, ""},
+		{"import", "{% import 'x' as m %}", nil, errs.Render, ""},
+		{"extends", "{% extends 'x' %}", nil, errs.Render, ""},
+		{"from", "{% from 'x' import y %}", nil, errs.Render, ""},
+		{"ignore-missing", "a{% include 'x' ignore missing %}b", nil, 0, "ab"},
+	})
+	env, _ := NewEnvironment(Options{Templates: map[string]string{"child": strings.Repeat("x", 1000)}})
+	small := RenderOptions{Limits: budget.Limits{WorkUnits: 100000}}
+	_, err := env.RenderString("t", "{% for i in range(1000) %}{% include 'child' %}{% endfor %}", nil, small)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != errs.Budget {
+		t.Fatalf("included templates must spend the includer's budget: %v", err)
+	}
+}
+
+// TestAmplifiersRefusedBeforeAllocating holds the estimate rule: every
+// operation whose result can outgrow its inputs is refused before it
+// allocates. The heap may not grow by anything near the refused size.
+func TestAmplifiersRefusedBeforeAllocating(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	for _, tpl := range []string{
+		"{{ 'x' * 1000000000 }}",
+		"{{ [1] * 1000000000 }}",
+		"{{ 'x'.center(1000000000) }}",
+		"{{ 'x'|center(1000000000) }}",
+		"{{ 'ab'.replace('', 'x' * 10000) * 1000 }}",
+		"{{ '%1000000000d' % 1 }}",
+		"{{ '{:>1000000000}'.format(1) }}",
+		"{{ 'x'.zfill(1000000000) }}",
+		"{{ 'a\tb'.expandtabs(1000000000) }}",
+		"{{ 'x'|indent(1000000000) }}",
+		"{{ lipsum(100000, max=100000) }}",
+		"{{ range(10)|batch(1000000000, 'x')|list }}",
+		"{{ (['x' * 10000] * 10000)|join }}",
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := env.RenderString("amp", tpl, nil, RenderOptions{})
+		runtime.ReadMemStats(&after)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != errs.Budget {
+			t.Errorf("%s: want budget error, got %v", tpl, err)
+			continue
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 2*uint64(budget.DefaultWorkUnits) {
+			t.Errorf("%s: allocated %d bytes before refusing", tpl, grew)
+		}
+	}
+}
+
+// TestIntegerWidth holds P6: results wider than 64 bits are budget errors,
+// never wrapped values; literals wider than 64 bits are syntax errors.
+func TestIntegerWidth(t *testing.T) {
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"mul", "{{ 9223372036854775807 * 2 }}", nil, errs.Budget, ""},
+		{"add", "{{ 9223372036854775807 + 1 }}", nil, errs.Budget, ""},
+		{"pow", "{{ 2 ** 64 }}", nil, errs.Budget, ""},
+		{"neg-min", "{{ -(-9223372036854775807 - 1) }}", nil, errs.Budget, ""},
+		{"floordiv-min", "{{ (-9223372036854775807 - 1) // -1 }}", nil, errs.Budget, ""},
+		{"sum", "{{ [9223372036854775807, 1]|sum }}", nil, errs.Budget, ""},
+		{"abs", "{{ (-9223372036854775807 - 1)|abs }}", nil, errs.Budget, ""},
+		{"literal", "{{ 99999999999999999999 }}", nil, errs.Syntax, ""},
+		{"edge-ok", "{{ 9223372036854775806 + 1 }}", nil, 0, "9223372036854775807"},
+		{"floor-semantics", "{{ -7 // 2 }} {{ -7 % 3 }}", nil, 0, "-4 2"},
+		{"range-too-long", "{{ range(100001)|list|length }}", nil, errs.Render, ""},
+		{"div-zero", "{{ 1 // 0 }}", nil, errs.Render, ""},
+	})
+}
+
+// TestRecursionIsBudget holds the depth rule: deep recursion of macros,
+// recursive loops, blocks and nested expressions is a budget error, never
+// a Go stack overflow; depth 100 macro recursion works.
+func TestRecursionIsBudget(t *testing.T) {
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"macro", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", nil, errs.Budget, ""},
+		{"mutual", "{% macro a() %}{{ b() }}{% endmacro %}{% macro b() %}{{ a() }}{% endmacro %}{{ a() }}", nil, errs.Budget, ""},
+		{"recursive-loop", "{% for x in [1] recursive %}{{ loop([1]) }}{% endfor %}", nil, errs.Budget, ""},
+		{"block-self", "{% block b %}{{ self.b() }}{% endblock %}", nil, errs.Budget, ""},
+		{"parens", "{{ " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + " }}", nil, errs.Budget, ""},
+		{"depth-100-ok", "{% macro f(n) %}{% if n %}{{ f(n - 1) }}{% else %}done{% endif %}{% endmacro %}{{ f(100) }}", nil, 0, "done"},
+		{"nesting-50-ok", strings.Repeat("{% if true %}", 50) + "x" + strings.Repeat("{% endif %}", 50), nil, 0, "x"},
+	})
+}
+
+// TestBudgetSpendsBounded holds the meter rule: a render never spends
+// past its budget, and the same render spends the same units.
+func TestBudgetSpendsBounded(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	for _, units := range []int64{1000, 50000, 1000000} {
+		ro := RenderOptions{Limits: budget.Limits{WorkUnits: units}}
+		tpl := "{% for i in range(1000) %}{{ i ~ 'abc' * i }}{% endfor %}"
+		r1, err1 := env.RenderString("t", tpl, nil, ro)
+		r2, err2 := env.RenderString("t", tpl, nil, ro)
+		if r1.Units > units || (err1 == nil) != (err2 == nil) || r1 != r2 {
+			t.Fatalf("budget %d: %+v %v / %+v %v", units, r1.Units, err1, r2.Units, err2)
+		}
+	}
+}
+
+// BenchmarkFullBudget measures a render that spends the whole default
+// budget on the cheapest steps (empty loop iterations) before it is
+// refused: the worst case for wall time per unit.
+func BenchmarkFullBudget(b *testing.B) {
+	env, _ := NewEnvironment(Options{})
+	tpl, err := env.Parse("t", "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_, err := tpl.Render(nil)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != errs.Budget {
+			b.Fatalf("want budget error, got %v", err)
+		}
+	}
+}
