@@ -235,3 +235,34 @@ func TestIteratorResults(t *testing.T) {
 		t.Error("generators are true")
 	}
 }
+
+// TestPrivatePathsRefusedWithoutItems checks rule P1 on attribute paths
+// built at runtime even when the input is empty and nothing is looked up.
+func TestPrivatePathsRefusedWithoutItems(t *testing.T) {
+	empty := value.NewList(nil)
+	kw := func(k string, v value.Value) *value.Args { return &value.Args{Kw: []value.KV{{Key: k, Val: v}}} }
+	cases := []struct {
+		filter string
+		args   *value.Args
+	}{
+		{"map", kw("attribute", str("a._x"))},
+		{"selectattr", pos(str("_x"))},
+		{"rejectattr", pos(str("__class__"))},
+		{"sort", kw("attribute", str("a,_x"))},
+		{"groupby", pos(str("_x"))},
+		{"unique", kw("attribute", str("_x"))},
+		{"min", kw("attribute", str("_x"))},
+		{"max", kw("attribute", str("_x"))},
+		{"sum", kw("attribute", str("_x"))},
+		{"join", &value.Args{Pos: []value.Value{str(",")}, Kw: []value.KV{{Key: "attribute", Val: str("_x")}}}},
+	}
+	for _, tc := range cases {
+		for _, v := range []value.Value{empty, value.UndefinedValue} {
+			c := newCtx(0, false)
+			_, err := run(c, tc.filter, v, tc.args, drainPost(tc.filter))
+			if err == nil || err.Kind != errs.Security {
+				t.Errorf("%s on %s: want security error, got %v", tc.filter, value.Repr(v), err)
+			}
+		}
+	}
+}
