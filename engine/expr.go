@@ -314,7 +314,8 @@ func constExpr(e syntax.Expr) bool {
 // operand is markup.
 func (r *renderer) concat(a, b value.Value) value.Value {
 	as, bs := r.stringify(a), r.stringify(b)
-	r.Charge(int64(len(as))+int64(len(bs)), "string concatenation")
+	// inputs read, then the result allocated: doubling adds up twice
+	r.Charge(2*(int64(len(as))+int64(len(bs))), "string concatenation")
 	if r.autoescape && (a.IsSafe() || b.IsSafe()) {
 		if !a.IsSafe() {
 			r.Charge(int64(len(as))*budget.EscapeFactor, "escaping")

@@ -170,40 +170,57 @@ func QuoteString(s string) string {
 	var sb strings.Builder
 	sb.Grow(len(s) + 2)
 	sb.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			sb.WriteByte('\\')
-			sb.WriteRune(r)
-		case r == '\n':
-			sb.WriteString(`\n`)
-		case r == '\r':
-			sb.WriteString(`\r`)
-		case r == '\t':
-			sb.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			sb.WriteString(`\x`)
-			sb.WriteString(hex2(int(r)))
-		case r < 0x7f:
-			sb.WriteRune(r)
-		case !isPrintable(r):
-			switch {
-			case r <= 0xff:
-				sb.WriteString(`\x`)
-				sb.WriteString(hex2(int(r)))
-			case r <= 0xffff:
-				sb.WriteString(`\u`)
-				sb.WriteString(hexN(int(r), 4))
-			default:
-				sb.WriteString(`\U`)
-				sb.WriteString(hexN(int(r), 8))
-			}
-		default:
-			sb.WriteRune(r)
+	// Fast path: a run of printable ASCII that needs no escape is copied
+	// whole; only the rest goes rune by rune.
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f && s[i] != q && s[i] != '\\' {
+			i++
 		}
+		sb.WriteString(s[:i])
+		s = s[i:]
+		if len(s) == 0 {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+		writeQuotedRune(&sb, r, q)
 	}
 	sb.WriteByte(q)
 	return sb.String()
+}
+
+func writeQuotedRune(sb *strings.Builder, r rune, q byte) {
+	switch {
+	case r == rune(q) || r == '\\':
+		sb.WriteByte('\\')
+		sb.WriteRune(r)
+	case r == '\n':
+		sb.WriteString(`\n`)
+	case r == '\r':
+		sb.WriteString(`\r`)
+	case r == '\t':
+		sb.WriteString(`\t`)
+	case r < 0x20 || r == 0x7f:
+		sb.WriteString(`\x`)
+		sb.WriteString(hex2(int(r)))
+	case r < 0x7f:
+		sb.WriteRune(r)
+	case !isPrintable(r):
+		switch {
+		case r <= 0xff:
+			sb.WriteString(`\x`)
+			sb.WriteString(hex2(int(r)))
+		case r <= 0xffff:
+			sb.WriteString(`\u`)
+			sb.WriteString(hexN(int(r), 4))
+		default:
+			sb.WriteString(`\U`)
+			sb.WriteString(hexN(int(r), 8))
+		}
+	default:
+		sb.WriteRune(r)
+	}
 }
 
 func isPrintable(r rune) bool {
