@@ -246,11 +246,8 @@ func (r *renderer) bindData(data map[string]any) {
 	}
 	sortKeys(keys)
 	for _, k := range keys {
-		v, err := c.Copy(data[k])
+		v, err := c.CopyNamed(k, data[k])
 		if err != nil {
-			if e, ok := err.(*errs.Error); ok {
-				e.Message = errs.Bound("context " + errs.Quote(k) + ": " + e.Message)
-			}
 			value.ThrowErr(err)
 		}
 		d.SetStr(k, v)

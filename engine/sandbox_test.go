@@ -236,3 +236,93 @@ func BenchmarkFullBudget(b *testing.B) {
 		}
 	}
 }
+
+// TestNamedLimits: each named limit refuses with the budget kind, and the
+// error names the limit, the phase and the configured and observed values.
+func TestNamedLimits(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	cases := []struct {
+		limit string
+		phase budget.Phase
+		l     budget.Limits
+		tpl   string
+	}{
+		{budget.LimitSourceBytes, budget.PhaseParse, budget.Limits{SourceBytes: 10}, "{{ 'a long template' }}"},
+		{budget.LimitASTNodes, budget.PhaseParse, budget.Limits{ASTNodes: 5}, "{{ [1, 2, 3, 4, 5, 6, 7] }}"},
+		{budget.LimitNestingDepth, budget.PhaseParse, budget.Limits{NestingDepth: 3}, "{{ ((((1)))) }}"},
+		{budget.LimitOutputBytes, budget.PhaseRender, budget.Limits{OutputBytes: 4}, "{{ 'abcdef' }}"},
+		{budget.LimitScratchBytes, budget.PhaseRender, budget.Limits{ScratchBytes: 3}, "{{ 'abcdef'|upper }}"},
+		{budget.LimitCapabilityCalls, budget.PhaseRender, budget.Limits{CapabilityCalls: 2}, "{{ 'a'|upper|lower|upper }}"},
+		{budget.LimitWorkUnits, budget.PhaseRender, budget.Limits{WorkUnits: 5000}, "{% for i in range(100) %}{% endfor %}"},
+	}
+	for _, c := range cases {
+		t.Run(c.limit, func(t *testing.T) {
+			res, err := env.RenderString("t", c.tpl, nil, RenderOptions{Limits: c.l})
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != errs.Budget || res.Output != "" {
+				t.Fatalf("want budget error, got %q %v", res.Output, err)
+			}
+			be := e.BudgetError()
+			if be == nil || be.Limit != c.limit || be.Phase != c.phase || be.Configured <= 0 {
+				t.Fatalf("error does not name limit/phase/configured: %#v", be)
+			}
+			if c.limit != budget.LimitWorkUnits && be.Observed <= be.Configured {
+				t.Fatalf("observed %d not past configured %d", be.Observed, be.Configured)
+			}
+		})
+	}
+}
+
+// TestSecurityMessageNamesTarget: a security error names the refused
+// attribute and the type it was reached on, and no more.
+func TestSecurityMessageNamesTarget(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	_, err := env.RenderString("t", "{{ x.append(1) }}", map[string]any{"x": []any{"SECRET"}}, RenderOptions{})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != errs.Security {
+		t.Fatalf("want security error, got %v", err)
+	}
+	if !strings.Contains(e.Message, "append") || !strings.Contains(e.Message, "list") || strings.Contains(e.Message, "SECRET") {
+		t.Fatalf("message: %q", e.Message)
+	}
+}
+
+// TestRegistriesFixedAtBuild: filters, tests and globals are copied when
+// the environment is built; changing the caller's maps later has no effect.
+func TestRegistriesFixedAtBuild(t *testing.T) {
+	filters := map[string]FilterFunc{}
+	globals := map[string]any{"g": 1}
+	env, err := NewEnvironment(Options{Filters: filters, Globals: globals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filters["evil"] = filters["upper"]
+	globals["g"] = 2
+	globals["h"] = 3
+	if _, err := env.RenderString("t", "{{ 'a'|evil }}", nil, RenderOptions{}); err == nil {
+		t.Fatal("a filter added after the build is reachable")
+	}
+	r, err := env.RenderString("t", "{{ g }}[{{ h }}]", nil, RenderOptions{})
+	if err != nil || r.Output != "1[]" {
+		t.Fatalf("globals changed after the build: %q %v", r.Output, err)
+	}
+}
+
+// TestCopyInCeilings: containers and graphs past 100,000 entries are
+// refused at the boundary, naming the path.
+func TestCopyInCeilings(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	big := make([]any, 100001)
+	_, err := env.RenderString("t", "{{ 1 }}", map[string]any{"x": map[string]any{"y": big}}, RenderOptions{})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Message, "x.y") {
+		t.Fatalf("want an error naming x.y, got %v", err)
+	}
+	graph := make([]any, 400)
+	for i := range graph {
+		graph[i] = make([]any, 300)
+	}
+	if _, err := env.RenderString("t", "{{ 1 }}", map[string]any{"g": graph}, RenderOptions{}); err == nil {
+		t.Fatal("a 120,000-entry graph crossed the boundary")
+	}
+}
