@@ -37,11 +37,14 @@ func (s *run) llm(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	}
 	req.Images = reg.Images()
 	req.Fields = s.fields(req.Output)
+	if err := s.decorate(code, p, &req); err != nil {
+		return nil, err
+	}
 	resp, err := s.call(code, req)
 	if err != nil {
 		return nil, err
 	}
-	return &Stuff{Name: code, Concept: req.Output, Content: responseContent(req.Output, req.Fields, resp)}, nil
+	return s.answer(code, req, resp)
 }
 
 // responseContent turns a provider answer into stuff content.
@@ -239,7 +242,11 @@ func (s *run) sequence(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *M
 		if st.BatchOver != "" {
 			out, err = s.batch(code, "steps["+strconv.Itoa(i)+"].batch_over", p, mem, st.BatchOver, st.BatchAs, st.Pipe, depth)
 		} else {
-			out, _, err = s.pipe(st.Pipe, mem, depth+1)
+			var after *Memory
+			out, after, err = s.pipe(st.Pipe, mem, depth+1)
+			if sp := s.r.Method.Pipes[st.Pipe]; err == nil && sp != nil && sp.Type == KindParallel && sp.AddEachOutput {
+				mem = after // a parallel step adds each branch's output to the sequence's memory
+			}
 		}
 		if err != nil {
 			return nil, mem, err
@@ -267,6 +274,9 @@ func (s *run) sequence(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *M
 }
 
 func (s *run) judge(code string, p *Pipe, mem *Memory) (*Stuff, error) {
+	if p.Evidence != "" || len(p.Questions) > 0 {
+		return s.judgeFile(code, p, mem)
+	}
 	field, src := "question", p.Question
 	if src == "" {
 		field, src = "prompt", p.Prompt
@@ -299,6 +309,9 @@ func (s *run) imgGen(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 		}
 	}
 	req.Images = reg.Images()
+	if err := s.decorate(code, p, &req); err != nil {
+		return nil, err
+	}
 	resp, err := s.call(code, req)
 	if err != nil {
 		return nil, err
@@ -312,6 +325,9 @@ func (s *run) search(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 		return nil, err
 	}
 	req := CompletionRequest{Kind: RequestSearch, Pipe: code, Prompt: q, Output: outputConcept(p, ConceptText), MaxResults: p.MaxResults}
+	if err := s.decorate(code, p, &req); err != nil {
+		return nil, err
+	}
 	resp, err := s.call(code, req)
 	if err != nil {
 		return nil, err

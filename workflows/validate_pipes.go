@@ -57,6 +57,10 @@ func (v *validator) search(code string, p *Pipe) {
 }
 
 func (v *validator) judge(code string, p *Pipe) {
+	if p.Evidence != "" || len(p.Questions) > 0 {
+		v.judgeFile(code, p)
+		return
+	}
 	q, field := p.Question, "question"
 	switch {
 	case p.Question != "" && p.Prompt != "":
