@@ -3,11 +3,7 @@ module github.com/jinjabox/jinjabox
 go 1.26
 
 require (
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/yuin/goldmark v1.8.7
 	go.uber.org/multierr v1.11.0
-)
-
-require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
-	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 )
