@@ -408,4 +408,3 @@ func (l *loader) question(code, prefix string, t *tnode) workflows.JudgeQuestion
 	}
 	return q
 }
-
