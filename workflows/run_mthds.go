@@ -11,16 +11,18 @@ import (
 
 // Run semantics of the kinds and fields of Pipelex method files.
 
-// checkRequiredInputs enforces the "!" suffix: the input must be in
-// memory and not empty (an empty list or empty text counts as missing).
+// checkRequiredInputs enforces the "!" suffix (the input must be in
+// memory and not empty: an empty list or empty text counts as missing)
+// and the "[N]" suffix (a present list input has exactly N items).
 func checkRequiredInputs(code string, p *Pipe, mem *Memory) error {
 	for _, in := range p.InputNames() {
-		if !ParseConceptSpec(p.Inputs[in]).Required {
-			continue
-		}
+		spec := ParseConceptSpec(p.Inputs[in])
 		st, ok := mem.Get(in)
-		if !ok || isEmptyContent(st.Content) {
+		if spec.Required && (!ok || isEmptyContent(st.Content)) {
 			return fail(code, "inputs", errs.New(errs.Undefined, "required input "+strconv.Quote(in)+" ("+p.Inputs[in]+") is missing or empty"))
+		}
+		if l, isList := st.Content.([]any); ok && spec.Count > 0 && isList && len(l) != spec.Count {
+			return fail(code, "inputs", errs.New(errs.Render, "input "+strconv.Quote(in)+" ("+p.Inputs[in]+") has "+strconv.Itoa(len(l))+" items"))
 		}
 	}
 	return nil
