@@ -1,6 +1,10 @@
 package methodfile
 
-import "github.com/jinjabox/jinjabox/engine/value"
+import (
+	"regexp"
+
+	"github.com/jinjabox/jinjabox/engine/value"
+)
 
 // plainOf turns ordered maps into slices of [key, value] pairs, so JSON
 // comparisons keep the order.
@@ -21,3 +25,5 @@ func plainOf(x any) any {
 	}
 	return x
 }
+
+func matches(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

@@ -155,6 +155,16 @@ func (s *run) judgeFile(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	return &Stuff{Name: code, Concept: outputConcept(p, ConceptAnything), Content: out}, nil
 }
 
+// nativeVerdict reports whether a judge's output is YesNo, Choice or
+// Rating (or refines one), whose content has the native verdict shape.
+func (s *run) nativeVerdict(output string) bool {
+	switch BaseConcept(s.r.Method.Concepts, ParseConceptSpec(output).Name) {
+	case ConceptYesNo, ConceptChoice, ConceptRating:
+		return true
+	}
+	return false
+}
+
 // verdictContent is the native content of a verdict: YesNo {"yes_no"},
 // Choice {"choice"}, Rating {"level"} (the level's index), each with the
 // raw "verdict" too (what JSON bundles' judges return).

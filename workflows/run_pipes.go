@@ -291,7 +291,13 @@ func (s *run) judge(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	if err != nil {
 		return nil, err
 	}
-	content := &value.OrderedMap{Keys: []string{"verdict"}, Values: []any{resp.Text}}
+	var content any = &value.OrderedMap{Keys: []string{"verdict"}, Values: []any{resp.Text}}
+	if s.nativeVerdict(req.Output) {
+		q := JudgeQuestion{Question: src, Options: p.Options, Levels: p.Levels, Criteria: p.Criteria, Threshold: p.Threshold}
+		if content, err = verdictContent(code, "", q, resp.Text); err != nil {
+			return nil, err
+		}
+	}
 	return &Stuff{Name: code, Concept: req.Output, Content: content}, nil
 }
 
