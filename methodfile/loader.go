@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -94,6 +95,15 @@ func Load(name string, data []byte, opts workflows.ValidateOptions) (*workflows.
 		}
 		l.probs = append(l.probs, l.place(wp))
 	}
+	// File order: problems read top to bottom, the file-wide ones (no
+	// line) last.
+	sort.SliceStable(l.probs, func(i, j int) bool {
+		a, b := l.probs[i], l.probs[j]
+		if (a.Line == 0) != (b.Line == 0) {
+			return b.Line == 0
+		}
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
 	var out error
 	for _, p := range l.probs {
 		out = multierr.Append(out, p)
@@ -478,8 +488,9 @@ func (l *loader) concept(name string, n *tnode) {
 		l.known(n, "", field, "description", "definition", "refines", "structure")
 		c.Description = l.description(n, "")
 		if r := n.get("refines"); r != nil {
+			l.mark("", field+" refines", r)
 			if s, ok := l.str(r, "", field+" refines"); ok {
-				c.Refines = l.conceptRef(s, r.at, "", field)
+				c.Refines = l.conceptRef(s, r.at, "", field+" refines")
 			}
 		}
 		if st := n.get("structure"); st != nil {
@@ -519,12 +530,7 @@ func (l *loader) conceptField(concept, name string, n *tnode) workflows.Field {
 	// missing fields (a provider's answer is taken as it is).
 	l.known(n, "", field, "type", "description", "definition", "required", "choices", "item_type", "concept_ref", "item_concept_ref", "default_value")
 	if t, ok := l.str(n.get("type"), "", field+" type"); ok {
-		f.Type = t
-	}
-	switch f.Type {
-	case "text", "integer", "number", "boolean", "date", "list", "dict", "concept":
-	default:
-		l.problem(n.get("type").at, "", field, workflows.CodeInvalidMethod, "unknown field type "+strconv.Quote(f.Type)+" (text, integer, number, boolean, date, list, dict, concept)")
+		f.Type = t // validation reports an unknown type
 	}
 	f.Description = l.description(n, "")
 	f.Required = l.boolean(n.get("required"), "", field+" required")

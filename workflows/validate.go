@@ -91,7 +91,7 @@ func (v *validator) method() {
 			case "text", "integer", "number", "boolean", "list", "object", "date", "dict", "concept":
 			default:
 				if !v.conceptKnown(f.Type) {
-					v.add("", "concept "+name, CodeUnknownConcept, "field "+strconv.Quote(f.Name)+" has unknown type "+strconv.Quote(f.Type))
+					v.add("", "concept "+name+" field "+f.Name, CodeUnknownConcept, "field "+strconv.Quote(f.Name)+" has unknown type "+strconv.Quote(f.Type))
 				}
 			}
 		}

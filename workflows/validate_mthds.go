@@ -33,12 +33,13 @@ func (v *validator) conceptExt(name string, c *Concept) {
 		return
 	}
 	if c.Refines != "" {
+		rf := field + " refines"
 		if err := CheckConceptSpec(c.Refines); err != nil || ParseConceptSpec(c.Refines).String() != c.Refines {
-			v.add("", field, CodeInvalidMethod, "refines must be a plain concept code, not "+strconv.Quote(c.Refines))
+			v.add("", rf, CodeInvalidMethod, "refines must be a plain concept code, not "+strconv.Quote(c.Refines))
 		} else if !v.conceptKnown(c.Refines) {
-			v.add("", field, CodeUnknownConcept, "refines unknown concept "+strconv.Quote(c.Refines))
+			v.add("", rf, CodeUnknownConcept, "refines unknown concept "+strconv.Quote(c.Refines))
 		} else if BareConcept(c.Refines) == name {
-			v.add("", field, CodeInvalidMethod, "a concept cannot refine itself")
+			v.add("", rf, CodeInvalidMethod, "a concept cannot refine itself")
 		}
 		if len(c.Fields) > 0 {
 			// Pipelex: a concept cannot have both refines and structure.
@@ -305,8 +306,11 @@ func (v *validator) judgeQuestion(code string, p *Pipe, prefix string, q JudgeQu
 			v.add(code, prefix+"levels", CodeInvalidPipe, "level "+strconv.Itoa(i)+" is empty")
 		}
 	}
-	if q.Kind() != JudgeYesNo && (len(q.Criteria) > 0 || q.Threshold != 0) {
-		v.add(code, prefix+"criteria", CodeInvalidPipe, "criteria and threshold apply to yes/no questions only")
+	if q.Kind() != JudgeYesNo && len(q.Criteria) > 0 {
+		v.add(code, prefix+"criteria", CodeInvalidPipe, "criteria apply to yes/no questions only")
+	}
+	if q.Kind() != JudgeYesNo && q.Threshold != 0 {
+		v.add(code, prefix+"threshold", CodeInvalidPipe, "a threshold applies to yes/no questions only")
 	}
 	if q.Threshold < 0 || q.Threshold >= 1 {
 		v.add(code, prefix+"threshold", CodeInvalidPipe, "threshold must be in (0, 1)")
@@ -331,5 +335,22 @@ func (v *validator) judgeOutput(code string, p *Pipe, kind string) {
 		v.add(code, "output", CodeInvalidPipe, "a judge's output has no multiplicity")
 	} else if base != want && base != ConceptAnything {
 		v.add(code, "output", CodeInvalidPipe, "this judge asks a "+strings.ReplaceAll(kind, "_", "/")+" question, so its output must be "+want+" or refine it, not "+strconv.Quote(p.Output))
+	}
+}
+
+// judgeKinds adds the Pipelex kind rules to the single-question judge of
+// JSON bundles: criteria and threshold belong to yes/no questions, and an
+// output of YesNo, Choice or Rating must match the question's kind.
+func (v *validator) judgeKinds(code string, p *Pipe) {
+	q := JudgeQuestion{Options: p.Options, Levels: p.Levels}
+	if q.Kind() != JudgeYesNo && len(p.Criteria) > 0 {
+		v.add(code, "criteria", CodeInvalidPipe, "criteria apply to yes/no questions only")
+	}
+	if q.Kind() != JudgeYesNo && p.Threshold != 0 {
+		v.add(code, "threshold", CodeInvalidPipe, "a threshold applies to yes/no questions only")
+	}
+	switch BaseConcept(v.m.Concepts, ParseConceptSpec(p.Output).Name) {
+	case ConceptYesNo, ConceptChoice, ConceptRating:
+		v.judgeOutput(code, p, q.Kind())
 	}
 }

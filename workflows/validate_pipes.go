@@ -94,6 +94,7 @@ func (v *validator) judge(code string, p *Pipe) {
 			v.add(code, "criteria", CodeInvalidPipe, "criteria keys are yes and no, not "+strconv.Quote(k))
 		}
 	}
+	v.judgeKinds(code, p)
 }
 
 func (v *validator) compose(code string, p *Pipe) {
