@@ -2,6 +2,7 @@ package methodfile
 
 import (
 	"regexp"
+	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -27,3 +28,5 @@ func plainOf(x any) any {
 }
 
 func matches(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
