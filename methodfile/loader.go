@@ -554,6 +554,11 @@ func (l *loader) conceptField(concept, name string, n *tnode) workflows.Field {
 	if f.Type == "list" && f.ItemType == "" && f.ConceptRef != "" {
 		f.ItemType = "concept"
 	}
+	if f.Type == "concept" && f.ConceptRef == workflows.ConceptImage {
+		// The model's image fields are typed "Image": templates then see
+		// an image value (with_images, tag and format register it).
+		f.Type, f.ConceptRef = workflows.ConceptImage, ""
+	}
 	return f
 }
 

@@ -297,6 +297,8 @@ func NormalizeContentFor(concepts map[string]*Concept, concept string, content a
 			return textContentKey("url", t)
 		case ConceptChoice:
 			return textContentKey("choice", t)
+		case ConceptSearchResult:
+			return &value.OrderedMap{Keys: []string{"answer", "sources"}, Values: []any{t, []any{}}}
 		}
 	case bool:
 		if base == ConceptYesNo {

@@ -338,5 +338,6 @@ func (s *run) search(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Stuff{Name: code, Concept: req.Output, Content: responseContent(req.Output, s.fields(req.Output), resp)}, nil
+	req.Fields = s.fields(req.Output) // after the call: the request stays as it was
+	return s.answer(code, req, resp)
 }
