@@ -4,8 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/jinjabox/jinjabox/workflows"
 )
 
 // TestBrokenReportsEverything: one load of broken.mthds reports every
@@ -13,7 +11,7 @@ import (
 // and every line marked "# <-" in the file has one.
 func TestBrokenReportsEverything(t *testing.T) {
 	const path = "testdata/broken.mthds"
-	_, err := LoadFileWith(path, workflows.ValidateOptions{Models: modelConfig(t)})
+	_, err := LoadFileWith(path, Options{Models: modelConfig(t)})
 	probs := Problems(err)
 	if len(probs) == 0 {
 		t.Fatal("broken method loaded")
@@ -108,7 +106,7 @@ func TestTOMLErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Load("m.mthds", []byte(tc.src), workflows.ValidateOptions{})
+			_, err := Load("m.mthds", []byte(tc.src), Options{})
 			probs := Problems(err)
 			if len(probs) != 1 || probs[0].Code != CodeTOML || probs[0].File != "m.mthds" {
 				t.Fatalf("want one toml_syntax problem, got %v", err)

@@ -71,7 +71,7 @@ func loadInputs(t *testing.T, path string) *workflows.Memory {
 	return mem
 }
 
-func mustLoad(t *testing.T, path string, opts workflows.ValidateOptions) *workflows.Method {
+func mustLoad(t *testing.T, path string, opts Options) *workflows.Method {
 	t.Helper()
 	m, err := LoadFileWith(path, opts)
 	if err != nil {
@@ -94,7 +94,7 @@ func contentJSON(c any) string {
 // PipeCompose modes.
 func TestKindsEndToEnd(t *testing.T) {
 	reg := testFuncs(t)
-	m := mustLoad(t, "testdata/kinds.mthds", workflows.ValidateOptions{Funcs: reg})
+	m := mustLoad(t, "testdata/kinds.mthds", Options{Funcs: reg})
 	r := &workflows.Runner{Method: m, Provider: workflows.LocalProvider{Files: os.DirFS("testdata")}, Funcs: reg}
 	res, err := r.Run(context.Background(), loadInputs(t, "testdata/kinds_inputs.json"))
 	if err != nil {
@@ -126,7 +126,7 @@ func TestKindsEndToEnd(t *testing.T) {
 // TestKindsRunErrors: run-time refusals name the pipe and field.
 func TestKindsRunErrors(t *testing.T) {
 	reg := testFuncs(t)
-	m := mustLoad(t, "testdata/kinds.mthds", workflows.ValidateOptions{Funcs: reg})
+	m := mustLoad(t, "testdata/kinds.mthds", Options{Funcs: reg})
 	tests := []struct {
 		name, inputs, pipe, field, detail string
 	}{

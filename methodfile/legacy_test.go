@@ -10,7 +10,7 @@ import (
 
 // TestLegacyPlx loads and runs the older spelling.
 func TestLegacyPlx(t *testing.T) {
-	m := mustLoad(t, "testdata/legacy.plx", workflows.ValidateOptions{})
+	m := mustLoad(t, "testdata/legacy.plx", Options{})
 	if m.MainPipe != "make_card" || m.Description != "Greeting cards, the old way" {
 		t.Errorf("main pipe %q, description %q", m.MainPipe, m.Description)
 	}
@@ -31,6 +31,19 @@ func TestLegacyPlx(t *testing.T) {
 	got := contentJSON(res.Output.Content)
 	if res.Output.Concept != "Card" || !strings.HasPrefix(got, `[["text","*** [local `) || !strings.HasSuffix(got, ` ***"]]`) {
 		t.Errorf("output %s %s", res.Output.Concept, got)
+	}
+}
+
+// TestMainPipeOverride: the caller picks the entry pipe of a file with
+// several roots.
+func TestMainPipeOverride(t *testing.T) {
+	src := "domain = \"d\"\n[pipe.a]\ntype = \"PipeCompose\"\ndescription = \"a\"\ntemplate = \"a\"\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\ntemplate = \"b\"\n"
+	if _, err := Load("t.mthds", []byte(src), Options{}); err == nil {
+		t.Error("two roots loaded without a main pipe")
+	}
+	m, err := Load("t.mthds", []byte(src), Options{MainPipe: "b"})
+	if err != nil || m.MainPipe != "b" {
+		t.Errorf("main pipe %q, %v", m.MainPipe, err)
 	}
 }
 
@@ -78,7 +91,7 @@ func TestShapes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// An empty model configuration: every $preset, @alias and
 			// ~waterfall is unknown.
-			_, err := Load("t.mthds", []byte(tc.src), workflows.ValidateOptions{Models: &workflows.ModelConfig{}})
+			_, err := Load("t.mthds", []byte(tc.src), Options{Models: &workflows.ModelConfig{}})
 			var got []string
 			for _, p := range Problems(err) {
 				got = append(got, strings.Join([]string{itoa(p.Line), p.Pipe, p.Field, p.Code}, " "))

@@ -37,19 +37,34 @@ func IsMethodFile(path string) bool {
 	return slices.Contains(Extensions, strings.ToLower(filepath.Ext(path)))
 }
 
+// Options are what a load validates against, and the entry point.
+type Options struct {
+	// Funcs are the PipeFunc functions (nil: workflows.DefaultFuncs).
+	Funcs *workflows.FuncRegistry
+	// Models, when set, must resolve every model reference.
+	Models *workflows.ModelConfig
+	// MainPipe, when set, is the pipe a run starts from, whatever the
+	// file's main_pipe (Pipelex lets the caller pick any pipe of a file).
+	MainPipe string
+}
+
+func (o Options) validate() workflows.ValidateOptions {
+	return workflows.ValidateOptions{Funcs: o.Funcs, Models: o.Models}
+}
+
 // LoadFile reads, converts and validates a method: a TOML method file by
 // its extension (.mthds, .plx, .toml) or a JSON bundle (.json, and any
 // other extension). It uses the default PipeFunc registry and no model
 // configuration; see LoadFileWith.
 func LoadFile(path string) (*workflows.Method, error) {
-	return LoadFileWith(path, workflows.ValidateOptions{})
+	return LoadFileWith(path, Options{})
 }
 
 // LoadFileWith is LoadFile validating against the given registries. On
 // problems it returns them all (list them with Problems) and, when the
 // file parsed, the method as far as it converted: run a method only when
 // the error is nil.
-func LoadFileWith(path string, opts workflows.ValidateOptions) (*workflows.Method, error) {
+func LoadFileWith(path string, opts Options) (*workflows.Method, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -61,13 +76,16 @@ func LoadFileWith(path string, opts workflows.ValidateOptions) (*workflows.Metho
 }
 
 // loadJSON loads a JSON bundle, reporting its problems as this package's.
-func loadJSON(name string, data []byte, opts workflows.ValidateOptions) (*workflows.Method, error) {
+func loadJSON(name string, data []byte, opts Options) (*workflows.Method, error) {
 	m, err := workflows.LoadMethod(data)
 	if err != nil {
 		return nil, &Problem{File: name, Code: workflows.CodeInvalidMethod, Message: err.Error()}
 	}
+	if opts.MainPipe != "" {
+		m.MainPipe = opts.MainPipe
+	}
 	var out error
-	for _, wp := range workflows.Problems(workflows.ValidateMethodWith(m, opts)) {
+	for _, wp := range workflows.Problems(workflows.ValidateMethodWith(m, opts.validate())) {
 		p := fromWorkflows(name, wp)
 		p.Line, p.Col = 0, 0 // template positions, not file lines: keep them in the message
 		if wp.Line > 0 {
@@ -80,8 +98,8 @@ func loadJSON(name string, data []byte, opts workflows.ValidateOptions) (*workfl
 
 // Load converts and validates the TOML method file data (name is used in
 // problems).
-func Load(name string, data []byte, opts workflows.ValidateOptions) (*workflows.Method, error) {
-	m, l, err := parse(name, data)
+func Load(name string, data []byte, opts Options) (*workflows.Method, error) {
+	m, l, err := parse(name, data, opts.MainPipe)
 	if m == nil {
 		return nil, err
 	}
@@ -89,7 +107,7 @@ func Load(name string, data []byte, opts workflows.ValidateOptions) (*workflows.
 	for _, p := range l.probs {
 		reported[p.Pipe+"\x00"+p.Field] = true
 	}
-	for _, wp := range workflows.Problems(workflows.ValidateMethodWith(m, opts)) {
+	for _, wp := range workflows.Problems(workflows.ValidateMethodWith(m, opts.validate())) {
 		if reported[wp.Pipe+"\x00"+wp.Field] {
 			continue // the loader already explained this field
 		}
@@ -115,17 +133,17 @@ func Load(name string, data []byte, opts workflows.ValidateOptions) (*workflows.
 // problems are the file's shape only (TOML syntax, unknown keys, wrong
 // types, malformed concept references).
 func Parse(name string, data []byte) (*workflows.Method, error) {
-	m, _, err := parse(name, data)
+	m, _, err := parse(name, data, "")
 	return m, err
 }
 
-func parse(name string, data []byte) (*workflows.Method, *loader, error) {
+func parse(name string, data []byte, mainPipe string) (*workflows.Method, *loader, error) {
 	root, err := parseDoc(data)
 	if err != nil {
 		se := err.(*SyntaxError)
 		return nil, nil, &Problem{File: name, Line: se.Line, Col: se.Col, Code: CodeTOML, Message: se.Message}
 	}
-	l := &loader{file: name, at: map[string]fieldPos{}}
+	l := &loader{file: name, at: map[string]fieldPos{}, mainPipe: mainPipe}
 	l.method(root)
 	var out error
 	for _, p := range l.probs {
@@ -148,6 +166,8 @@ type loader struct {
 	probs []*Problem
 	// at locates (pipe, field) pairs, in the field names validation uses.
 	at map[string]fieldPos
+	// mainPipe overrides the file's main_pipe.
+	mainPipe string
 }
 
 func (l *loader) problem(at pos, pipe, field, code, msg string) {
@@ -366,7 +386,11 @@ func (l *loader) method(root *tnode) {
 			}
 		}
 	}
-	if m.MainPipe == "" && root.get("main_pipe") == nil {
+	switch {
+	case l.mainPipe != "":
+		m.MainPipe = l.mainPipe
+		delete(l.at, "\x00main_pipe") // the caller's choice has no line in the file
+	case m.MainPipe == "" && root.get("main_pipe") == nil:
 		l.chooseMain()
 	}
 }
@@ -401,7 +425,7 @@ func (l *loader) chooseMain() {
 		return
 	}
 	l.problem(pos{1, 1}, "", "main_pipe", workflows.CodeInvalidMethod,
-		fmt.Sprintf("main_pipe is absent and %d pipes could start a run (%s): name one", len(roots), strings.Join(roots, ", ")))
+		fmt.Sprintf("main_pipe is absent and %d pipes could start a run (%s): name one (main_pipe, or the caller's choice: Options.MainPipe, jinjabox --pipe)", len(roots), strings.Join(roots, ", ")))
 }
 
 func sortedCodes[V any](m map[string]V) []string {

@@ -30,7 +30,7 @@ func modelConfig(t *testing.T) *workflows.ModelConfig {
 // domain's system_prompt, both templating_style forms.
 func TestModelsWithLocalProvider(t *testing.T) {
 	mc := modelConfig(t)
-	m := mustLoad(t, "testdata/models.mthds", workflows.ValidateOptions{Models: mc})
+	m := mustLoad(t, "testdata/models.mthds", Options{Models: mc})
 	r := &workflows.Runner{Method: m, Provider: workflows.LocalProvider{}, Models: mc}
 	res, err := r.Run(context.Background(), loadInputs(t, "testdata/models_inputs.json"))
 	if err != nil {
@@ -90,7 +90,7 @@ func TestModelsWithLocalProvider(t *testing.T) {
 // answers them with placeholders. Answer[3] yields exactly 3 items.
 func TestModelsRefusedAndSimulated(t *testing.T) {
 	mc := modelConfig(t)
-	m := mustLoad(t, "testdata/models.mthds", workflows.ValidateOptions{Models: mc})
+	m := mustLoad(t, "testdata/models.mthds", Options{Models: mc})
 	tests := []struct {
 		pipe, inputs string
 		simulate     bool

@@ -16,15 +16,17 @@ import (
 // methodFlags are the flags validate and exec share.
 type methodFlags struct {
 	models string
+	pipe   string
 }
 
 func (f *methodFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.models, "models", "", "model configuration (JSON: presets, aliases, waterfalls) that must resolve every $preset, @alias and ~waterfall")
+	fs.StringVar(&f.pipe, "pipe", "", "the pipe to start from (default: the method's main_pipe)")
 }
 
-// options turns the flags into validation options.
-func (f *methodFlags) options() (workflows.ValidateOptions, error) {
-	var opts workflows.ValidateOptions
+// options turns the flags into load options.
+func (f *methodFlags) options() (methodfile.Options, error) {
+	opts := methodfile.Options{MainPipe: f.pipe}
 	if f.models == "" {
 		return opts, nil
 	}
@@ -52,7 +54,7 @@ func printProblems(w io.Writer, err error) int {
 	return max(len(probs), 1)
 }
 
-// cmdValidate: jinjabox validate [--models M.json] METHOD — loads a
+// cmdValidate: jinjabox validate [--models M.json] [--pipe PIPE] METHOD — loads a
 // method (a Pipelex .mthds or .plx file, or a JSON bundle), parses every
 // template and path, and prints every problem, one per line, each naming
 // the file and line, the pipe and the field.
@@ -66,7 +68,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: jinjabox validate [--models MODELS.json] METHOD.mthds|METHOD.plx|METHOD.json")
+		fmt.Fprintln(stderr, "usage: jinjabox validate [--models MODELS.json] [--pipe PIPE] METHOD.mthds|METHOD.plx|METHOD.json")
 		return 2
 	}
 	opts, err := mf.options()
@@ -111,7 +113,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "usage: jinjabox exec [--models M.json] [--docs DIR] [--simulate] METHOD.mthds|METHOD.plx|METHOD.json INPUTS.json")
+		fmt.Fprintln(stderr, "usage: jinjabox exec [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD.mthds|METHOD.plx|METHOD.json INPUTS.json")
 		return 2
 	}
 	opts, err := mf.options()

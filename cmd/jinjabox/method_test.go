@@ -30,6 +30,8 @@ func TestMethodCommands(t *testing.T) {
 		{"exec broken", []string{"exec", td + "broken.mthds", td + "sample_inputs.json"}, 1, "", "broken.mthds:5:1: method, version: unknown_key"},
 		{"exec text document", []string{"exec", td + "extract.mthds", td + "extract_inputs.json"}, 0, `"text": "1: Quarterly notes / Sales rose in the North region.\n2: The South region`, ""},
 		{"exec docs dir", []string{"exec", "--docs", "../../workflows", td + "extract.mthds", td + "extract_inputs.json"}, 1, "", `pipe "extract": unsupported extract request: cannot read`},
+		{"exec another pipe", []string{"exec", "--pipe", "extract", td + "extract.mthds", td + "extract_inputs.json"}, 0, `"name": "extract"|"concept": "Page[]"`, ""},
+		{"validate unknown pipe", []string{"validate", "--pipe", "nope", td + "extract.mthds"}, 1, `main pipe "nope" is not defined`, ""},
 		{"usage", []string{"exec", td + "sample_method.mthds"}, 2, "", "usage: jinjabox exec"},
 	}
 	for _, tc := range tests {
