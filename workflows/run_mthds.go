@@ -2,7 +2,9 @@ package workflows
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -374,4 +376,49 @@ func (s *run) extract(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 		return nil, err
 	}
 	return s.answer(code, req, resp)
+}
+
+// formatUse matches what "$var" and "$var.field" expand to.
+var formatUse = regexp.MustCompile(`\{\{ ([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\|format\(\) \}\}`)
+
+// preregisterImages registers, in order of first use, the images a
+// prompt inlines with "$image" (or "$card.photo", an Image field), so
+// that format renders them as [Image N] tokens: format only names images
+// already registered, and Pipelex registers a prompt's image inputs
+// before rendering it. Other values and unknown names are left to the
+// render.
+func (s *run) preregisterImages(reg *categories.ImageRegistry, mem *Memory, srcs ...string) {
+	var root map[string]any
+	for _, src := range srcs {
+		if !strings.Contains(src, "format") && !strings.Contains(src, "$") {
+			continue
+		}
+		for _, m := range formatUse.FindAllStringSubmatch(categories.Prepare(src, true), -1) {
+			name, field, _ := strings.Cut(m[1], ".")
+			st, ok := mem.Get(name)
+			if !ok || !s.isImage(ParseConceptSpec(st.Concept).Name, field) {
+				continue
+			}
+			if root == nil {
+				root = mem.PathRoot()
+			}
+			if v, err := WalkPath(root, m[1]); err == nil {
+				_ = registerImages(reg, v) // not an image after all: the render shows it as text
+			}
+		}
+	}
+}
+
+// isImage reports whether a concept (or its field) holds images.
+func (s *run) isImage(concept, field string) bool {
+	concepts := s.r.Method.Concepts
+	if field == "" {
+		return BaseConcept(concepts, concept) == ConceptImage
+	}
+	for _, f := range FieldsOf(concepts, concept) {
+		if f.Name == field {
+			return f.Type == ConceptImage || f.Type == "concept" && BaseConcept(concepts, f.ConceptRef) == ConceptImage
+		}
+	}
+	return false
 }

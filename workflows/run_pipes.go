@@ -15,6 +15,7 @@ func (s *run) llm(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	style := s.r.Method.style(p, nil)
 	reg := categories.NewImageRegistry()
 	req := CompletionRequest{Kind: RequestLLM, Pipe: code, Output: outputConcept(p, ConceptText)}
+	s.preregisterImages(reg, mem, p.SystemPrompt, p.Prompt)
 	var err error
 	if p.SystemPrompt != "" {
 		if req.SystemPrompt, err = s.render(code, "system_prompt", categories.LLMPrompt, style, p.SystemPrompt, true, mem, nil, reg); err != nil {
@@ -305,6 +306,7 @@ func (s *run) imgGen(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	style := s.r.Method.style(p, nil)
 	reg := categories.NewImageRegistry()
 	req := CompletionRequest{Kind: RequestImgGen, Pipe: code, Output: outputConcept(p, ConceptImage)}
+	s.preregisterImages(reg, mem, p.Prompt, p.NegativePrompt)
 	var err error
 	if req.Prompt, err = s.render(code, "prompt", categories.ImgGenPrompt, style, p.Prompt, true, mem, nil, reg); err != nil {
 		return nil, err
