@@ -29,16 +29,16 @@ const DefaultMaxDepth = 32
 type Runner struct {
 	Method   *Method
 	Provider Provider
-	// Limits are the per-render limits of every template (each render
-	// gets a fresh budget, as in Pipelex).
-	Limits budget.Limits
-	// MaxDepth bounds pipe nesting (0: DefaultMaxDepth).
-	MaxDepth int
 	// Funcs are the PipeFunc functions (nil: DefaultFuncs).
 	Funcs *FuncRegistry
 	// Models resolves model references; nil passes them to the provider
 	// unresolved.
 	Models *ModelConfig
+	// Limits are the per-render limits of every template (each render
+	// gets a fresh budget, as in Pipelex).
+	Limits budget.Limits
+	// MaxDepth bounds pipe nesting (0: DefaultMaxDepth).
+	MaxDepth int
 }
 
 // Render records one template render, in run order.
