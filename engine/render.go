@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -287,5 +286,3 @@ func (r *renderer) enter() {
 }
 
 func (r *renderer) leave() { r.depth-- }
-
-func trimOne(s string) string { return strings.TrimSpace(s) }
