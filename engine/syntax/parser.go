@@ -59,6 +59,7 @@ type parser struct {
 	depth    int
 	nodes    int
 	blocks   map[string]*Block
+	dupBlock *Block // first block whose name was already defined
 	tagStack []string
 	endStack [][]string
 }
@@ -115,7 +116,7 @@ func (p *parser) convert(r any) *errs.Error {
 	case *lexError:
 		se := errs.New(errs.Syntax, e.msg)
 		se.PyError = "TemplateSyntaxError"
-		se.SetPos(p.name, p.src, p.orig(e.pos))
+		p.setPos(se, e.pos)
 		return se
 	}
 	panic(r) // a bug, not a template problem: do not hide it
@@ -128,13 +129,46 @@ func (p *parser) fail(pos int, msg string) {
 func (p *parser) failKind(pos int, msg, py string) {
 	e := errs.New(errs.Syntax, msg)
 	e.PyError = py
-	e.SetPos(p.name, p.src, p.orig(pos))
+	p.setPos(e, pos)
 	panic(e)
+}
+
+// setPos positions e at the normalised offset pos.
+func (p *parser) setPos(e *errs.Error, pos int) {
+	if pos > len(p.norm) {
+		pos = len(p.norm)
+	}
+	if pos < 0 {
+		pos = 0
+	}
+	p.setPosOrig(e, p.orig(pos))
+}
+
+// setPosOrig positions e at the byte offset off of the original source.
+// Lines are counted as Jinja counts them: \r\n, \r and \n each end a line.
+func (p *parser) setPosOrig(e *errs.Error, off int) {
+	e.Name = p.name
+	e.Offset = off
+	line, col := 1, 1
+	for i, r := range p.src {
+		if i >= off {
+			break
+		}
+		switch {
+		case r == '\n' && i > 0 && p.src[i-1] == '\r':
+		case r == '\n' || r == '\r':
+			line++
+			col = 1
+		default:
+			col++
+		}
+	}
+	e.Line, e.Col = line, col
 }
 
 func (p *parser) budgetFail(err error, pos int) {
 	e := errs.FromBudget(err)
-	e.SetPos(p.name, p.src, p.orig(pos))
+	p.setPos(e, pos)
 	panic(e)
 }
 
@@ -175,6 +209,10 @@ func (p *parser) advance() token {
 		p.hasPeek = false
 	} else if t.typ != tEOF {
 		p.cur = p.lx.next()
+	}
+	if p.cur.typ == tEOF && t.typ != tEOF {
+		// Jinja's eof token carries the line of the last real token.
+		p.cur.pos = t.pos
 	}
 	return t
 }
@@ -242,7 +280,15 @@ func (p *parser) parse() *Template {
 	} else {
 		t.Blocks = map[string]*Block{}
 	}
+	if p.dupBlock != nil {
+		// jinja2.compiler raises this while compiling (TemplateAssertionError),
+		// after the whole template parsed.
+		e := newAssertion("block " + pyRepr(p.dupBlock.Name) + " defined twice")
+		p.setPosOrig(e, p.dupBlock.P)
+		panic(e)
+	}
 	p.checkTreeDepth(t.Body)
+	p.checkCompile(t.Body)
 	t.Nodes = p.nodes
 	return t
 }
@@ -506,10 +552,12 @@ func (p *parser) parseBlock() Stmt {
 		p.blocks = map[string]*Block{}
 	}
 	if _, dup := p.blocks[n.Name]; dup {
-		// jinja2.compiler raises this while compiling (TemplateAssertionError).
-		p.failKind(t.pos, "block "+pyRepr(n.Name)+" defined twice", "TemplateAssertionError")
+		if p.dupBlock == nil {
+			p.dupBlock = n
+		}
+	} else {
+		p.blocks[n.Name] = n
 	}
-	p.blocks[n.Name] = n
 	return n
 }
 

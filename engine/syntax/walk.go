@@ -151,7 +151,7 @@ func (p *parser) checkTreeDepth(body []Stmt) {
 		if d > p.maxDepth {
 			if err := p.m.Check(budget.LimitNestingDepth, int64(d), "nesting"); err != nil {
 				e := errs.FromBudget(err)
-				e.SetPos(p.name, p.src, n.Pos())
+				p.setPosOrig(e, n.Pos())
 				panic(e)
 			}
 		}
