@@ -87,6 +87,32 @@ func generated() []diffInput {
 		}
 		out = append(out, diffInput{ID: "gen/" + strconv.Itoa(i), Template: b.String(), Opts: o, Compile: true})
 	}
+	// expression soup: numbers, strings, names and operators in tags
+	atoms := []string{
+		"1", "1_000", "0x_1f", "0X1F", "0o17", "0b101", "0b", "007", "0_0", "1e5", "1E+5", "1.5e-3",
+		"1__0", "1.", ".5", "1_0.5", "1.5.2", "x.0.1", "x.y", "'a\\nb'", "\"q\\\"\"", "'\\x41\\u00e9'",
+		"'\\777'", "'\\q'", "'é\\é'", "ñame", "名前", "x²", "_x", "a1", "true", "None", "+", "-", "*", "**",
+		"/", "//", "%", "~", "==", "!=", "<", "<=", ">", ">=", "=", ".", ":", "|", ",", ";", "(", ")",
+		"[", "]", "{", "}", " ", "\n", "!", "$", "'unterminated", "is", "not", "in", "and", "or", "if",
+		"else", "f(", "x[", "|upper", " is divisibleby ", "\t", "\u00a0", "\u2028",
+	}
+	for i := 0; i < 3000; i++ {
+		var b strings.Builder
+		open, close := "{{ ", " }}"
+		if r.IntN(3) == 0 {
+			open, close = "{% set x = ", " %}"
+		}
+		b.WriteString(open)
+		n := 1 + r.IntN(6)
+		for j := 0; j < n; j++ {
+			b.WriteString(atoms[r.IntN(len(atoms))])
+			if r.IntN(2) == 0 {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(close)
+		out = append(out, diffInput{ID: "expr/" + strconv.Itoa(i), Template: b.String(), Compile: true})
+	}
 	return out
 }
 
