@@ -42,6 +42,7 @@ func TestLimits(t *testing.T) {
 		{"ifs-5000", strings.Repeat("{% if true %}", 5000), budget.Limits{}, budget.LimitNestingDepth},
 		{"plus-chain-5e4", "{{ 1" + strings.Repeat(" + 1", n/2) + " }}", budget.Limits{}, budget.LimitNestingDepth},
 		{"else-chain-1e4", "{{ 1" + strings.Repeat(" if 1 else 1", 10000) + " }}", budget.Limits{}, budget.LimitNestingDepth},
+		{"parens-huge-limit", "{{ " + strings.Repeat("(", 3*n) + "1" + strings.Repeat(")", 3*n) + " }}", budget.Limits{NestingDepth: 1 << 40, SourceBytes: 1 << 30}, budget.LimitNestingDepth},
 		{"nest-50", nest50, budget.Limits{}, ""},
 		{"elif-1000", "{% if a %}" + strings.Repeat("{% elif a %}x", 1000) + "{% endif %}", budget.Limits{}, ""},
 		{"filters-200", "{{ 'a'" + strings.Repeat("|upper", 200) + " }}", budget.Limits{}, ""},

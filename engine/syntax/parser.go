@@ -65,7 +65,11 @@ type parser struct {
 }
 
 func newParser(name, src string, opts Options, m *budget.Meter) *parser {
-	p := &parser{name: name, src: src, m: m, maxDepth: int(m.Limits.NestingDepth)}
+	depth := m.Limits.NestingDepth
+	if depth > hardMaxDepth {
+		depth = hardMaxDepth
+	}
+	p := &parser{name: name, src: src, m: m, maxDepth: int(depth)}
 	p.norm, p.shifts = normalize(src, opts.KeepTrailingNewline)
 	p.lx = newLexer(p.norm, opts)
 	return p
@@ -192,10 +196,22 @@ func (p *parser) node(pos int) Base {
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > p.maxDepth {
-		if err := p.m.Check(budget.LimitNestingDepth, int64(p.depth), "nesting"); err != nil {
-			p.budgetFail(err, p.cur.pos)
-		}
+		p.budgetFail(p.depthError(p.depth), p.cur.pos)
 	}
+}
+
+// hardMaxDepth bounds parser recursion whatever the configured limit, so
+// that a huge nesting_depth setting cannot let input exhaust the Go stack.
+const hardMaxDepth = 10000
+
+// depthError is the nesting limit refusal at depth d.
+func (p *parser) depthError(d int) error {
+	if err := p.m.Check(budget.LimitNestingDepth, int64(d), "nesting"); err != nil {
+		return err
+	}
+	// Only reached above hardMaxDepth with a larger configured limit.
+	return &budget.Error{Limit: budget.LimitNestingDepth, Phase: p.m.Phase, Op: "nesting",
+		Configured: hardMaxDepth, Observed: int64(d)}
 }
 
 func (p *parser) leave() { p.depth-- }
