@@ -9,6 +9,22 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
+// AST conventions produced by Parse (for the evaluator):
+//   - Adjacent template data (around a comment) is merged into one *Text;
+//     data is already whitespace-processed and newline-normalised.
+//   - {% print a, b %} gives one *Output per expression.
+//   - elif is an *If alone in the Else of the previous *If.
+//   - Concat (~) is a left-leaning chain of *Binary "~"; ** is
+//     left-associative as in Jinja (2**3**2 == 64).
+//   - `x is not t` is a *Test with Negated set (Jinja's Not(Test)).
+//   - `-x|f` is Filter(Unary(-x)): unary operands take no filters, the
+//     filter applies to the unary result, as in Jinja.
+//   - x.0 is an *Item with an int *Const key; x[a:b] is a *Slice; x[a, b]
+//     is an *Item whose key is a *TupleLit, where slices appear as *Slice
+//     with a nil X (Python would index with a slice object).
+//   - Empty list, dict and tuple literals have non-nil empty slices.
+//   - Template.Blocks holds every block, nested ones included.
+
 // Parse lexes and parses src, a template named name, into its AST. It
 // mirrors jinja2/lexer.py and jinja2/parser.py (Jinja2 3.1.2), plus the
 // compile-time checks of jinja2/compiler.py that concern grammar
