@@ -3,8 +3,6 @@ package engine
 import (
 	"strings"
 
-	"github.com/jinjabox/jinjabox/budget"
-
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -35,7 +33,6 @@ var attrPathFilters = map[string]int{
 
 type checker struct {
 	env  *Environment
-	m    *budget.Meter
 	src  string
 	name string
 	info *checkInfo
@@ -46,8 +43,8 @@ type checker struct {
 // are syntax errors (as Jinja's compiler does), literal underscore
 // attribute names are refused before rendering (P4), and macro bodies
 // are scanned for varargs/kwargs/caller.
-func (e *Environment) check(t *syntax.Template, m *budget.Meter) (*checkInfo, error) {
-	c := &checker{env: e, m: m, src: t.Source, name: t.Name, info: &checkInfo{
+func (e *Environment) check(t *syntax.Template) (*checkInfo, error) {
+	c := &checker{env: e, src: t.Source, name: t.Name, info: &checkInfo{
 		macros: map[*syntax.Macro]*macroInfo{},
 		calls:  map[*syntax.CallBlock]*macroInfo{},
 	}}
@@ -80,37 +77,32 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	switch n := s.(type) {
 	case *syntax.Text:
 	case *syntax.Output:
-		c.topExpr(n.X, soft)
+		c.expr(n.X, soft)
 	case *syntax.If:
-		c.topExpr(n.Cond, true)
+		c.expr(n.Cond, true)
 		c.stmts(n.Body, true)
 		c.stmts(n.Else, true)
 	case *syntax.For:
-		c.topExpr(n.Iter, soft)
+		c.expr(n.Iter, soft)
 		c.target(n.Target)
-		walkExpr(n.Target, func(x syntax.Expr) {
-			if nm, ok := x.(*syntax.Name); ok && nm.Name == "loop" {
-				c.fail(errs.Syntax, nm.P, "can't assign to special loop variable in for-loop target")
-			}
-		})
 		if n.Filter != nil {
-			c.topExpr(n.Filter, false)
+			c.expr(n.Filter, false)
 		}
 		c.stmts(n.Body, false)
 		c.stmts(n.Else, false)
 	case *syntax.Set:
 		c.target(n.Target)
-		c.topExpr(n.X, soft)
+		c.expr(n.X, soft)
 	case *syntax.SetBlock:
 		c.target(n.Target)
 		if n.Filter != nil {
-			c.topExpr(n.Filter, soft)
+			c.expr(n.Filter, soft)
 		}
 		c.stmts(n.Body, soft)
 	case *syntax.With:
 		for i := range n.Targets {
 			c.target(n.Targets[i])
-			c.topExpr(n.Values[i], false)
+			c.expr(n.Values[i], false)
 		}
 		c.stmts(n.Body, false)
 	case *syntax.Macro:
@@ -120,24 +112,24 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	case *syntax.CallBlock:
 		c.params(n.Params)
 		c.info.calls[n] = scanMacro(n.Body, n.Params)
-		c.topExpr(n.Call, soft)
+		c.expr(n.Call, soft)
 		c.stmts(n.Body, false)
 	case *syntax.FilterBlock:
-		c.topExpr(n.Filter, false)
+		c.expr(n.Filter, false)
 		c.stmts(n.Body, false)
 	case *syntax.Autoescape:
-		c.topExpr(n.X, soft)
+		c.expr(n.X, soft)
 		c.stmts(n.Body, soft)
 	case *syntax.Block:
 		c.stmts(n.Body, false)
 	case *syntax.Extends:
-		c.topExpr(n.Template, soft)
+		c.expr(n.Template, soft)
 	case *syntax.Include:
-		c.topExpr(n.Template, soft)
+		c.expr(n.Template, soft)
 	case *syntax.Import:
-		c.topExpr(n.Template, soft)
+		c.expr(n.Template, soft)
 	case *syntax.FromImport:
-		c.topExpr(n.Template, soft)
+		c.expr(n.Template, soft)
 		for _, in := range n.Names {
 			if strings.HasPrefix(in.Name, "_") {
 				c.fail(errs.Syntax, n.P, "names starting with an underline can not be imported")
@@ -148,11 +140,8 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 
 func (c *checker) params(ps []syntax.Param) {
 	for _, p := range ps {
-		if p.Name == "caller" && p.Default == nil {
-			c.fail(errs.Syntax, 0, "when defining macros or call blocks the special 'caller' argument must be omitted or be given a default")
-		}
 		if p.Default != nil {
-			c.topExpr(p.Default, false)
+			c.expr(p.Default, false)
 		}
 	}
 }
@@ -229,142 +218,6 @@ func (c *checker) filterArgs(n *syntax.Filter) {
 			}
 		}
 	}
-}
-
-// exprDepth is the nesting depth the evaluator will recurse through for e,
-// stopping once it passes limit. A filter or test chain (x|f|g) adds no
-// depth along its operand: it is a flat pipeline, as Jinja's optimizer
-// folds it; operators, calls, lookups and literals nest.
-func exprDepth(e syntax.Expr, limit int) int {
-	if e == nil || limit < 0 {
-		return 0
-	}
-	max := 0
-	sub := func(x syntax.Expr, add int) {
-		if max > limit {
-			return
-		}
-		if d := exprDepth(x, limit-add) + add; d > max {
-			max = d
-		}
-	}
-	args := func(a *syntax.CallArgs) {
-		for _, x := range a.Args {
-			sub(x, 1)
-		}
-		for _, kw := range a.Kwargs {
-			sub(kw.X, 1)
-		}
-		sub(a.DynArgs, 1)
-		sub(a.DynKwargs, 1)
-	}
-	switch n := e.(type) {
-	case *syntax.Filter:
-		sub(n.X, 0)
-		args(&n.CallArgs)
-		return max
-	case *syntax.Test:
-		sub(n.X, 0)
-		args(&n.CallArgs)
-		return max
-	case *syntax.Const, *syntax.Name, *syntax.NSRef:
-		return 1
-	}
-	walkChildren(e, func(x syntax.Expr) { sub(x, 1) })
-	if max == 0 {
-		max = 1
-	}
-	return max
-}
-
-// walkChildren calls fn on each direct sub-expression of e.
-func walkChildren(e syntax.Expr, fn func(syntax.Expr)) {
-	args := func(a *syntax.CallArgs) {
-		for _, x := range a.Args {
-			fn(x)
-		}
-		for _, kw := range a.Kwargs {
-			fn(kw.X)
-		}
-		if a.DynArgs != nil {
-			fn(a.DynArgs)
-		}
-		if a.DynKwargs != nil {
-			fn(a.DynKwargs)
-		}
-	}
-	opt := func(x syntax.Expr) {
-		if x != nil {
-			fn(x)
-		}
-	}
-	switch n := e.(type) {
-	case *syntax.Attr:
-		fn(n.X)
-	case *syntax.Item:
-		fn(n.X)
-		fn(n.Key)
-	case *syntax.Slice:
-		fn(n.X)
-		opt(n.Start)
-		opt(n.Stop)
-		opt(n.Step)
-	case *syntax.Call:
-		fn(n.Fn)
-		args(&n.CallArgs)
-	case *syntax.Filter:
-		opt(n.X)
-		args(&n.CallArgs)
-	case *syntax.Test:
-		fn(n.X)
-		args(&n.CallArgs)
-	case *syntax.Unary:
-		fn(n.X)
-	case *syntax.Binary:
-		fn(n.L)
-		fn(n.R)
-	case *syntax.Compare:
-		fn(n.First)
-		for _, op := range n.Ops {
-			fn(op.X)
-		}
-	case *syntax.CondExpr:
-		fn(n.Cond)
-		fn(n.Then)
-		opt(n.Else)
-	case *syntax.ListLit:
-		for _, it := range n.Items {
-			fn(it)
-		}
-	case *syntax.TupleLit:
-		for _, it := range n.Items {
-			fn(it)
-		}
-	case *syntax.DictLit:
-		for i := range n.Keys {
-			fn(n.Keys[i])
-			fn(n.Values[i])
-		}
-	}
-}
-
-// topExpr checks a statement's expression: its nesting depth against
-// the nesting_depth limit (a left-associative chain of 200 operators nests
-// 200 deep though the parser reads it in a loop), then its contents.
-func (c *checker) topExpr(e syntax.Expr, soft bool) {
-	if c.err != nil || e == nil {
-		return
-	}
-	limit := int(c.m.Limits.NestingDepth)
-	if d := exprDepth(e, limit); d > limit {
-		if err := c.m.Check(budget.LimitNestingDepth, int64(d), "expression nesting"); err != nil {
-			be := errs.FromBudget(err)
-			be.SetPos(c.name, c.src, e.Pos())
-			c.err = be
-			return
-		}
-	}
-	c.expr(e, soft)
 }
 
 func (c *checker) expr(e syntax.Expr, soft bool) {

@@ -110,7 +110,7 @@ func (e *Environment) parse(name, source string, m *budget.Meter) (*Template, er
 		return nil, err
 	}
 	t := &Template{env: e, name: name, tree: tree}
-	info, err := e.check(tree, m)
+	info, err := e.check(tree)
 	if err != nil {
 		return nil, err
 	}

@@ -177,6 +177,9 @@ func TestDiffJinja(t *testing.T) {
 		switch {
 		case perr != nil && strings.Contains(perr.Error(), "wider than 64 bits"):
 			// policy P6: Jinja has big integers, we refuse the literal
+		case perr != nil && perr.(*errs.Error).Kind == errs.Budget && strings.Contains(perr.Error(), "nesting_depth"):
+			// policy P11: the nesting limit (160 by default) stops a
+			// 200-deep operator chain that CPython happens to compile
 		case want.Parse == "ok" && perr != nil && !c.Compile && perr.(*errs.Error).PyError == "TemplateAssertionError":
 			// compile-time check; the oracle did not compile this case
 		case want.Parse == "ok" && perr != nil:

@@ -160,7 +160,24 @@ func (p *parser) checkTreeDepth(body []Stmt) {
 				return
 			}
 		}
-		EachChild(n, func(c Node) { walk(c, d+1) })
+		// A filter or test chain (x|f|g|h) is a flat pipeline: its operand
+		// sits at the chain's own depth; its arguments nest.
+		var operand Node
+		switch x := n.(type) {
+		case *Filter:
+			if x.X != nil {
+				operand = x.X
+			}
+		case *Test:
+			operand = x.X
+		}
+		EachChild(n, func(c Node) {
+			if operand != nil && c == operand {
+				walk(c, d)
+				return
+			}
+			walk(c, d+1)
+		})
 	}
 	for _, s := range body {
 		walk(s, 1)
