@@ -368,6 +368,12 @@ func (r *renderer) evalCompare(n *syntax.Compare, sc *scope) value.Value {
 }
 
 func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
+	if n.X == nil {
+		// a slice inside a tuple subscript (x[1:2, 3]): Python builds a
+		// slice object, which no plain value accepts as a key
+		r.pos = n.P
+		value.Throw(errs.Type, "slices inside a tuple subscript are not supported")
+	}
 	x := r.eval(n.X, sc)
 	idx := func(e syntax.Expr) (int64, bool) {
 		if e == nil {
