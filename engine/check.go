@@ -9,8 +9,11 @@ import (
 
 // checkInfo is what the static pass learned about a template.
 type checkInfo struct {
-	macros map[*syntax.Macro]*macroInfo
-	calls  map[*syntax.CallBlock]*macroInfo
+	// staticBytes is the size of the template's literal text, which sizes
+	// the output buffer up front.
+	staticBytes int64
+	macros      map[*syntax.Macro]*macroInfo
+	calls       map[*syntax.CallBlock]*macroInfo
 }
 
 // SurfacePrivateNames are the underscore names that registered template
@@ -75,6 +78,7 @@ func (c *checker) stmts(body []syntax.Stmt, soft bool) {
 func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	switch n := s.(type) {
 	case *syntax.Text:
+		c.info.staticBytes += int64(len(n.Text))
 	case *syntax.Output:
 		c.expr(n.X, soft)
 	case *syntax.If:

@@ -194,6 +194,8 @@ func (t *Template) newRenderer(m *budget.Meter) *renderer {
 func (t *Template) render(data map[string]any, m *budget.Meter) (Result, error) {
 	r := t.newRenderer(m)
 	start := m.Used()
+	// The static text is known: size the output once instead of growing it.
+	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))
 	err := r.run(func() {
 		r.bindData(data)
 		r.renderTemplate(t, r.newRoot())
@@ -201,7 +203,7 @@ func (t *Template) render(data map[string]any, m *budget.Meter) (Result, error) 
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Output: string(r.out), Units: m.Used() - start}, nil
+	return Result{Output: r.root.String(), Units: m.Used() - start}, nil
 }
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns
