@@ -326,3 +326,15 @@ func TestCopyInCeilings(t *testing.T) {
 		t.Fatal("a 120,000-entry graph crossed the boundary")
 	}
 }
+
+// TestZeroCostLoopsBounded: work that spends nothing per round must not
+// loop per round (repeating an empty sequence 2^63 times is instant).
+func TestZeroCostLoopsBounded(t *testing.T) {
+	small := Options{Limits: budget.Limits{WorkUnits: 20000}}
+	runSandboxCases(t, small, []sandboxCase{
+		{"empty-list-repeat", "{{ ([] * 9223372036854775807)|length }}", nil, 0, "0"},
+		{"empty-tuple-repeat", "{{ (() * 9223372036854775807)|length }}", nil, 0, "0"},
+		{"empty-string-repeat", "[{{ '' * 9223372036854775807 }}]", nil, 0, "[]"},
+		{"repeat-empty-items", "{{ ([[]] * 100000)|length }}", nil, errs.Budget, ""},
+	})
+}

@@ -140,6 +140,10 @@ func Mul(c Ctx, a, b Value) Value {
 			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n))}
 		case List, Tuple:
 			items := a.Items()
+			if len(items) == 0 || n == 0 {
+				// nothing to repeat: no per-round work to charge or run
+				return Value{k: a.k, ref: &ListData{}}
+			}
 			per := Size(a, c.Meter().Left()) + int64(len(items))*budget.Elem
 			c.Charge(budget.Mul(per, n), "sequence repetition")
 			out := make([]Value, 0, len(items)*int(n))

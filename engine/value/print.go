@@ -293,7 +293,11 @@ func Size(v Value, limit int64) int64 {
 	case String:
 		return int64(len(v.s))
 	case List, Tuple:
-		items := v.Items()
+		ld := v.ref.(*ListData)
+		if ld.size > 0 {
+			return ld.size - 1
+		}
+		items := ld.Items
 		total := int64(len(items)) * 8
 		for _, it := range items {
 			if total > limit {
@@ -303,15 +307,24 @@ func Size(v Value, limit int64) int64 {
 				total += Size(it, limit-total)
 			}
 		}
+		if total <= limit {
+			ld.size = total + 1 // containers never change: the size holds
+		}
 		return total
 	case Dict:
 		d := v.DictData()
+		if d.size > 0 {
+			return d.size - 1
+		}
 		total := int64(d.Len()) * 16
 		for i := 0; i < d.Len(); i++ {
 			if total > limit {
 				return total
 			}
 			total += Size(d.keys[i], limit-total) + Size(d.vals[i], limit-total)
+		}
+		if total <= limit {
+			d.size = total + 1
 		}
 		return total
 	}

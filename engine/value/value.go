@@ -53,6 +53,8 @@ type ListData struct {
 	// ViewArgs, when set, is what prints between the view's parentheses
 	// (range(0, 3)); otherwise the items' repr does.
 	ViewArgs string
+	// size caches Size plus one once computed in full (0: not yet).
+	size int64
 }
 
 // NewView returns a list that prints as the Python view or range it
