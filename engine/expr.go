@@ -150,10 +150,22 @@ func (r *renderer) hashKey(k value.Value) {
 	}
 }
 
+// argBuf holds a call's arguments with room for the common few inline, so
+// a call allocates once, not twice.
+type argBuf struct {
+	a   value.Args
+	pos [3]value.Value
+}
+
 func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
-	a := &value.Args{}
+	ab := &argBuf{}
+	a := &ab.a
 	if len(ca.Args) > 0 {
-		a.Pos = make([]value.Value, 0, len(ca.Args))
+		if len(ca.Args) <= len(ab.pos) {
+			a.Pos = ab.pos[:0:len(ca.Args)]
+		} else {
+			a.Pos = make([]value.Value, 0, len(ca.Args))
+		}
 		for _, x := range ca.Args {
 			a.Pos = append(a.Pos, r.eval(x, sc))
 		}
