@@ -338,3 +338,15 @@ func TestZeroCostLoopsBounded(t *testing.T) {
 		{"repeat-empty-items", "{{ ([[]] * 100000)|length }}", nil, errs.Budget, ""},
 	})
 }
+
+// TestNamespaceCycles: a namespace holding itself prints like Python's
+// recursive repr and costs its data when printed or converted, never a
+// stack overflow (fuzz seed b6354ebe8e5bb7b9).
+func TestNamespaceCycles(t *testing.T) {
+	big := strings.Repeat("x", 100000)
+	runSandboxCases(t, Options{Limits: budget.Limits{WorkUnits: 5000000}}, []sandboxCase{
+		{"self-repr", "{% set ns = namespace() %}{% set ns.me = ns %}{{ ns }}", nil, 0, "<Namespace {'me': <Namespace {...}>}>"},
+		{"stringify-charged", "{% set ns = namespace(b=big) %}{% for i in range(1000) %}{% set s = ns ~ '' %}{% endfor %}", map[string]any{"big": big}, errs.Budget, ""},
+		{"string-filter-charged", "{% set ns = namespace(b=big) %}{% for i in range(1000) %}{% set s = ns|string %}{% endfor %}", map[string]any{"big": big}, errs.Budget, ""},
+	})
+}

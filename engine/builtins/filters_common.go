@@ -52,7 +52,7 @@ func softStr(c value.Ctx, v value.Value) value.Value {
 // every logical slot, far beyond the memory the value holds.
 func pyStr(c value.Ctx, v value.Value) string {
 	switch v.Kind() {
-	case value.List, value.Tuple, value.Dict:
+	case value.List, value.Tuple, value.Dict, value.Object:
 		c.Charge(budget.Mul(value.Size(v, c.Meter().Left()), 2), "str()")
 	}
 	return strOf(c, v)

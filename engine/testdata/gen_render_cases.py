@@ -150,6 +150,8 @@ CASES = [
     ("raw-block", "{% raw %}{{ x }}{% endraw %}", {}),
     ("comment", "a{# c #}b", {}),
     ("trailing-newline", "a\n", {}),
+    ("namespace-cycle-repr", "{% set ns = namespace(a=1) %}{% set ns.me = ns %}{{ ns.me }}|{{ [ns] }}|{{ ns.me.me.a }}", {}),
+    ("namespace-cycle-through-list", "{% set ns = namespace(l=[]) %}{% set ns.l = [ns] %}{{ ns }}|{{ ns.l|length }}", {}),
     ("lstrip-trim", "  {% if true %}\n  x\n  {% endif %}\n", {}, {"trim_blocks": True, "lstrip_blocks": True}),
 ]
 

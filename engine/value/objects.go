@@ -16,18 +16,6 @@ func (n *Namespace) Attr(c Ctx, name string) (Value, bool) {
 	return n.D.GetStr(name)
 }
 
-// Repr implements Python's repr of a namespace.
-func (n *Namespace) Repr() string {
-	s := "<Namespace {"
-	for i := 0; i < n.D.Len(); i++ {
-		if i > 0 {
-			s += ", "
-		}
-		s += Repr(n.D.KeyAt(i)) + ": " + Repr(n.D.ValAt(i))
-	}
-	return s + "}>"
-}
-
 // Set assigns an attribute; storing a callable is refused (capability rule).
 func (n *Namespace) Set(name string, v Value) {
 	CheckData(v, "namespace attribute")

@@ -63,21 +63,35 @@ func ToString(v Value) string {
 		}
 	}
 	var sb strings.Builder
-	writeRepr(&sb, v, 0)
+	writeRepr(&sb, v, 0, nil)
 	return sb.String()
 }
 
 // Repr is Python's repr() of a value.
 func Repr(v Value) string {
 	var sb strings.Builder
-	writeRepr(&sb, v, 0)
+	writeRepr(&sb, v, 0, nil)
 	return sb.String()
+}
+
+// reprActive lists the namespaces being printed: a namespace is the one
+// mutable container, so the only way to a cycle; re-entering one prints
+// {...} as Python's recursive repr does.
+type reprActive []*Namespace
+
+func (a reprActive) has(ns *Namespace) bool {
+	for _, x := range a {
+		if x == ns {
+			return true
+		}
+	}
+	return false
 }
 
 // maxReprDepth stops runaway nesting; the budget bounds sizes before this.
 const maxReprDepth = 300
 
-func writeRepr(sb *strings.Builder, v Value, depth int) {
+func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
 	if depth > maxReprDepth {
 		sb.WriteString("...")
 		return
@@ -100,7 +114,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if d.ViewArgs != "" {
 				sb.WriteString(d.ViewArgs)
 			} else {
-				writeRepr(sb, NewList(d.Items), depth+1)
+				writeRepr(sb, NewList(d.Items), depth+1, active)
 			}
 			sb.WriteByte(')')
 			return
@@ -110,7 +124,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1)
+			writeRepr(sb, it, depth+1, active)
 		}
 		sb.WriteByte(']')
 	case Tuple:
@@ -120,7 +134,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1)
+			writeRepr(sb, it, depth+1, active)
 		}
 		if len(items) == 1 {
 			sb.WriteByte(',')
@@ -133,9 +147,9 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, d.keys[i], depth+1)
+			writeRepr(sb, d.keys[i], depth+1, active)
 			sb.WriteString(": ")
-			writeRepr(sb, d.vals[i], depth+1)
+			writeRepr(sb, d.vals[i], depth+1, active)
 		}
 		sb.WriteByte('}')
 	case Callable:
@@ -149,6 +163,16 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 		}
 		sb.WriteByte('>')
 	case Object:
+		if ns, ok := v.ref.(*Namespace); ok {
+			sb.WriteString("<Namespace ")
+			if active.has(ns) {
+				sb.WriteString("{...}")
+			} else {
+				writeRepr(sb, FromDict(ns.D), depth+1, append(active, ns))
+			}
+			sb.WriteByte('>')
+			return
+		}
 		if o, ok := v.ref.(interface{ Repr() string }); ok {
 			sb.WriteString(o.Repr())
 			return
@@ -289,44 +313,66 @@ func RuneLen(s string) int {
 // length, a container 8 bytes a slot plus its items (a container referenced
 // N times counted N times). It stops adding once it passes limit.
 func Size(v Value, limit int64) int64 {
+	n, _ := sizeOf(v, limit, nil)
+	return n
+}
+
+// sizeOf is Size; fixed reports whether the size can never change (no
+// namespace inside), so a container may cache it.
+func sizeOf(v Value, limit int64, active reprActive) (n int64, fixed bool) {
 	switch v.k {
 	case String:
-		return int64(len(v.s))
+		return int64(len(v.s)), true
+	case Object:
+		// a namespace's data counts like a dict's (each namespace once on
+		// a path, so a namespace holding itself ends); it can change
+		if ns, ok := v.ref.(*Namespace); ok {
+			if active.has(ns) {
+				return 8, false
+			}
+			n, _ := sizeOf(FromDict(ns.D), limit, append(active, ns))
+			return 8 + n, false
+		}
+		return 8, true
 	case List, Tuple:
 		ld := v.ref.(*ListData)
 		if ld.size > 0 {
-			return ld.size - 1
+			return ld.size - 1, true
 		}
-		items := ld.Items
-		total := int64(len(items)) * 8
-		for _, it := range items {
+		total, fixed := int64(len(ld.Items))*8, true
+		for _, it := range ld.Items {
 			if total > limit {
-				return total
+				return total, false
 			}
-			if it.k == List || it.k == Tuple || it.k == Dict || it.k == String {
-				total += Size(it, limit-total)
+			if it.k == List || it.k == Tuple || it.k == Dict || it.k == String || it.k == Object {
+				n, f := sizeOf(it, limit-total, active)
+				total += n
+				fixed = fixed && f
 			}
 		}
-		if total <= limit {
+		if fixed && total <= limit {
 			ld.size = total + 1 // containers never change: the size holds
 		}
-		return total
+		return total, fixed
 	case Dict:
 		d := v.DictData()
 		if d.size > 0 {
-			return d.size - 1
+			return d.size - 1, true
 		}
-		total := int64(d.Len()) * 16
+		total, fixed := int64(d.Len())*16, true
 		for i := 0; i < d.Len(); i++ {
 			if total > limit {
-				return total
+				return total, false
 			}
-			total += Size(d.keys[i], limit-total) + Size(d.vals[i], limit-total)
+			kn, kf := sizeOf(d.keys[i], limit-total, active)
+			vn, vf := sizeOf(d.vals[i], limit-total, active)
+			total += kn + vn
+			fixed = fixed && kf && vf
 		}
-		if total <= limit {
+		if fixed && total <= limit {
 			d.size = total + 1
 		}
-		return total
+		return total, fixed
 	}
-	return 8
+	return 8, true
 }
