@@ -350,3 +350,18 @@ func TestNamespaceCycles(t *testing.T) {
 		{"string-filter-charged", "{% set ns = namespace(b=big) %}{% for i in range(1000) %}{% set s = ns|string %}{% endfor %}", map[string]any{"big": big}, errs.Budget, ""},
 	})
 }
+
+// TestDeepNestingBuiltAtRuntime: a list nested 100,000 deep through a
+// namespace costs linear work: the data check of each round is charged,
+// and a container once checked is not walked again, so the render fits a
+// budget linear in the rounds (the walk per round would need ~10^10 units);
+// every walker over the nest ends.
+func TestDeepNestingBuiltAtRuntime(t *testing.T) {
+	env, _ := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: 200_000_000}})
+	tpl := "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l] %}{% endfor %}" +
+		"{{ ns.l|length }}{{ ns.l == ns.l }}{{ ns.l in [ns.l] }}{{ (ns.l|string)|length > 0 }}"
+	r, err := env.RenderString("t", tpl, nil, RenderOptions{})
+	if err != nil || r.Output != "1TrueTrueTrue" {
+		t.Fatalf("got %q %v", r.Output, err)
+	}
+}

@@ -15,6 +15,9 @@ type DictData struct {
 	// size caches Size plus one once computed in full (0: not yet); Set
 	// clears it, as the only mutation (namespaces, dicts being built).
 	size int64
+	// dataOnly records that CheckData found no callable inside; Set
+	// clears it.
+	dataOnly bool
 }
 
 const smallDict = 8
@@ -179,7 +182,7 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 
 // Set inserts or replaces. Only the engine calls it while building a dict.
 func (d *DictData) Set(k, v Value) {
-	d.size = 0
+	d.size, d.dataOnly = 0, false
 	if i := d.find(k); i >= 0 {
 		d.vals[i] = v
 		return

@@ -55,6 +55,8 @@ type ListData struct {
 	ViewArgs string
 	// size caches Size plus one once computed in full (0: not yet).
 	size int64
+	// dataOnly records that CheckData found no callable inside.
+	dataOnly bool
 }
 
 // NewView returns a list that prints as the Python view or range it
