@@ -27,12 +27,15 @@ const (
 	MarkdownChar int64 = 2048
 )
 
-// Defaults for the named limits.
+// Defaults for the named limits. The nesting default sits where Jinja2
+// itself stops (CPython refuses about 200 nested levels of the code Jinja
+// generates): 50-level nesting and macro recursion to depth 100 work, a
+// 200-term operator chain is refused.
 const (
 	DefaultWorkUnits       int64 = 134217728 // 128 Mi
 	DefaultSourceBytes     int64 = 1 << 20
 	DefaultASTNodes        int64 = 200000
-	DefaultNestingDepth    int64 = 256
+	DefaultNestingDepth    int64 = 160
 	DefaultOutputBytes     int64 = 16 << 20
 	DefaultScratchBytes    int64 = 64 << 20
 	DefaultCapabilityCalls int64 = 1000000

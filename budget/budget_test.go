@@ -62,9 +62,9 @@ func TestCheckNamesLimit(t *testing.T) {
 
 func TestCapabilityCalls(t *testing.T) {
 	m := NewMeter(Limits{CapabilityCalls: 2})
-	for i := range 2 { // two calls within the limit of 2
-		if m.CapabilityCall("filter", "upper") != nil {
-			t.Fatalf("call %d within the limit refused", i+1)
+	for i := 0; i < 2; i++ {
+		if err := m.CapabilityCall("filter", "upper"); err != nil {
+			t.Fatalf("call %d within the limit refused: %v", i+1, err)
 		}
 	}
 	if err := m.CapabilityCall("filter", "upper"); err == nil || !strings.Contains(err.Error(), "filter upper") {

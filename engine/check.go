@@ -5,13 +5,15 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
-	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // checkInfo is what the static pass learned about a template.
 type checkInfo struct {
-	macros map[*syntax.Macro]*macroInfo
-	calls  map[*syntax.CallBlock]*macroInfo
+	// staticBytes is the size of the template's literal text, which sizes
+	// the output buffer up front.
+	staticBytes int64
+	macros      map[*syntax.Macro]*macroInfo
+	calls       map[*syntax.CallBlock]*macroInfo
 }
 
 // SurfacePrivateNames are the underscore names that registered template
@@ -76,6 +78,7 @@ func (c *checker) stmts(body []syntax.Stmt, soft bool) {
 func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	switch n := s.(type) {
 	case *syntax.Text:
+		c.info.staticBytes += int64(len(n.Text))
 	case *syntax.Output:
 		c.expr(n.X, soft)
 	case *syntax.If:
@@ -85,11 +88,6 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	case *syntax.For:
 		c.expr(n.Iter, soft)
 		c.target(n.Target)
-		walkExpr(n.Target, func(x syntax.Expr) {
-			if nm, ok := x.(*syntax.Name); ok && nm.Name == "loop" {
-				c.fail(errs.Syntax, nm.P, "can't assign to special loop variable in for-loop target")
-			}
-		})
 		if n.Filter != nil {
 			c.expr(n.Filter, false)
 		}
@@ -145,9 +143,6 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 
 func (c *checker) params(ps []syntax.Param) {
 	for _, p := range ps {
-		if p.Name == "caller" && p.Default == nil {
-			c.fail(errs.Syntax, 0, "when defining macros or call blocks the special 'caller' argument must be omitted or be given a default")
-		}
 		if p.Default != nil {
 			c.expr(p.Default, false)
 		}
@@ -293,22 +288,19 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 
 // scanMacro finds whether a macro body reads varargs, kwargs or caller
 // (which makes the macro accept them), without descending into nested
-// macros, which have their own.
+// macros and call-block bodies, which have their own.
 func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 	mi := &macroInfo{}
 	declared := map[string]bool{}
 	for _, p := range params {
 		declared[p.Name] = true
 	}
-	var ex func(e syntax.Expr)
-	var st func(s syntax.Stmt)
-	ex = func(e syntax.Expr) {
-		if e == nil {
-			return
-		}
-		walkExpr(e, func(x syntax.Expr) {
-			if nm, ok := x.(*syntax.Name); ok && !declared[nm.Name] {
-				switch nm.Name {
+	var visit func(n syntax.Node)
+	visit = func(n syntax.Node) {
+		switch x := n.(type) {
+		case *syntax.Name:
+			if !declared[x.Name] {
+				switch x.Name {
 				case "varargs":
 					mi.usesVarargs = true
 				case "kwargs":
@@ -317,137 +309,21 @@ func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 					mi.usesCaller = true
 				}
 			}
-		})
-	}
-	st = func(s syntax.Stmt) {
-		walkStmt(s, ex, st)
+		case *syntax.Macro:
+			return
+		case *syntax.CallBlock:
+			visit(x.Call)
+			return
+		}
+		syntax.EachChild(n, visit)
 	}
 	for _, s := range body {
-		st(s)
+		visit(s)
 	}
 	for _, p := range params {
-		ex(p.Default)
+		if p.Default != nil {
+			visit(p.Default)
+		}
 	}
 	return mi
 }
-
-// walkExpr calls fn on e and every sub-expression.
-func walkExpr(e syntax.Expr, fn func(syntax.Expr)) {
-	if e == nil {
-		return
-	}
-	fn(e)
-	args := func(a *syntax.CallArgs) {
-		for _, x := range a.Args {
-			walkExpr(x, fn)
-		}
-		for _, kw := range a.Kwargs {
-			walkExpr(kw.X, fn)
-		}
-		walkExpr(a.DynArgs, fn)
-		walkExpr(a.DynKwargs, fn)
-	}
-	switch n := e.(type) {
-	case *syntax.Attr:
-		walkExpr(n.X, fn)
-	case *syntax.Item:
-		walkExpr(n.X, fn)
-		walkExpr(n.Key, fn)
-	case *syntax.Slice:
-		walkExpr(n.X, fn)
-		walkExpr(n.Start, fn)
-		walkExpr(n.Stop, fn)
-		walkExpr(n.Step, fn)
-	case *syntax.Call:
-		walkExpr(n.Fn, fn)
-		args(&n.CallArgs)
-	case *syntax.Filter:
-		walkExpr(n.X, fn)
-		args(&n.CallArgs)
-	case *syntax.Test:
-		walkExpr(n.X, fn)
-		args(&n.CallArgs)
-	case *syntax.Unary:
-		walkExpr(n.X, fn)
-	case *syntax.Binary:
-		walkExpr(n.L, fn)
-		walkExpr(n.R, fn)
-	case *syntax.Compare:
-		walkExpr(n.First, fn)
-		for _, op := range n.Ops {
-			walkExpr(op.X, fn)
-		}
-	case *syntax.CondExpr:
-		walkExpr(n.Cond, fn)
-		walkExpr(n.Then, fn)
-		walkExpr(n.Else, fn)
-	case *syntax.ListLit:
-		for _, it := range n.Items {
-			walkExpr(it, fn)
-		}
-	case *syntax.TupleLit:
-		for _, it := range n.Items {
-			walkExpr(it, fn)
-		}
-	case *syntax.DictLit:
-		for i := range n.Keys {
-			walkExpr(n.Keys[i], fn)
-			walkExpr(n.Values[i], fn)
-		}
-	}
-}
-
-// walkStmt visits the expressions and child statements of s, except the
-// bodies of nested macros and call blocks.
-func walkStmt(s syntax.Stmt, ex func(syntax.Expr), st func(syntax.Stmt)) {
-	each := func(b []syntax.Stmt) {
-		for _, x := range b {
-			st(x)
-		}
-	}
-	switch n := s.(type) {
-	case *syntax.Output:
-		ex(n.X)
-	case *syntax.If:
-		ex(n.Cond)
-		each(n.Body)
-		each(n.Else)
-	case *syntax.For:
-		ex(n.Iter)
-		ex(n.Filter)
-		each(n.Body)
-		each(n.Else)
-	case *syntax.Set:
-		ex(n.X)
-	case *syntax.SetBlock:
-		if n.Filter != nil {
-			ex(n.Filter)
-		}
-		each(n.Body)
-	case *syntax.With:
-		for _, v := range n.Values {
-			ex(v)
-		}
-		each(n.Body)
-	case *syntax.CallBlock:
-		ex(n.Call)
-	case *syntax.FilterBlock:
-		ex(n.Filter)
-		each(n.Body)
-	case *syntax.Autoescape:
-		ex(n.X)
-		each(n.Body)
-	case *syntax.Block:
-		each(n.Body)
-	case *syntax.Extends:
-		ex(n.Template)
-	case *syntax.Include:
-		ex(n.Template)
-	case *syntax.Import:
-		ex(n.Template)
-	case *syntax.FromImport:
-		ex(n.Template)
-	}
-}
-
-var _ = value.Undef

@@ -16,10 +16,11 @@ import (
 
 // oracleTemplates is the trusted set gen_render_cases.py renders with.
 var oracleTemplates = map[string]string{
-	"base":   "<{% block b %}base{% endblock %}>{{ x }}",
-	"mid":    "{% extends 'base' %}{% block b %}M{{ super() }}{% endblock %}",
-	"inc":    "[{{ i }}{{ name }}]",
-	"macros": "{% macro hello(n) %}hello {{ n }}{% endmacro %}",
+	"base":     "<{% block b %}base{% endblock %}>{{ x }}",
+	"mid":      "{% extends 'base' %}{% block b %}M{{ super() }}{% endblock %}",
+	"inc":      "[{{ i }}{{ name }}]",
+	"macros":   "{% macro hello(n) %}hello {{ n }}{% endmacro %}",
+	"ctxmacro": "{% macro f() %}{{ name }}{% endmacro %}",
 }
 
 // pyErrorKind maps the Python exception Jinja2 raised to our kind.
@@ -62,7 +63,9 @@ func TestRenderOracle(t *testing.T) {
 			Template string          `json:"template"`
 			Context  json.RawMessage `json:"context"`
 			Options  struct {
-				Autoescape bool `json:"autoescape"`
+				Autoescape   bool `json:"autoescape"`
+				TrimBlocks   bool `json:"trim_blocks"`
+				LstripBlocks bool `json:"lstrip_blocks"`
 			} `json:"options"`
 			Expect struct {
 				Output *string `json:"output"`
@@ -73,7 +76,8 @@ func TestRenderOracle(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(c.ID, func(t *testing.T) {
-			env, err := NewEnvironment(Options{Autoescape: c.Options.Autoescape, Templates: oracleTemplates})
+			env, err := NewEnvironment(Options{Autoescape: c.Options.Autoescape, TrimBlocks: c.Options.TrimBlocks,
+				LstripBlocks: c.Options.LstripBlocks, Templates: oracleTemplates})
 			if err != nil {
 				t.Fatal(err)
 			}

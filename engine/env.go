@@ -194,6 +194,8 @@ func (t *Template) newRenderer(m *budget.Meter) *renderer {
 func (t *Template) render(data map[string]any, m *budget.Meter) (Result, error) {
 	r := t.newRenderer(m)
 	start := m.Used()
+	// The static text is known: size the output once instead of growing it.
+	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))
 	err := r.run(func() {
 		r.bindData(data)
 		r.renderTemplate(t, r.newRoot())
@@ -201,7 +203,7 @@ func (t *Template) render(data map[string]any, m *budget.Meter) (Result, error) 
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Output: string(r.out), Units: m.Used() - start}, nil
+	return Result{Output: r.root.String(), Units: m.Used() - start}, nil
 }
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns
@@ -246,11 +248,8 @@ func (r *renderer) bindData(data map[string]any) {
 	}
 	sortKeys(keys)
 	for _, k := range keys {
-		v, err := c.Copy(data[k])
+		v, err := c.CopyNamed(k, data[k])
 		if err != nil {
-			if e, ok := err.(*errs.Error); ok {
-				e.Message = errs.Bound("context " + errs.Quote(k) + ": " + e.Message)
-			}
 			value.ThrowErr(err)
 		}
 		d.SetStr(k, v)

@@ -150,10 +150,22 @@ func (r *renderer) hashKey(k value.Value) {
 	}
 }
 
+// argBuf holds a call's arguments with room for the common few inline, so
+// a call allocates once, not twice.
+type argBuf struct {
+	a   value.Args
+	pos [3]value.Value
+}
+
 func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
-	a := &value.Args{}
+	ab := &argBuf{}
+	a := &ab.a
 	if len(ca.Args) > 0 {
-		a.Pos = make([]value.Value, 0, len(ca.Args))
+		if len(ca.Args) <= len(ab.pos) {
+			a.Pos = ab.pos[:0:len(ca.Args)]
+		} else {
+			a.Pos = make([]value.Value, 0, len(ca.Args))
+		}
 		for _, x := range ca.Args {
 			a.Pos = append(a.Pos, r.eval(x, sc))
 		}
@@ -314,7 +326,8 @@ func constExpr(e syntax.Expr) bool {
 // operand is markup.
 func (r *renderer) concat(a, b value.Value) value.Value {
 	as, bs := r.stringify(a), r.stringify(b)
-	r.Charge(int64(len(as))+int64(len(bs)), "string concatenation")
+	// inputs read, then the result allocated: doubling adds up twice
+	r.Charge(2*(int64(len(as))+int64(len(bs))), "string concatenation")
 	if r.autoescape && (a.IsSafe() || b.IsSafe()) {
 		if !a.IsSafe() {
 			r.Charge(int64(len(as))*budget.EscapeFactor, "escaping")
@@ -367,6 +380,12 @@ func (r *renderer) evalCompare(n *syntax.Compare, sc *scope) value.Value {
 }
 
 func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
+	if n.X == nil {
+		// a slice inside a tuple subscript (x[1:2, 3]): Python builds a
+		// slice object, which no plain value accepts as a key
+		r.pos = n.P
+		value.Throw(errs.Type, "slices inside a tuple subscript are not supported")
+	}
 	x := r.eval(n.X, sc)
 	idx := func(e syntax.Expr) (int64, bool) {
 		if e == nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -60,8 +61,9 @@ type blockRef struct {
 type renderer struct {
 	env        *Environment
 	meter      *budget.Meter
-	out        []byte
-	capturing  int // >0 while output goes to a capture buffer
+	root       strings.Builder // the render's output
+	out        []byte          // the innermost capture buffer
+	capturing  int             // >0 while output goes to a capture buffer
 	autoescape bool
 	depth      int
 	maxDepth   int
@@ -176,14 +178,21 @@ func (r *renderer) capability(kind, name string) {
 
 // ---- output ----
 
+// write appends to the capture buffer, or to the render's output (which
+// the output_bytes limit bounds; a template that extends another writes
+// nothing of its own).
 func (r *renderer) write(s string) {
-	if r.fr != nil && r.fr.parent != nil && r.capturing == 0 {
+	if r.capturing > 0 {
+		r.out = append(r.out, s...)
 		return
 	}
-	if r.capturing == 0 && int64(len(r.out)+len(s)) > r.meter.Limits.OutputBytes {
-		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, int64(len(r.out)+len(s)), "output"))
+	if r.suppress {
+		return
 	}
-	r.out = append(r.out, s...)
+	if n := int64(r.root.Len() + len(s)); n > r.meter.Limits.OutputBytes {
+		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, n, "output"))
+	}
+	r.root.WriteString(s)
 }
 
 // capture runs fn with output redirected and returns what it wrote.

@@ -218,7 +218,7 @@ func (r *renderer) assign(target syntax.Expr, v value.Value, sc *scope) {
 			value.Throw(errs.Render, "cannot assign attribute on non-namespace object")
 		}
 		r.step("namespace assignment")
-		ns.Set(t.Attr, v)
+		ns.Set(r, t.Attr, v)
 	default:
 		value.Throwf(errs.Syntax, "cannot assign to %T", target)
 	}

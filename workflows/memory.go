@@ -115,7 +115,7 @@ func (m *Memory) TemplateDataFor(concepts map[string]*Concept) (map[string]any, 
 		if items, ok := s.Content.([]any); ok && spec.List {
 			list := make([]any, len(items))
 			for i, it := range items {
-				a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
+				a, err := engine.NewStuffArtefact(n, spec.Name, classOf(concepts, spec.Name), fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
 				if err != nil {
 					return nil, fmt.Errorf("stuff %q item %d: %w", n, i, err)
 				}
@@ -124,7 +124,7 @@ func (m *Memory) TemplateDataFor(concepts map[string]*Concept) (map[string]any, 
 			data[n] = list
 			continue
 		}
-		a, err := engine.NewStuffArtefact(n, spec.Name, contentClass(spec.Name), s.Code, withImages(spec.Name, s.Content))
+		a, err := engine.NewStuffArtefact(n, spec.Name, classOf(concepts, spec.Name), s.Code, withImages(spec.Name, s.Content))
 		if err != nil {
 			return nil, fmt.Errorf("stuff %q: %w", n, err)
 		}
@@ -157,7 +157,10 @@ func NormalizeContent(concept string, content any) any {
 }
 
 // LoadInputs decodes run inputs: a JSON object of name to
-// {"concept": ..., "content": ...}; a bare string is Text.
+// {"concept": ..., "content": ...}; a bare string is Text; an array of
+// such objects (all of one concept) is a list input. A concept may be
+// qualified ("native.Document", "domain.Concept"): memory holds the bare
+// code.
 func LoadInputs(data []byte) (*Memory, error) {
 	raw, err := value.DecodeJSON(data)
 	if err != nil {
@@ -176,6 +179,12 @@ func LoadInputs(data []byte) (*Memory, error) {
 		switch v := om.Values[i].(type) {
 		case string:
 			s.Content = v
+		case []any:
+			l, err := listInput(name, v)
+			if err != nil {
+				return nil, err
+			}
+			s = l
 		case *value.OrderedMap:
 			for j, k := range v.Keys {
 				switch k {
@@ -184,7 +193,7 @@ func LoadInputs(data []byte) (*Memory, error) {
 					if !ok {
 						return nil, fmt.Errorf("inputs: %q: concept must be a string", name)
 					}
-					s.Concept = c
+					s.Concept = bareSpec(c)
 				case "content":
 					s.Content = v.Values[j]
 				case "code":

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/categories"
@@ -37,6 +38,10 @@ type Method struct {
 // its content is an object with those fields.
 type Concept struct {
 	Description string `json:"description,omitempty"`
+	// Refines names the concept this one specialises (a native such as
+	// Text, Image or Choice, or another concept of the bundle). A concept
+	// with neither Refines nor Fields is text-like (Pipelex's rule).
+	Refines string `json:"refines,omitempty"`
 	// Fields in declaration order.
 	Fields []Field `json:"fields,omitempty"`
 }
@@ -49,6 +54,13 @@ type Field struct {
 	Type        string `json:"type"`
 	Required    bool   `json:"required,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Choices restrict a text field to these values.
+	Choices []string `json:"choices,omitempty"`
+	// ItemType is a list field's item type (a field type or a concept).
+	ItemType string `json:"item_type,omitempty"`
+	// ConceptRef is the concept of a field of type "concept" (or of a
+	// list's items when ItemType is "concept").
+	ConceptRef string `json:"concept_ref,omitempty"`
 }
 
 // Native concepts.
@@ -61,7 +73,14 @@ const (
 )
 
 // NativeConcepts need no declaration.
-var NativeConcepts = []string{ConceptAnything, ConceptHTML, ConceptImage, ConceptNumber, ConceptText}
+// The list is sorted (IsNativeConcept searches it); the Pipelex natives
+// beyond the first five are described in native.go.
+var NativeConcepts = []string{
+	ConceptAnything, ConceptChoice, ConceptComposite, ConceptDate, ConceptDocument,
+	ConceptDynamic, ConceptHTML, ConceptImage, ConceptImgGenPrompt, ConceptJSON,
+	ConceptLLMPrompt, ConceptNumber, ConceptPDF, ConceptPage, ConceptRating,
+	ConceptSearchResult, ConceptText, ConceptTextAndImages, ConceptYesNo,
+}
 
 // Pipe kinds.
 const (
@@ -73,6 +92,10 @@ const (
 	KindJudge     = "PipeJudge"
 	KindImgGen    = "PipeImgGen"
 	KindSearch    = "PipeSearch"
+	// The kinds of Pipelex method files (see method_mthds.go).
+	KindParallel = "PipeParallel"
+	KindFunc     = "PipeFunc"
+	KindExtract  = "PipeExtract"
 )
 
 // Pipe is one pipe of a method. Type says which of the kind-specific
@@ -125,6 +148,10 @@ type Pipe struct {
 	Levels    []string          `json:"levels,omitempty"`
 	Criteria  map[string]string `json:"criteria,omitempty"`
 	Threshold float64           `json:"threshold,omitempty"`
+
+	// Fields of Pipelex method files (kinds PipeParallel, PipeFunc,
+	// PipeExtract, model references, judge questions); see PipeExt.
+	PipeExt
 }
 
 // DefaultMaxConcurrency is PipeBatch's default.
@@ -383,24 +410,38 @@ func LoadMethod(data []byte) (*Method, error) {
 	return &m, nil
 }
 
-// ConceptSpec is a parsed concept reference: "Name", "Name[]", "Name?".
+// ConceptSpec is a parsed concept reference: "Name", "Name[]" (a list),
+// "Name[3]" (a list of exactly 3), "Name?" (optional), "Name!" (must be
+// present).
 type ConceptSpec struct {
 	Name     string
 	List     bool
 	Optional bool
+	// Count is the exact length of a "[N]" list (0: any length).
+	Count int
+	// Required is the "!" suffix: the stuff must be present and not empty.
+	Required bool
 }
 
-// ParseConceptSpec parses a concept reference.
+// ParseConceptSpec parses a concept reference. It is lenient (a malformed
+// suffix stays part of the name, which validation then reports as an
+// unknown concept); CheckConceptSpec reports the malformation itself.
 func ParseConceptSpec(s string) ConceptSpec {
 	var c ConceptSpec
 	s = strings.TrimSpace(s)
 	if strings.HasSuffix(s, "?") {
 		c.Optional = true
 		s = strings.TrimSuffix(s, "?")
+	} else if strings.HasSuffix(s, "!") {
+		c.Required = true
+		s = strings.TrimSuffix(s, "!")
 	}
 	if strings.HasSuffix(s, "[]") {
 		c.List = true
 		s = strings.TrimSuffix(s, "[]")
+	} else if n, rest, ok := countSuffix(s); ok {
+		c.List, c.Count = true, n
+		s = rest
 	}
 	c.Name = s
 	return c
@@ -409,11 +450,17 @@ func ParseConceptSpec(s string) ConceptSpec {
 // String writes the spec back.
 func (c ConceptSpec) String() string {
 	s := c.Name
-	if c.List {
+	switch {
+	case c.Count > 0:
+		s += "[" + strconv.Itoa(c.Count) + "]"
+	case c.List:
 		s += "[]"
 	}
 	if c.Optional {
 		s += "?"
+	}
+	if c.Required {
+		s += "!"
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"strings"
 	"unicode/utf8"
 
@@ -40,6 +41,9 @@ type CompletionRequest struct {
 	Levels  []string `json:"levels,omitempty"`
 	// Search.
 	MaxResults int `json:"max_results,omitempty"`
+
+	// The fields of Pipelex method files; see RequestExt.
+	RequestExt
 }
 
 // CompletionResponse is a model's answer.
@@ -60,11 +64,29 @@ type Provider interface {
 }
 
 // LocalProvider is a deterministic offline provider: every answer is a
-// pure function of the request (its SHA-256), for tests and dry runs.
-type LocalProvider struct{}
+// pure function of the request (its SHA-256), for tests and dry runs. It
+// extracts text documents for real (see extractLocal) and refuses what it
+// cannot do offline (image generation, web search, PDFs, images) with an
+// *UnsupportedError, unless Simulate asks for placeholders.
+type LocalProvider struct {
+	// Files is where document paths (relative or file://) are read from;
+	// nil: only data: URLs.
+	Files fs.FS
+	// Simulate answers image generation and search with deterministic
+	// placeholders instead of refusing (dry runs of a method's plumbing).
+	Simulate bool
+}
 
 // CompleteText implements Provider.
-func (LocalProvider) CompleteText(_ context.Context, req CompletionRequest) (CompletionResponse, error) {
+func (p LocalProvider) CompleteText(_ context.Context, req CompletionRequest) (CompletionResponse, error) {
+	switch req.Kind {
+	case RequestExtract:
+		return extractLocal(p.Files, req)
+	case RequestImgGen, RequestSearch:
+		if !p.Simulate {
+			return CompletionResponse{}, &UnsupportedError{Pipe: req.Pipe, Kind: req.Kind, Reason: "the local provider has no " + map[string]string{RequestImgGen: "image generation model", RequestSearch: "web search"}[req.Kind]}
+		}
+	}
 	b, err := json.Marshal(req) // struct fields only: a stable encoding
 	if err != nil {
 		return CompletionResponse{}, err
@@ -85,6 +107,9 @@ func (LocalProvider) CompleteText(_ context.Context, req CompletionRequest) (Com
 		return CompletionResponse{ImageURL: "local://image/" + h[:16] + ".png"}, nil
 	case RequestSearch:
 		return CompletionResponse{Text: "search results for: " + summary(req.Prompt) + " #" + h[:12]}, nil
+	}
+	if spec := ParseConceptSpec(req.Output); spec.List && (len(req.Fields) == 0 || spec.Count > 0) {
+		return localList(req, h, n, spec.Count), nil
 	}
 	if len(req.Fields) > 0 {
 		obj := localObject(req.Fields, h, n)

@@ -29,6 +29,11 @@ const DefaultMaxDepth = 32
 type Runner struct {
 	Method   *Method
 	Provider Provider
+	// Funcs are the PipeFunc functions (nil: DefaultFuncs).
+	Funcs *FuncRegistry
+	// Models resolves model references; nil passes them to the provider
+	// unresolved.
+	Models *ModelConfig
 	// Limits are the per-render limits of every template (each render
 	// gets a fresh budget, as in Pipelex).
 	Limits budget.Limits
@@ -144,6 +149,9 @@ func (s *run) pipe(code string, mem *Memory, depth int) (*Stuff, *Memory, error)
 	if err := s.ctx.Err(); err != nil {
 		return nil, mem, fail(code, "", err)
 	}
+	if err := checkRequiredInputs(code, p, mem); err != nil {
+		return nil, mem, err
+	}
 	switch p.Type {
 	case KindLLM:
 		out, err := s.llm(code, p, mem)
@@ -166,6 +174,14 @@ func (s *run) pipe(code string, mem *Memory, depth int) (*Stuff, *Memory, error)
 		return out, mem, err
 	case KindSearch:
 		out, err := s.search(code, p, mem)
+		return out, mem, err
+	case KindParallel:
+		return s.parallel(code, p, mem, depth)
+	case KindFunc:
+		out, err := s.funcPipe(code, p, mem)
+		return out, mem, err
+	case KindExtract:
+		out, err := s.extract(code, p, mem)
 		return out, mem, err
 	}
 	return nil, mem, fail(code, "type", errs.New(errs.Render, "unknown pipe type "+strconv.Quote(p.Type)))

@@ -15,6 +15,7 @@ func (s *run) llm(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	style := s.r.Method.style(p, nil)
 	reg := categories.NewImageRegistry()
 	req := CompletionRequest{Kind: RequestLLM, Pipe: code, Output: outputConcept(p, ConceptText)}
+	s.preregisterImages(reg, mem, p.SystemPrompt, p.Prompt)
 	var err error
 	if p.SystemPrompt != "" {
 		if req.SystemPrompt, err = s.render(code, "system_prompt", categories.LLMPrompt, style, p.SystemPrompt, true, mem, nil, reg); err != nil {
@@ -37,11 +38,14 @@ func (s *run) llm(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	}
 	req.Images = reg.Images()
 	req.Fields = s.fields(req.Output)
+	if err := s.decorate(code, p, &req); err != nil {
+		return nil, err
+	}
 	resp, err := s.call(code, req)
 	if err != nil {
 		return nil, err
 	}
-	return &Stuff{Name: code, Concept: req.Output, Content: responseContent(req.Output, req.Fields, resp)}, nil
+	return s.answer(code, req, resp)
 }
 
 // responseContent turns a provider answer into stuff content.
@@ -239,7 +243,11 @@ func (s *run) sequence(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *M
 		if st.BatchOver != "" {
 			out, err = s.batch(code, "steps["+strconv.Itoa(i)+"].batch_over", p, mem, st.BatchOver, st.BatchAs, st.Pipe, depth)
 		} else {
-			out, _, err = s.pipe(st.Pipe, mem, depth+1)
+			var after *Memory
+			out, after, err = s.pipe(st.Pipe, mem, depth+1)
+			if sp := s.r.Method.Pipes[st.Pipe]; err == nil && sp != nil && sp.Type == KindParallel && sp.AddEachOutput {
+				mem = after // a parallel step adds each branch's output to the sequence's memory
+			}
 		}
 		if err != nil {
 			return nil, mem, err
@@ -267,6 +275,9 @@ func (s *run) sequence(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *M
 }
 
 func (s *run) judge(code string, p *Pipe, mem *Memory) (*Stuff, error) {
+	if p.Evidence != "" || len(p.Questions) > 0 {
+		return s.judgeFile(code, p, mem)
+	}
 	field, src := "question", p.Question
 	if src == "" {
 		field, src = "prompt", p.Prompt
@@ -281,7 +292,13 @@ func (s *run) judge(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	if err != nil {
 		return nil, err
 	}
-	content := &value.OrderedMap{Keys: []string{"verdict"}, Values: []any{resp.Text}}
+	var content any = &value.OrderedMap{Keys: []string{"verdict"}, Values: []any{resp.Text}}
+	if s.nativeVerdict(req.Output) {
+		q := JudgeQuestion{Question: src, Options: p.Options, Levels: p.Levels, Criteria: p.Criteria, Threshold: p.Threshold}
+		if content, err = verdictContent(code, "", q, resp.Text); err != nil {
+			return nil, err
+		}
+	}
 	return &Stuff{Name: code, Concept: req.Output, Content: content}, nil
 }
 
@@ -289,6 +306,7 @@ func (s *run) imgGen(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	style := s.r.Method.style(p, nil)
 	reg := categories.NewImageRegistry()
 	req := CompletionRequest{Kind: RequestImgGen, Pipe: code, Output: outputConcept(p, ConceptImage)}
+	s.preregisterImages(reg, mem, p.Prompt, p.NegativePrompt)
 	var err error
 	if req.Prompt, err = s.render(code, "prompt", categories.ImgGenPrompt, style, p.Prompt, true, mem, nil, reg); err != nil {
 		return nil, err
@@ -299,6 +317,9 @@ func (s *run) imgGen(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 		}
 	}
 	req.Images = reg.Images()
+	if err := s.decorate(code, p, &req); err != nil {
+		return nil, err
+	}
 	resp, err := s.call(code, req)
 	if err != nil {
 		return nil, err
@@ -312,9 +333,13 @@ func (s *run) search(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 		return nil, err
 	}
 	req := CompletionRequest{Kind: RequestSearch, Pipe: code, Prompt: q, Output: outputConcept(p, ConceptText), MaxResults: p.MaxResults}
+	if err := s.decorate(code, p, &req); err != nil {
+		return nil, err
+	}
 	resp, err := s.call(code, req)
 	if err != nil {
 		return nil, err
 	}
-	return &Stuff{Name: code, Concept: req.Output, Content: responseContent(req.Output, s.fields(req.Output), resp)}, nil
+	req.Fields = s.fields(req.Output) // after the call: the request stays as it was
+	return s.answer(code, req, resp)
 }

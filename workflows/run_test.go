@@ -249,7 +249,7 @@ func TestRunPipeKinds(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &Runner{Method: mustMethod(t, tc.method), Provider: LocalProvider{}}
+			r := &Runner{Method: mustMethod(t, tc.method), Provider: LocalProvider{Simulate: true}}
 			res, err := r.Run(context.Background(), mustInputs(t, tc.inputs))
 			if tc.errKind != "" {
 				var re *RunError

@@ -12,7 +12,7 @@ import (
 // WorkflowFor is the workflow type that runs a pipe kind.
 func WorkflowFor(kind string) (string, bool) {
 	switch kind {
-	case KindLLM, KindJudge, KindImgGen, KindSearch:
+	case KindLLM, KindJudge, KindImgGen, KindSearch, KindExtract, KindFunc, KindParallel:
 		return WorkflowPipeLLM, true
 	case KindCompose:
 		return WorkflowPipeCompose, true
@@ -90,6 +90,9 @@ func (w *Workflows) PipeConditionWorkflow(ctx workflow.Context, in PipeInput) (P
 	if err != nil {
 		return PipeOutput{}, err
 	}
+	if err := checkRequiredInputs(in.Pipe, p, mem); err != nil {
+		return PipeOutput{}, ToApplicationError(err)
+	}
 	code := in.Pipe
 	// The same outcome logic as the pure runner's condition, with the
 	// chosen pipe as a child instead of a call.
@@ -141,6 +144,9 @@ func (w *Workflows) PipeBatchWorkflow(ctx workflow.Context, in PipeInput) (PipeO
 	s, mem, err := w.state(ctx, in)
 	if err != nil {
 		return PipeOutput{}, err
+	}
+	if err := checkRequiredInputs(in.Pipe, p, mem); err != nil {
+		return PipeOutput{}, ToApplicationError(err)
 	}
 	out, err := w.batch(ctx, s, in, "input_list_name", p, mem, p.InputListName, p.InputItemName, p.BranchPipeCode, p.MaxConcurrency, "")
 	if err != nil {
@@ -217,6 +223,9 @@ func (w *Workflows) PipeSequenceWorkflow(ctx workflow.Context, in PipeInput) (Pi
 	if err != nil {
 		return PipeOutput{}, err
 	}
+	if err := checkRequiredInputs(in.Pipe, p, mem); err != nil {
+		return PipeOutput{}, ToApplicationError(err)
+	}
 	code := in.Pipe
 	var last *Stuff
 	for i, st := range p.Steps {
@@ -226,8 +235,12 @@ func (w *Workflows) PipeSequenceWorkflow(ctx workflow.Context, in PipeInput) (Pi
 			out, err = w.batch(ctx, s, in, "steps["+strconv.Itoa(i)+"].batch_over", p, mem, st.BatchOver, st.BatchAs, st.Pipe, p.MaxConcurrency, step+"-")
 		} else {
 			var f workflow.ChildWorkflowFuture
+			var after *Memory
 			if f, err = startChild(ctx, in, st.Pipe, mem, step+"-"+st.Pipe); err == nil {
-				out, _, err = childOutput(ctx, f)
+				out, after, err = childOutput(ctx, f)
+			}
+			if sp := in.Method.Pipes[st.Pipe]; err == nil && sp != nil && sp.Type == KindParallel && sp.AddEachOutput {
+				mem = after // as the runner: a parallel step adds each branch's output
 			}
 		}
 		if err != nil {

@@ -3,6 +3,7 @@ package workflows_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -75,8 +76,24 @@ type caseRun struct {
 
 // runCase renders one case through PipeComposeWorkflow in the test
 // workflow environment, whose deadlock detector fails a workflow task
-// that does not yield for 1 s.
+// that does not yield for 1 s. A deadlock report is retried twice: on a
+// 2-core CI machine compiling other packages, a 50 ms render can stall
+// past 1 s; the render's own cost is bounded by the timing assertion.
 func runCase(t *testing.T, in workflows.PipeInput) caseRun {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		r, err := runCaseOnce(t, in)
+		if err == nil {
+			return r
+		}
+		if attempt == 3 {
+			t.Fatalf("%.80q: %v", in.Method.Pipes["c"].Template.Template, err)
+		}
+		t.Logf("%.80q: attempt %d: %v (retrying)", in.Method.Pipes["c"].Template.Template, attempt, err)
+	}
+}
+
+func runCaseOnce(t *testing.T, in workflows.PipeInput) (caseRun, error) {
 	t.Helper()
 	rec := &unitsRecorder{}
 	env := newEnvWith(t, &workflows.Workflows{Recorder: rec})
@@ -84,12 +101,12 @@ func runCase(t *testing.T, in workflows.PipeInput) caseRun {
 	env.ExecuteWorkflow(workflows.WorkflowPipeCompose, in)
 	r := caseRun{took: time.Since(start)}
 	if !env.IsWorkflowCompleted() {
-		t.Fatalf("workflow did not complete")
+		return r, errors.New("workflow did not complete")
 	}
 	if err := env.GetWorkflowError(); err != nil {
 		var ae *temporal.ApplicationError
 		if !errors.As(err, &ae) {
-			t.Fatalf("not an application error (a deadlock or panic?): %v", err)
+			return r, fmt.Errorf("not an application error (a deadlock or panic?): %w", err)
 		}
 		r.errTy = ae.Type()
 	} else {
@@ -102,7 +119,7 @@ func runCase(t *testing.T, in workflows.PipeInput) caseRun {
 		}
 	}
 	r.units = rec.units
-	return r
+	return r, nil
 }
 
 // Every hostile case renders through the in-workflow path (basic and

@@ -182,48 +182,37 @@ func finish(code string, out *Stuff, mem *Memory) (PipeOutput, error) {
 }
 
 // PipeLLMWorkflow runs a model-calling pipe (PipeLLM, PipeJudge,
-// PipeImgGen, PipeSearch): its prompts render in workflow code, the model
-// call is a CompleteText activity.
+// PipeImgGen, PipeSearch, PipeExtract) or another leaf pipe (PipeFunc):
+// its templates render in workflow code, model calls are CompleteText
+// activities. It also runs PipeParallel, whose branches run inline in
+// this workflow (renders in workflow code, model calls as activities),
+// not as child workflows.
 func (w *Workflows) PipeLLMWorkflow(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
-	p, err := pipeOf(in, KindLLM, KindJudge, KindImgGen, KindSearch)
-	if err != nil {
+	if _, err := pipeOf(in, KindLLM, KindJudge, KindImgGen, KindSearch, KindExtract, KindFunc, KindParallel); err != nil {
 		return PipeOutput{}, err
 	}
+	return w.inline(ctx, in)
+}
+
+// inline runs a pipe with the pure runner's own dispatch (depth and
+// required-input checks included) inside this workflow.
+func (w *Workflows) inline(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
 	s, mem, err := w.state(ctx, in)
 	if err != nil {
 		return PipeOutput{}, err
 	}
-	var out *Stuff
-	switch p.Type {
-	case KindLLM:
-		out, err = s.llm(in.Pipe, p, mem)
-	case KindJudge:
-		out, err = s.judge(in.Pipe, p, mem)
-	case KindImgGen:
-		out, err = s.imgGen(in.Pipe, p, mem)
-	default:
-		out, err = s.search(in.Pipe, p, mem)
-	}
+	out, after, err := s.pipe(in.Pipe, mem, max(in.Depth, 0))
 	if err != nil {
 		return PipeOutput{}, ToApplicationError(err)
 	}
-	return finish(in.Pipe, out, mem)
+	return finish(in.Pipe, out, after)
 }
 
 // PipeComposeWorkflow renders a PipeCompose template or construct in
 // workflow code.
 func (w *Workflows) PipeComposeWorkflow(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
-	p, err := pipeOf(in, KindCompose)
-	if err != nil {
+	if _, err := pipeOf(in, KindCompose); err != nil {
 		return PipeOutput{}, err
 	}
-	s, mem, err := w.state(ctx, in)
-	if err != nil {
-		return PipeOutput{}, err
-	}
-	out, err := s.compose(in.Pipe, p, mem)
-	if err != nil {
-		return PipeOutput{}, ToApplicationError(err)
-	}
-	return finish(in.Pipe, out, mem)
+	return w.inline(ctx, in)
 }

@@ -20,7 +20,17 @@ import (
 // anything runs and reports every problem at once (a multierr of
 // *Problem, in pipe-name order), or nil.
 func ValidateMethod(m *Method) error {
-	v := &validator{m: m}
+	return ValidateMethodWith(m, ValidateOptions{})
+}
+
+// ValidateMethodWith is ValidateMethod checking PipeFunc names against
+// opts.Funcs (default DefaultFuncs) and model references against
+// opts.Models (when set).
+func ValidateMethodWith(m *Method, opts ValidateOptions) error {
+	v := &validator{m: m, opts: opts}
+	if v.opts.Funcs == nil {
+		v.opts.Funcs = DefaultFuncs
+	}
 	v.method()
 	var err error
 	for _, p := range v.problems {
@@ -31,6 +41,7 @@ func ValidateMethod(m *Method) error {
 
 type validator struct {
 	m        *Method
+	opts     ValidateOptions
 	problems []*Problem
 }
 
@@ -39,6 +50,17 @@ func (v *validator) add(pipe, field, code, msg string) {
 }
 
 func (v *validator) conceptKnown(name string) bool {
+	// A qualified reference names a native ("native.Text") or a concept
+	// of this bundle's own domain; other domains are not loaded.
+	if d, c := SplitConceptRef(name); d != "" {
+		if d+"." == NativePrefix {
+			return IsNativeConcept(c)
+		}
+		if d != v.m.Domain {
+			return false
+		}
+		name = c
+	}
 	if IsNativeConcept(name) {
 		return true
 	}
@@ -60,15 +82,16 @@ func (v *validator) method() {
 		if IsNativeConcept(name) {
 			v.add("", "concept "+name, CodeInvalidMethod, "redefines a native concept")
 		}
+		v.conceptExt(name, m.Concepts[name])
 		for _, f := range m.Concepts[name].Fields {
 			if f.Name == "" || policy.IsPrivateName(f.Name) {
 				v.add("", "concept "+name, CodePrivateName, "field name "+strconv.Quote(f.Name)+" is empty or starts with an underscore")
 			}
 			switch f.Type {
-			case "text", "integer", "number", "boolean", "list", "object":
+			case "text", "integer", "number", "boolean", "list", "object", "date", "dict", "concept":
 			default:
 				if !v.conceptKnown(f.Type) {
-					v.add("", "concept "+name, CodeUnknownConcept, "field "+strconv.Quote(f.Name)+" has unknown type "+strconv.Quote(f.Type))
+					v.add("", "concept "+name+" field "+f.Name, CodeUnknownConcept, "field "+strconv.Quote(f.Name)+" has unknown type "+strconv.Quote(f.Type))
 				}
 			}
 		}
@@ -107,6 +130,7 @@ func (v *validator) pipe(code string, p *Pipe) {
 			v.add(code, "templating_style", CodeInvalidPipe, err.Error())
 		}
 	}
+	v.pipeExt(code, p)
 	switch p.Type {
 	case KindLLM:
 		v.llm(code, p)
@@ -124,6 +148,12 @@ func (v *validator) pipe(code string, p *Pipe) {
 		v.batch(code, p)
 	case KindSequence:
 		v.sequence(code, p)
+	case KindParallel:
+		v.parallel(code, p)
+	case KindFunc:
+		v.funcPipe(code, p)
+	case KindExtract:
+		v.extract(code, p)
 	default:
 		v.add(code, "type", CodeInvalidPipe, "unknown pipe type "+strconv.Quote(p.Type))
 	}

@@ -57,6 +57,10 @@ func (v *validator) search(code string, p *Pipe) {
 }
 
 func (v *validator) judge(code string, p *Pipe) {
+	if p.Evidence != "" || len(p.Questions) > 0 {
+		v.judgeFile(code, p)
+		return
+	}
 	q, field := p.Question, "question"
 	switch {
 	case p.Question != "" && p.Prompt != "":
@@ -90,6 +94,7 @@ func (v *validator) judge(code string, p *Pipe) {
 			v.add(code, "criteria", CodeInvalidPipe, "criteria keys are yes and no, not "+strconv.Quote(k))
 		}
 	}
+	v.judgeKinds(code, p)
 }
 
 func (v *validator) compose(code string, p *Pipe) {

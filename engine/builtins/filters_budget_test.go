@@ -3,7 +3,6 @@ package builtins
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -89,13 +88,9 @@ func TestFiltersRefuseBeforeAllocating(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCtx(0, false)
-			start := time.Now()
 			_, err := run(c, tc.filter, tc.v, tc.args, drainPost(tc.filter))
 			if err == nil || err.Kind != errs.Budget {
 				t.Fatalf("want budget error, got %v", err)
-			}
-			if d := time.Since(start); d > 3*time.Second { // generous: quadratic blowups take minutes
-				t.Errorf("took %v", d)
 			}
 		})
 	}
@@ -122,13 +117,9 @@ func TestSharedReferencesAreCharged(t *testing.T) {
 				continue // these touch only the top level, or refuse the type
 			}
 			c := newCtx(1<<22, false) // the walk is bounded by what is left
-			start := time.Now()
 			_, err := run(c, name, v, nil, drainPost(name))
 			if err == nil || (err.Kind != errs.Budget && err.Kind != errs.Type) {
 				t.Errorf("%s of a doubled %s: want budget error, got %v", name, kind, err)
-			}
-			if d := time.Since(start); d > 200*time.Millisecond {
-				t.Logf("%s of a doubled %s: took %v", name, kind, d)
 			}
 		}
 	}
@@ -202,7 +193,6 @@ func TestLinearTimeFilters(t *testing.T) {
 	}
 	for _, tc := range cases {
 		c := newCtx(0, false)
-		start := time.Now()
 		out, err := run(c, tc.filter, str(tc.in), tc.args, "")
 		if err != nil && tc.want < 0 && err.Kind == errs.Budget {
 			continue // quadratic in Python, charged as Python spends it
@@ -210,9 +200,6 @@ func TestLinearTimeFilters(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", tc.filter, err)
 			continue
-		}
-		if d := time.Since(start); d > 3*time.Second { // generous: quadratic blowups take minutes
-			t.Errorf("%s on %q...: took %v", tc.filter, tc.in[:10], d)
 		}
 		if tc.want >= 0 && value.RuneLen(out) != tc.want {
 			if tc.filter == "wordcount" {
@@ -246,5 +233,36 @@ func TestIteratorResults(t *testing.T) {
 	}
 	if !m.Truth() {
 		t.Error("generators are true")
+	}
+}
+
+// TestPrivatePathsRefusedWithoutItems checks rule P1 on attribute paths
+// built at runtime even when the input is empty and nothing is looked up.
+func TestPrivatePathsRefusedWithoutItems(t *testing.T) {
+	empty := value.NewList(nil)
+	kw := func(k string, v value.Value) *value.Args { return &value.Args{Kw: []value.KV{{Key: k, Val: v}}} }
+	cases := []struct {
+		filter string
+		args   *value.Args
+	}{
+		{"map", kw("attribute", str("a._x"))},
+		{"selectattr", pos(str("_x"))},
+		{"rejectattr", pos(str("__class__"))},
+		{"sort", kw("attribute", str("a,_x"))},
+		{"groupby", pos(str("_x"))},
+		{"unique", kw("attribute", str("_x"))},
+		{"min", kw("attribute", str("_x"))},
+		{"max", kw("attribute", str("_x"))},
+		{"sum", kw("attribute", str("_x"))},
+		{"join", &value.Args{Pos: []value.Value{str(",")}, Kw: []value.KV{{Key: "attribute", Val: str("_x")}}}},
+	}
+	for _, tc := range cases {
+		for _, v := range []value.Value{empty, value.UndefinedValue} {
+			c := newCtx(0, false)
+			_, err := run(c, tc.filter, v, tc.args, drainPost(tc.filter))
+			if err == nil || err.Kind != errs.Security {
+				t.Errorf("%s on %s: want security error, got %v", tc.filter, value.Repr(v), err)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
 )
 
 // regFilter registers a filter under each name. The wrapper charges the
@@ -51,7 +52,7 @@ func softStr(c value.Ctx, v value.Value) value.Value {
 // every logical slot, far beyond the memory the value holds.
 func pyStr(c value.Ctx, v value.Value) string {
 	switch v.Kind() {
-	case value.List, value.Tuple, value.Dict:
+	case value.List, value.Tuple, value.Dict, value.Object:
 		c.Charge(budget.Mul(value.Size(v, c.Meter().Left()), 2), "str()")
 	}
 	return strOf(c, v)
@@ -120,24 +121,40 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 	n := int64(value.RuneLen(s))
 	c.Charge(budget.Add(budget.Mul(n, budget.Elem), int64(len(s))), op)
 	out := make([]value.Value, 0, n)
-	for i, r := range s {
-		out = append(out, value.FromString(s[i:i+utf8.RuneLen(r)]))
+	for i := 0; i < len(s); {
+		_, w := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one item
+		out = append(out, value.FromString(s[i:i+w]))
+		i += w
 	}
 	return out
 }
 
-// attrPath is a parsed attribute= argument: dotted segments.
+// viewName is the Python type a materialised list stands for (range,
+// dict_keys, dict_values, dict_items), or "" for a real list.
+func viewName(v value.Value) string {
+	if d, ok := v.Ref().(*value.ListData); ok && v.Kind() == value.List {
+		return d.View
+	}
+	return ""
+}
+
+// attrPath is a parsed attribute= argument: dotted name segments, or one
+// integer index when the argument itself is an integer.
 type attrPath []string
 
+// intSeg marks an integer argument's segment: it indexes with Item (a
+// negative index counts from the end, as getitem does), not Lookup.
+const intSeg = "\x00"
+
 // parseAttrPath splits an attribute argument on dots like Jinja's
-// _prepare_attribute_parts. An integer argument is one index segment.
-// None or Missing is the empty path (the item itself).
+// _prepare_attribute_parts. None or Missing is the empty path (the item
+// itself).
 func parseAttrPath(v value.Value) attrPath {
 	switch v.Kind() {
 	case value.String:
 		return strings.Split(v.Str(), ".")
 	case value.Int, value.Bool:
-		return attrPath{strconv.FormatInt(v.Int(), 10)}
+		return attrPath{intSeg + strconv.FormatInt(v.Int(), 10)}
 	case value.None:
 		return nil
 	case value.Undefined:
@@ -148,6 +165,19 @@ func parseAttrPath(v value.Value) attrPath {
 	}
 	value.Throwf(errs.Type, "attribute must be a string, not %s", errs.Quote(v.TypeName()))
 	return nil
+}
+
+// refuseUnresolved applies rule P1 to attribute paths that were never
+// looked up because the input had no items: an underscore segment is
+// refused before resolution, with or without a receiver.
+func refuseUnresolved(paths ...attrPath) {
+	for _, p := range paths {
+		for _, seg := range p {
+			if policy.IsPrivateName(seg) {
+				value.Throwf(errs.Security, "access to attribute %s in a filter argument is unsafe", errs.Quote(seg))
+			}
+		}
+	}
 }
 
 // parseMultiAttr splits sort's comma-separated attribute list.
@@ -167,7 +197,12 @@ func parseMultiAttr(v value.Value) []attrPath {
 // replaces an undefined result at any segment, as make_attrgetter does.
 func (p attrPath) get(c value.Ctx, v value.Value, dflt *value.Value) value.Value {
 	for _, seg := range p {
-		v = c.Lookup(v, seg)
+		if strings.HasPrefix(seg, intSeg) {
+			n, _ := strconv.ParseInt(seg[len(intSeg):], 10, 64)
+			v = c.Item(v, value.FromInt(n))
+		} else {
+			v = c.Lookup(v, seg)
+		}
 		if dflt != nil && v.IsUndefined() {
 			v = *dflt
 		}
@@ -237,10 +272,14 @@ func pySplitLines(s string) []string {
 // mappings and Final_Sigma, shared with the str methods in strcase.go).
 func pyLower(s string) string { return PyLower(s) }
 
+// pyUpper is Python's str.upper.
 func pyUpper(s string) string { return PyUpper(s) }
 
+// isASCII reports a string with only ASCII bytes (the fast paths).
 func isASCII(s string) bool { return asciiOnly(s) }
 
+// decodeRune decodes the code point at byte i (an invalid byte is one
+// code point of width 1).
 func decodeRune(s string, i int) (rune, int) {
 	return utf8.DecodeRuneInString(s[i:])
 }

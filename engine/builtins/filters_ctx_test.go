@@ -184,6 +184,10 @@ func decodeVal(t testing.TB, dec *json.Decoder) value.Value {
 			case "$float":
 				f, _ := strconv.ParseFloat(v.Str(), 64)
 				marker, isMarker = value.FromFloat(f), true
+			case "$range":
+				marker, isMarker = rangeView(v.Items()), true
+			case "$keys", "$values", "$items":
+				marker, isMarker = dictView(k[1:], v.DictData()), true
 			default:
 				d.Set(keyOf(k), v)
 			}
@@ -196,6 +200,39 @@ func decodeVal(t testing.TB, dec *json.Decoder) value.Value {
 	}
 	t.Fatalf("bad token %v", tok)
 	return value.Value{}
+}
+
+// rangeView is Python's range(start, stop[, step]) as the engine's view.
+func rangeView(args []value.Value) value.Value {
+	start, stop, step := args[0].Int(), args[1].Int(), int64(1)
+	if len(args) > 2 {
+		step = args[2].Int()
+	}
+	var items []value.Value
+	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+		items = append(items, value.FromInt(i))
+	}
+	a := strconv.FormatInt(start, 10) + ", " + strconv.FormatInt(stop, 10)
+	if step != 1 {
+		a += ", " + strconv.FormatInt(step, 10)
+	}
+	return value.NewView("range", a, items)
+}
+
+// dictView is d.keys(), d.values() or d.items() as the engine's view.
+func dictView(kind string, d *value.DictData) value.Value {
+	items := make([]value.Value, d.Len())
+	for i := range items {
+		switch kind {
+		case "keys":
+			items[i] = d.KeyAt(i)
+		case "values":
+			items[i] = d.ValAt(i)
+		default:
+			items[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
+		}
+	}
+	return value.NewView("dict_"+kind, "", items)
 }
 
 // keyOf lets JSON object keys stand for int keys when written "#1".

@@ -40,6 +40,13 @@ func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			if v.IsUndefined() && c.Strict() {
 				value.ThrowUndefined(v) // bool(StrictUndefined) fails
 			}
+			if args != nil && len(args.Pos) == 0 {
+				for _, kv := range args.Kw {
+					if kv.Key == "attribute" {
+						refuseUnresolved(parseAttrPath(kv.Val))
+					}
+				}
+			}
 			return pullSlice(nil)
 		}
 		fn := prepareMap(c, args)
@@ -97,6 +104,9 @@ func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAt
 		if !v.Truth() {
 			if v.IsUndefined() && c.Strict() {
 				value.ThrowUndefined(v) // bool(StrictUndefined) fails
+			}
+			if lookupAttr && args != nil && len(args.Pos) > 0 {
+				refuseUnresolved(parseAttrPath(args.Pos[0]))
 			}
 			return pullSlice(nil)
 		}

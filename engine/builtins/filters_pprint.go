@@ -88,12 +88,12 @@ func sortStable(a []int, less func(x, y int) bool) {
 	copy(a, out)
 }
 
-// isGroupTuple reports groupby's (grouper, list) tuples: their class
-// overrides __repr__, so pprint prints them with plain repr (dicts inside
-// unsorted) and never breaks them.
+// isGroupTuple reports groupby's (grouper, list) tuples, ranges and dict
+// views: pprint has no printer for their classes, so it prints them with
+// plain repr (dicts inside unsorted) and never breaks them.
 func isGroupTuple(v value.Value) bool {
 	_, ok := v.TupleField("grouper")
-	return ok
+	return ok || viewName(v) != "" // ranges and dict views print as repr too
 }
 
 // reprLen measures the one-line safe repr in code points, charging as it

@@ -289,6 +289,9 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	items := draw(c, v, "filter join")
 	if !isNoneOrMissing(a[1]) {
 		path := parseAttrPath(a[1])
+		if len(items) == 0 {
+			refuseUnresolved(path)
+		}
 		mapped := make([]value.Value, len(items))
 		for i, it := range items {
 			mapped[i] = path.get(c, it, nil)
@@ -405,7 +408,11 @@ func fSum(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if !isNoneOrMissing(a[0]) {
 		path = parseAttrPath(a[0])
 	}
-	for _, it := range draw(c, v, "filter sum") {
+	items := draw(c, v, "filter sum")
+	if len(items) == 0 {
+		refuseUnresolved(path)
+	}
+	for _, it := range items {
 		if path != nil {
 			it = path.get(c, it, nil)
 		}

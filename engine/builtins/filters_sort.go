@@ -138,6 +138,9 @@ func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	reverse, cs := argBool(a[0], false), argBool(a[1], false)
 	paths := parseMultiAttr(a[2])
 	items := draw(c, v, "filter sort")
+	if len(items) == 0 {
+		refuseUnresolved(paths...)
+	}
 	c.Charge(budget.Mul(int64(len(items)), budget.Elem), "filter sort")
 	ks := make([]keyed, len(items))
 	for i, it := range items {
@@ -237,12 +240,17 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		src := source(c, v, "filter unique")
 		seen := make(map[string]struct{})
 		var others []value.Value // identity-hashed keys, compared one by one
+		drawn := false
 		return func(c value.Ctx) (value.Value, bool) {
 			for {
 				it, ok := src(c)
 				if !ok {
+					if !drawn {
+						refuseUnresolved(path)
+					}
 					return it, false
 				}
+				drawn = true
 				key := fold(c, path.get(c, it, nil), cs)
 				if h, ok := hashKey(c, key); ok {
 					if _, dup := seen[h]; dup {
@@ -276,6 +284,7 @@ func minMax(c value.Ctx, v value.Value, args *value.Args, fn string, want int) v
 	path := parseAttrPath(a[1])
 	items := draw(c, v, "filter "+fn)
 	if len(items) == 0 {
+		refuseUnresolved(path)
 		return emptyUndef("No aggregated item, sequence was empty.")
 	}
 	op := "<"
@@ -317,6 +326,9 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	cs := argBool(a[2], false)
 	items := draw(c, v, "filter groupby")
+	if len(items) == 0 {
+		refuseUnresolved(path)
+	}
 	ks := make([]keyed, len(items))
 	for i, it := range items {
 		ks[i] = keyed{key: []value.Value{fold(c, path.get(c, it, dflt), cs)}, item: it}

@@ -288,6 +288,11 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if ind == "" && indLen > 0 {
 		ind = strings.Repeat(" ", int(indLen))
 	}
+	if a[0].IsSafe() && !v.IsSafe() {
+		// a Markup width on plain text mixes str and Markup arithmetic
+		c.Charge(budget.Mul(int64(len(s))+budget.Mul(nl+1, indLen), budget.EscapeFactor*budget.EscapeFactor), "filter indent")
+		return indentMixed(lines, a[0], first, blank)
+	}
 	var sb strings.Builder
 	if first {
 		sb.WriteString(ind)
@@ -302,6 +307,60 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		sb.WriteString(ln)
 	}
 	return withSafe(v, sb.String())
+}
+
+// pyConcat is Python's a + b over str and Markup: Markup on either side
+// escapes the plain operand and gives Markup.
+func pyConcat(a, b value.Value) value.Value {
+	if a.IsSafe() || b.IsSafe() {
+		return value.Safe(value.EscapeStr(a) + value.EscapeStr(b))
+	}
+	return value.FromString(a.Str() + b.Str())
+}
+
+// pyJoin is sep.join(items): Markup.join escapes plain items, str.join
+// takes every item's text as is.
+func pyJoin(sep value.Value, items []value.Value) value.Value {
+	strs := make([]string, len(items))
+	for i, it := range items {
+		if sep.IsSafe() {
+			strs[i] = value.EscapeStr(it)
+		} else {
+			strs[i] = it.Str()
+		}
+	}
+	return withSafe(sep, strings.Join(strs, sep.Str()))
+}
+
+// indentMixed is do_indent taken literally for plain text with a Markup
+// width: the indented lines are escaped, the first line is not, and
+// first=True escapes the whole result once more, as Jinja does.
+func indentMixed(lines []string, ind value.Value, first, blank bool) value.Value {
+	nl := value.FromString("\n")
+	vals := make([]value.Value, len(lines))
+	for i, ln := range lines {
+		vals[i] = value.FromString(ln)
+	}
+	var rv value.Value
+	if blank {
+		rv = pyJoin(pyConcat(nl, ind), vals)
+	} else {
+		rv = vals[0]
+		if len(vals) > 1 {
+			parts := make([]value.Value, len(vals)-1)
+			for i, ln := range vals[1:] {
+				parts[i] = ln
+				if ln.Str() != "" {
+					parts[i] = pyConcat(ind, ln)
+				}
+			}
+			rv = pyConcat(rv, pyConcat(nl, pyJoin(nl, parts)))
+		}
+	}
+	if first {
+		rv = pyConcat(ind, rv)
+	}
+	return rv
 }
 
 // fFormat is Jinja's do_format: printf-style with positional or keyword

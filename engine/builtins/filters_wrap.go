@@ -41,9 +41,18 @@ type twChunk struct {
 // em-dash, or a word ended by a breakable hyphen, whitespace, the end, or
 // an em-dash.
 func twSplit(line string, hyphens bool) []twChunk {
-	text := []rune(line)
+	// text holds the code points, offs their byte offsets in line (an
+	// invalid byte is one code point of one byte)
+	text := make([]rune, 0, len(line))
+	offs := make([]int, 0, len(line)+1)
+	for i := 0; i < len(line); {
+		r, w := utf8.DecodeRuneInString(line[i:])
+		text = append(text, r)
+		offs = append(offs, i)
+		i += w
+	}
+	offs = append(offs, len(line))
 	var out []twChunk
-	off := 0 // byte offset of text[prev end]
 	at := func(i int) rune {
 		if i < 0 || i >= len(text) {
 			return -1
@@ -58,14 +67,7 @@ func twSplit(line string, hyphens bool) []twChunk {
 		}
 		return j, j-i >= 2 && j < len(text) && isWordRune(text[j])
 	}
-	// chunks are substrings of line: boundaries only move forward
-	add := func(a, b int) {
-		start := off
-		for _, r := range text[a:b] {
-			off += utf8.RuneLen(r)
-		}
-		out = append(out, twChunk{line[start:off], b - a})
-	}
+	add := func(a, b int) { out = append(out, twChunk{line[offs[a]:offs[b]], b - a}) }
 	p := 0
 	for p < len(text) {
 		if twSpace(text[p]) {
@@ -213,6 +215,24 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	s := v.Str()
 	c.Charge(budget.Mul(int64(len(s)), 4), "filter wordwrap")
+	// Afford an upper bound of the output before splitting: every word can
+	// start a line, and a long word broken at width starts len/width more,
+	// each line joined by wrapstring. Splitting a huge text into chunks
+	// costs far more memory than the text, so refuse before that.
+	var words int64
+	for i, inWord := 0, false; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\v' || s[i] == '\f'
+		if !sp && !inWord {
+			words++
+		}
+		inWord = !sp
+	}
+	if width > 0 {
+		words += int64(len(s)) / int64(width)
+	}
+	if est := budget.Add(int64(len(s)), budget.Mul(words, int64(len(wrap))+budget.Elem)); est > c.Meter().Left() {
+		c.Charge(est, "filter wordwrap (estimated output)")
+	}
 	var paras []string
 	var total int64
 	for _, line := range pySplitLines(s) {

@@ -265,7 +265,7 @@ func globalNamespace(c value.Ctx, args *value.Args) value.Value {
 	}
 	// Rule P10: a namespace holds data only.
 	for _, v := range d.Values() {
-		value.CheckData(v, "namespace attribute")
+		value.CheckData(c, v, "namespace attribute")
 	}
 	return value.FromObject(&value.Namespace{D: d})
 }

@@ -148,7 +148,7 @@ func TestLookupMethodStatus(t *testing.T) {
 	}
 	// a bound method is a callable: namespaces refuse it (P10)
 	m, _, _ := LookupMethod(c, value.FromString("x"), "upper")
-	if e := catchErr(func() { value.CheckData(m, "namespace attribute") }); e == nil || e.Kind != errs.Security {
+	if e := catchErr(func() { value.CheckData(c, m, "namespace attribute") }); e == nil || e.Kind != errs.Security {
 		t.Errorf("bound method stored in a namespace: %v", e)
 	}
 	if m.CallableImpl().CallName() != "str.upper" {

@@ -96,7 +96,7 @@ func TestFormatSecurity(t *testing.T) {
 	if e := catchErr(func() { c.CallValue(f, &value.Args{Pos: []value.Value{one}}) }); e == nil || e.Kind != errs.Security {
 		t.Errorf("stored format: %v", e)
 	}
-	if e := catchErr(func() { value.CheckData(f, "namespace attribute") }); e == nil || e.Kind != errs.Security {
+	if e := catchErr(func() { value.CheckData(c, f, "namespace attribute") }); e == nil || e.Kind != errs.Security {
 		t.Errorf("format in a namespace: %v", e)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -289,16 +288,12 @@ func TestMarkdownBudget(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCtx(134217728)
-			start := time.Now()
 			_, err := call(c, markdownFilter, value.FromString(tc.src), nil)
 			if tc.ok && err != nil {
 				t.Fatal(err)
 			}
 			if !tc.ok && (err == nil || err.Kind != errs.Budget) {
 				t.Fatalf("want budget error, got %v", err)
-			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("took %v", d)
 			}
 		})
 	}

@@ -320,7 +320,11 @@ func dumpExpr(b *strings.Builder, e Expr) {
 	case *ListLit:
 		dumpList(b, "[", "]", n.Items)
 	case *TupleLit:
-		dumpList(b, "(tuple ", ")", n.Items)
+		if len(n.Items) == 0 {
+			b.WriteString("(tuple)")
+		} else {
+			dumpList(b, "(tuple ", ")", n.Items)
+		}
 	case *DictLit:
 		b.WriteByte('{')
 		for i := range n.Keys {

@@ -9,6 +9,22 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
+// AST conventions produced by Parse (for the evaluator):
+//   - Adjacent template data (around a comment) is merged into one *Text;
+//     data is already whitespace-processed and newline-normalised.
+//   - {% print a, b %} gives one *Output per expression.
+//   - elif is an *If alone in the Else of the previous *If.
+//   - Concat (~) is a left-leaning chain of *Binary "~"; ** is
+//     left-associative as in Jinja (2**3**2 == 64).
+//   - `x is not t` is a *Test with Negated set (Jinja's Not(Test)).
+//   - `-x|f` is Filter(Unary(-x)): unary operands take no filters, the
+//     filter applies to the unary result, as in Jinja.
+//   - x.0 is an *Item with an int *Const key; x[a:b] is a *Slice; x[a, b]
+//     is an *Item whose key is a *TupleLit, where slices appear as *Slice
+//     with a nil X (Python would index with a slice object).
+//   - Empty list, dict and tuple literals have non-nil empty slices.
+//   - Template.Blocks holds every block, nested ones included.
+
 // Parse lexes and parses src, a template named name, into its AST. It
 // mirrors jinja2/lexer.py and jinja2/parser.py (Jinja2 3.1.2), plus the
 // compile-time checks of jinja2/compiler.py that concern grammar
@@ -59,12 +75,17 @@ type parser struct {
 	depth    int
 	nodes    int
 	blocks   map[string]*Block
+	dupBlock *Block // first block whose name was already defined
 	tagStack []string
 	endStack [][]string
 }
 
 func newParser(name, src string, opts Options, m *budget.Meter) *parser {
-	p := &parser{name: name, src: src, m: m, maxDepth: int(m.Limits.NestingDepth)}
+	depth := m.Limits.NestingDepth
+	if depth > hardMaxDepth {
+		depth = hardMaxDepth
+	}
+	p := &parser{name: name, src: src, m: m, maxDepth: int(depth)}
 	p.norm, p.shifts = normalize(src, opts.KeepTrailingNewline)
 	p.lx = newLexer(p.norm, opts)
 	return p
@@ -115,7 +136,7 @@ func (p *parser) convert(r any) *errs.Error {
 	case *lexError:
 		se := errs.New(errs.Syntax, e.msg)
 		se.PyError = "TemplateSyntaxError"
-		se.SetPos(p.name, p.src, p.orig(e.pos))
+		p.setPos(se, e.pos)
 		return se
 	}
 	panic(r) // a bug, not a template problem: do not hide it
@@ -128,13 +149,46 @@ func (p *parser) fail(pos int, msg string) {
 func (p *parser) failKind(pos int, msg, py string) {
 	e := errs.New(errs.Syntax, msg)
 	e.PyError = py
-	e.SetPos(p.name, p.src, p.orig(pos))
+	p.setPos(e, pos)
 	panic(e)
+}
+
+// setPos positions e at the normalised offset pos.
+func (p *parser) setPos(e *errs.Error, pos int) {
+	if pos > len(p.norm) {
+		pos = len(p.norm)
+	}
+	if pos < 0 {
+		pos = 0
+	}
+	p.setPosOrig(e, p.orig(pos))
+}
+
+// setPosOrig positions e at the byte offset off of the original source.
+// Lines are counted as Jinja counts them: \r\n, \r and \n each end a line.
+func (p *parser) setPosOrig(e *errs.Error, off int) {
+	e.Name = p.name
+	e.Offset = off
+	line, col := 1, 1
+	for i, r := range p.src {
+		if i >= off {
+			break
+		}
+		switch {
+		case r == '\n' && i > 0 && p.src[i-1] == '\r':
+		case r == '\n' || r == '\r':
+			line++
+			col = 1
+		default:
+			col++
+		}
+	}
+	e.Line, e.Col = line, col
 }
 
 func (p *parser) budgetFail(err error, pos int) {
 	e := errs.FromBudget(err)
-	e.SetPos(p.name, p.src, p.orig(pos))
+	p.setPos(e, pos)
 	panic(e)
 }
 
@@ -158,10 +212,22 @@ func (p *parser) node(pos int) Base {
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > p.maxDepth {
-		if err := p.m.Check(budget.LimitNestingDepth, int64(p.depth), "nesting"); err != nil {
-			p.budgetFail(err, p.cur.pos)
-		}
+		p.budgetFail(p.depthError(p.depth), p.cur.pos)
 	}
+}
+
+// hardMaxDepth bounds parser recursion whatever the configured limit, so
+// that a huge nesting_depth setting cannot let input exhaust the Go stack.
+const hardMaxDepth = 10000
+
+// depthError is the nesting limit refusal at depth d.
+func (p *parser) depthError(d int) error {
+	if err := p.m.Check(budget.LimitNestingDepth, int64(d), "nesting"); err != nil {
+		return err
+	}
+	// Only reached above hardMaxDepth with a larger configured limit.
+	return &budget.Error{Limit: budget.LimitNestingDepth, Phase: p.m.Phase, Op: "nesting",
+		Configured: hardMaxDepth, Observed: int64(d)}
 }
 
 func (p *parser) leave() { p.depth-- }
@@ -175,6 +241,10 @@ func (p *parser) advance() token {
 		p.hasPeek = false
 	} else if t.typ != tEOF {
 		p.cur = p.lx.next()
+	}
+	if p.cur.typ == tEOF && t.typ != tEOF {
+		// Jinja's eof token carries the line of the last real token.
+		p.cur.pos = t.pos
 	}
 	return t
 }
@@ -242,7 +312,15 @@ func (p *parser) parse() *Template {
 	} else {
 		t.Blocks = map[string]*Block{}
 	}
+	if p.dupBlock != nil {
+		// jinja2.compiler raises this while compiling (TemplateAssertionError),
+		// after the whole template parsed.
+		e := newAssertion("block " + pyRepr(p.dupBlock.Name) + " defined twice")
+		p.setPosOrig(e, p.dupBlock.P)
+		panic(e)
+	}
 	p.checkTreeDepth(t.Body)
+	p.checkCompile(t.Body)
 	t.Nodes = p.nodes
 	return t
 }
@@ -506,10 +584,12 @@ func (p *parser) parseBlock() Stmt {
 		p.blocks = map[string]*Block{}
 	}
 	if _, dup := p.blocks[n.Name]; dup {
-		// jinja2.compiler raises this while compiling (TemplateAssertionError).
-		p.failKind(t.pos, "block "+pyRepr(n.Name)+" defined twice", "TemplateAssertionError")
+		if p.dupBlock == nil {
+			p.dupBlock = n
+		}
+	} else {
+		p.blocks[n.Name] = n
 	}
-	p.blocks[n.Name] = n
 	return n
 }
 

@@ -1,9 +1,6 @@
 package syntax
 
-import (
-	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
-)
+import "github.com/jinjabox/jinjabox/engine/errs"
 
 // EachChild calls f for every direct child node of n (expressions and
 // statements) in source order. Nil children are skipped.
@@ -149,11 +146,9 @@ func (p *parser) checkTreeDepth(body []Stmt) {
 	var walk func(n Node, d int)
 	walk = func(n Node, d int) {
 		if d > p.maxDepth {
-			if err := p.m.Check(budget.LimitNestingDepth, int64(d), "nesting"); err != nil {
-				e := errs.FromBudget(err)
-				e.SetPos(p.name, p.src, n.Pos())
-				panic(e)
-			}
+			e := errs.FromBudget(p.depthError(d))
+			p.setPosOrig(e, n.Pos())
+			panic(e)
 		}
 		if ifn, ok := n.(*If); ok && len(ifn.Else) == 1 {
 			if elif, ok := ifn.Else[0].(*If); ok {
@@ -165,7 +160,24 @@ func (p *parser) checkTreeDepth(body []Stmt) {
 				return
 			}
 		}
-		EachChild(n, func(c Node) { walk(c, d+1) })
+		// A filter or test chain (x|f|g|h) is a flat pipeline: its operand
+		// sits at the chain's own depth; its arguments nest.
+		var operand Node
+		switch x := n.(type) {
+		case *Filter:
+			if x.X != nil {
+				operand = x.X
+			}
+		case *Test:
+			operand = x.X
+		}
+		EachChild(n, func(c Node) {
+			if operand != nil && c == operand {
+				walk(c, d)
+				return
+			}
+			walk(c, d+1)
+		})
 	}
 	for _, s := range body {
 		walk(s, 1)

@@ -43,7 +43,10 @@ func CopyIn(x any) (Value, error) {
 }
 
 // Copy copies one value; entries accumulate across calls on the same Copier.
-func (c *Copier) Copy(x any) (v Value, err error) {
+func (c *Copier) Copy(x any) (v Value, err error) { return c.CopyNamed("", x) }
+
+// CopyNamed copies x, naming it name in error paths (a context key).
+func (c *Copier) CopyNamed(name string, x any) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*errs.Error); ok {
@@ -54,6 +57,9 @@ func (c *Copier) Copy(x any) (v Value, err error) {
 		}
 	}()
 	var path []pathSeg
+	if name != "" {
+		path = append(path, pathSeg{key: name, idx: -1})
+	}
 	return c.copy(x, &path, 0), nil
 }
 

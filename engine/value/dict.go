@@ -12,6 +12,12 @@ type DictData struct {
 	keys []Value
 	vals []Value
 	idx  map[string]int // string keys, built lazily past smallDict entries
+	// size caches Size plus one once computed in full (0: not yet); Set
+	// clears it, as the only mutation (namespaces, dicts being built).
+	size int64
+	// dataOnly records that CheckData found no callable inside; Set
+	// clears it.
+	dataOnly bool
 }
 
 const smallDict = 8
@@ -47,6 +53,7 @@ func (b byStringKey) Swap(i, j int) {
 // appendStr adds a string key known not to be present (copy-in of a Go
 // map, whose keys are unique).
 func (d *DictData) appendStr(k string, v Value) {
+	d.size = 0
 	d.keys = append(d.keys, Value{k: String, s: k})
 	d.vals = append(d.vals, v)
 	if d.idx != nil {
@@ -175,6 +182,7 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 
 // Set inserts or replaces. Only the engine calls it while building a dict.
 func (d *DictData) Set(k, v Value) {
+	d.size, d.dataOnly = 0, false
 	if i := d.find(k); i >= 0 {
 		d.vals[i] = v
 		return

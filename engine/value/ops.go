@@ -74,7 +74,8 @@ func Add(c Ctx, a, b Value) Value {
 		return FromFloat(a.Float() + b.Float())
 	}
 	if a.k == String && b.k == String {
-		c.Charge(int64(len(a.s))+int64(len(b.s)), "string concatenation")
+		// inputs read, then the result allocated: doubling adds up twice
+		c.Charge(2*(int64(len(a.s))+int64(len(b.s))), "string concatenation")
 		if a.safe || b.safe {
 			return Safe(EscapeStr(a) + EscapeStr(b))
 		}
@@ -82,7 +83,7 @@ func Add(c Ctx, a, b Value) Value {
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
 		ai, bi := a.Items(), b.Items()
-		c.Charge(int64(len(ai)+len(bi))*(budget.Slot+budget.Elem), "sequence concatenation")
+		c.Charge(2*int64(len(ai)+len(bi))*(budget.Slot+budget.Elem), "sequence concatenation")
 		out := make([]Value, 0, len(ai)+len(bi))
 		out = append(append(out, ai...), bi...)
 		return Value{k: a.k, ref: &ListData{Items: out}}
@@ -139,6 +140,10 @@ func Mul(c Ctx, a, b Value) Value {
 			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n))}
 		case List, Tuple:
 			items := a.Items()
+			if len(items) == 0 || n == 0 {
+				// nothing to repeat: no per-round work to charge or run
+				return Value{k: a.k, ref: &ListData{}}
+			}
 			per := Size(a, c.Meter().Left()) + int64(len(items))*budget.Elem
 			c.Charge(budget.Mul(per, n), "sequence repetition")
 			out := make([]Value, 0, len(items)*int(n))
@@ -500,8 +505,9 @@ func Iterate(c Ctx, v Value) []Value {
 	case String:
 		c.Charge(int64(len(v.s))*2, "string iteration")
 		out := make([]Value, 0, len(v.s))
+		// Python iterates a Markup string as plain str characters.
 		for _, r := range v.s {
-			out = append(out, Value{k: String, safe: v.safe, s: string(r)})
+			out = append(out, Value{k: String, s: string(r)})
 		}
 		return out
 	case Undefined:

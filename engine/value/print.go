@@ -63,21 +63,35 @@ func ToString(v Value) string {
 		}
 	}
 	var sb strings.Builder
-	writeRepr(&sb, v, 0)
+	writeRepr(&sb, v, 0, nil)
 	return sb.String()
 }
 
 // Repr is Python's repr() of a value.
 func Repr(v Value) string {
 	var sb strings.Builder
-	writeRepr(&sb, v, 0)
+	writeRepr(&sb, v, 0, nil)
 	return sb.String()
+}
+
+// reprActive lists the namespaces being printed: a namespace is the one
+// mutable container, so the only way to a cycle; re-entering one prints
+// {...} as Python's recursive repr does.
+type reprActive []*Namespace
+
+func (a reprActive) has(ns *Namespace) bool {
+	for _, x := range a {
+		if x == ns {
+			return true
+		}
+	}
+	return false
 }
 
 // maxReprDepth stops runaway nesting; the budget bounds sizes before this.
 const maxReprDepth = 300
 
-func writeRepr(sb *strings.Builder, v Value, depth int) {
+func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
 	if depth > maxReprDepth {
 		sb.WriteString("...")
 		return
@@ -100,7 +114,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if d.ViewArgs != "" {
 				sb.WriteString(d.ViewArgs)
 			} else {
-				writeRepr(sb, NewList(d.Items), depth+1)
+				writeRepr(sb, NewList(d.Items), depth+1, active)
 			}
 			sb.WriteByte(')')
 			return
@@ -110,7 +124,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1)
+			writeRepr(sb, it, depth+1, active)
 		}
 		sb.WriteByte(']')
 	case Tuple:
@@ -120,7 +134,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1)
+			writeRepr(sb, it, depth+1, active)
 		}
 		if len(items) == 1 {
 			sb.WriteByte(',')
@@ -133,9 +147,9 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, d.keys[i], depth+1)
+			writeRepr(sb, d.keys[i], depth+1, active)
 			sb.WriteString(": ")
-			writeRepr(sb, d.vals[i], depth+1)
+			writeRepr(sb, d.vals[i], depth+1, active)
 		}
 		sb.WriteByte('}')
 	case Callable:
@@ -149,6 +163,16 @@ func writeRepr(sb *strings.Builder, v Value, depth int) {
 		}
 		sb.WriteByte('>')
 	case Object:
+		if ns, ok := v.ref.(*Namespace); ok {
+			sb.WriteString("<Namespace ")
+			if active.has(ns) {
+				sb.WriteString("{...}")
+			} else {
+				writeRepr(sb, FromDict(ns.D), depth+1, append(active, ns))
+			}
+			sb.WriteByte('>')
+			return
+		}
 		if o, ok := v.ref.(interface{ Repr() string }); ok {
 			sb.WriteString(o.Repr())
 			return
@@ -170,40 +194,57 @@ func QuoteString(s string) string {
 	var sb strings.Builder
 	sb.Grow(len(s) + 2)
 	sb.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			sb.WriteByte('\\')
-			sb.WriteRune(r)
-		case r == '\n':
-			sb.WriteString(`\n`)
-		case r == '\r':
-			sb.WriteString(`\r`)
-		case r == '\t':
-			sb.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			sb.WriteString(`\x`)
-			sb.WriteString(hex2(int(r)))
-		case r < 0x7f:
-			sb.WriteRune(r)
-		case !isPrintable(r):
-			switch {
-			case r <= 0xff:
-				sb.WriteString(`\x`)
-				sb.WriteString(hex2(int(r)))
-			case r <= 0xffff:
-				sb.WriteString(`\u`)
-				sb.WriteString(hexN(int(r), 4))
-			default:
-				sb.WriteString(`\U`)
-				sb.WriteString(hexN(int(r), 8))
-			}
-		default:
-			sb.WriteRune(r)
+	// Fast path: a run of printable ASCII that needs no escape is copied
+	// whole; only the rest goes rune by rune.
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f && s[i] != q && s[i] != '\\' {
+			i++
 		}
+		sb.WriteString(s[:i])
+		s = s[i:]
+		if len(s) == 0 {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+		writeQuotedRune(&sb, r, q)
 	}
 	sb.WriteByte(q)
 	return sb.String()
+}
+
+func writeQuotedRune(sb *strings.Builder, r rune, q byte) {
+	switch {
+	case r == rune(q) || r == '\\':
+		sb.WriteByte('\\')
+		sb.WriteRune(r)
+	case r == '\n':
+		sb.WriteString(`\n`)
+	case r == '\r':
+		sb.WriteString(`\r`)
+	case r == '\t':
+		sb.WriteString(`\t`)
+	case r < 0x20 || r == 0x7f:
+		sb.WriteString(`\x`)
+		sb.WriteString(hex2(int(r)))
+	case r < 0x7f:
+		sb.WriteRune(r)
+	case !isPrintable(r):
+		switch {
+		case r <= 0xff:
+			sb.WriteString(`\x`)
+			sb.WriteString(hex2(int(r)))
+		case r <= 0xffff:
+			sb.WriteString(`\u`)
+			sb.WriteString(hexN(int(r), 4))
+		default:
+			sb.WriteString(`\U`)
+			sb.WriteString(hexN(int(r), 8))
+		}
+	default:
+		sb.WriteRune(r)
+	}
 }
 
 func isPrintable(r rune) bool {
@@ -272,38 +313,73 @@ func RuneLen(s string) int {
 // length, a container 8 bytes a slot plus its items (a container referenced
 // N times counted N times). It stops adding once it passes limit.
 func Size(v Value, limit int64) int64 {
+	n, _ := sizeOf(v, limit, nil)
+	return n
+}
+
+// sizeOf is Size; fixed reports whether the size can never change (no
+// namespace inside), so a container may cache it.
+func sizeOf(v Value, limit int64, active reprActive) (n int64, fixed bool) {
 	switch v.k {
 	case String:
-		return int64(len(v.s))
-	case List, Tuple:
-		items := v.Items()
-		total := int64(len(items)) * 8
-		for _, it := range items {
-			if total > limit {
-				return total
+		return int64(len(v.s)), true
+	case Object:
+		// a namespace's data counts like a dict's (each namespace once on
+		// a path, so a namespace holding itself ends); it can change
+		if ns, ok := v.ref.(*Namespace); ok {
+			if active.has(ns) {
+				return 8, false
 			}
-			if it.k == List || it.k == Tuple || it.k == Dict || it.k == String {
-				total += Size(it, limit-total)
+			n, _ := sizeOf(FromDict(ns.D), limit, append(active, ns))
+			return 8 + n, false
+		}
+		// Another host object prints as its TemplateString (a stuff
+		// artefact prints its whole content): count that, or formatting
+		// one thousands of times copies megabytes on an 8-unit charge.
+		// Not cached: the object decides what it prints.
+		if ts, ok := v.ref.(interface{ TemplateString() string }); ok {
+			return max(int64(len(ts.TemplateString())), 8), false
+		}
+		return 8, true
+	case List, Tuple:
+		ld := v.ref.(*ListData)
+		if ld.size > 0 {
+			return ld.size - 1, true
+		}
+		total, fixed := int64(len(ld.Items))*8, true
+		for _, it := range ld.Items {
+			if total > limit {
+				return total, false
+			}
+			if it.k == List || it.k == Tuple || it.k == Dict || it.k == String || it.k == Object {
+				n, f := sizeOf(it, limit-total, active)
+				total += n
+				fixed = fixed && f
 			}
 		}
-		return total
+		if fixed && total <= limit {
+			ld.size = total + 1 // containers never change: the size holds
+		}
+		return total, fixed
 	case Dict:
 		d := v.DictData()
-		total := int64(d.Len()) * 16
+		if d.size > 0 {
+			return d.size - 1, true
+		}
+		total, fixed := int64(d.Len())*16, true
 		for i := 0; i < d.Len(); i++ {
 			if total > limit {
-				return total
+				return total, false
 			}
-			total += Size(d.keys[i], limit-total) + Size(d.vals[i], limit-total)
+			kn, kf := sizeOf(d.keys[i], limit-total, active)
+			vn, vf := sizeOf(d.vals[i], limit-total, active)
+			total += kn + vn
+			fixed = fixed && kf && vf
 		}
-		return total
-	case Object:
-		// A host object prints as its TemplateString (a stuff artefact
-		// prints its whole content): charge that, or formatting one
-		// thousands of times copies megabytes on an 8-unit charge.
-		if ts, ok := v.ref.(interface{ TemplateString() string }); ok {
-			return max(int64(len(ts.TemplateString())), 8)
+		if fixed && total <= limit {
+			d.size = total + 1
 		}
+		return total, fixed
 	}
-	return 8
+	return 8, true
 }

@@ -53,6 +53,10 @@ type ListData struct {
 	// ViewArgs, when set, is what prints between the view's parentheses
 	// (range(0, 3)); otherwise the items' repr does.
 	ViewArgs string
+	// size caches Size plus one once computed in full (0: not yet).
+	size int64
+	// dataOnly records that CheckData found no callable inside.
+	dataOnly bool
 }
 
 // NewView returns a list that prints as the Python view or range it

@@ -4,7 +4,8 @@ real Jinja2 3.1.2 (Debian's python3-jinja2; run with /usr/bin/python3).
 
 Each case renders {{ x|NAME(*a, **k) }} (then |POST when given) in an
 ImmutableSandboxedEnvironment. Markers: {"$safe": s} is Markup, {"$tuple":
-[...]} a tuple, {"$undef": 1} leaves x undefined, {"$float": "inf"} a float;
+[...]} a tuple, {"$undef": 1} leaves x undefined, {"$float": "inf"} a float,
+{"$range": [0, 3]} a range, {"$keys"|"$values"|"$items": {...}} a dict view;
 an object key "#N" is the int N.
 """
 import json
@@ -31,6 +32,11 @@ def py(v):
             return UNDEF
         if "$float" in v:
             return float(v["$float"])
+        if "$range" in v:
+            return range(*v["$range"])
+        for view in ("keys", "values", "items"):
+            if "$" + view in v:
+                return getattr(py(v["$" + view]), view)()
         return {(int(k[1:]) if k.startswith("#") else k): py(x) for k, x in v.items()}
     if isinstance(v, list):
         return [py(x) for x in v]
@@ -711,6 +717,25 @@ c("max", [{"a": 1}], attribute="n")
 c("pprint", "x" * 70 + "\n')")
 c("pprint", ["it's " * 20])
 c("pprint", "a'b " * 30)
+for fl, bl in [(False, False), (True, False), (False, True), (True, True)]:
+    c("indent", "a<\nb<\n\nc", S(">"), fl, bl)
+    c("indent", "a<\nb<\n\nc", S(">"), fl, bl, ae=True)
+    c("indent", S("a<\nb<\n\nc"), ">&", fl, bl, ae=True)
+    c("indent", S("a<\nb<\n\nc"), S(">&"), fl, bl)
+c("sort", [[1, "b"], [2, "a"]], attribute=-1)
+c("groupby", [[1, "b"], [2, "a"], [3, "b"]], -1)
+c("map", [[1, "b"], [2, "a"]], attribute=-1, post="list")
+c("sum", [[1, 5], [2, 6]], attribute=-1)
+R = {"$range": [0, 10, 3]}
+DI = {"$items": {"b": 1, "a": [2]}}
+DK = {"$keys": {"b": 1, "a": 2}}
+DV = {"$values": {"b": 1, "a": 2}}
+for view in (R, DI, DK, DV):
+    for f in ["tojson", "pprint", "string", "list", "first", "last", "length", "join", "sort", "unique", "max", "urlencode",
+              "batch", "reverse", "select", "map", "dictsort", "items", "sum", "escape"]:
+        c(f, view, post="list" if f in ("batch", "reverse", "select", "map", "unique", "items") else "")
+c("pprint", [R, DK, {"k": DI}])
+c("pprint", {"$range": [0, 100000, 7]})
 # generators run lazily: first stops at the first hit
 c("select", [1, "a"], "odd", post="first")
 c("map", [-1, "a"], "abs", post="first")
