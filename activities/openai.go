@@ -37,11 +37,18 @@ const maxAnswer = 4 << 20
 // ProviderFromEnv picks the provider from the environment:
 // JINJABOX_PROVIDER=openai uses OPENAI_BASE_URL (default
 // https://api.openai.com/v1), OPENAI_API_KEY and OPENAI_MODEL (default
-// gpt-4o-mini); anything else (or unset) is the local deterministic one.
+// gpt-4o-mini); unset or local is the local deterministic one, reading
+// PipeExtract documents from JINJABOX_FILES (a directory; unset: data:
+// URLs only) and simulating image generation and search when
+// JINJABOX_SIMULATE=1.
 func ProviderFromEnv() (workflows.Provider, error) {
 	switch p := os.Getenv("JINJABOX_PROVIDER"); p {
 	case "", "local":
-		return workflows.LocalProvider{}, nil
+		lp := workflows.LocalProvider{Simulate: os.Getenv("JINJABOX_SIMULATE") == "1"}
+		if dir := os.Getenv("JINJABOX_FILES"); dir != "" {
+			lp.Files = os.DirFS(dir)
+		}
+		return lp, nil
 	case "openai":
 		o := &OpenAIProvider{BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_MODEL")}
 		if o.BaseURL == "" {

@@ -96,6 +96,8 @@ func TestOpenAIProviderErrors(t *testing.T) {
 
 func TestProviderFromEnv(t *testing.T) {
 	t.Setenv("JINJABOX_PROVIDER", "")
+	t.Setenv("JINJABOX_FILES", "")
+	t.Setenv("JINJABOX_SIMULATE", "")
 	if p, err := activities.ProviderFromEnv(); err != nil || p != (workflows.LocalProvider{}) {
 		t.Fatalf("default: %v %v", p, err)
 	}

@@ -80,6 +80,10 @@ type RenderRecorder interface {
 // Register; the zero value works (no render spans).
 type Workflows struct {
 	Recorder RenderRecorder
+	// Funcs are the PipeFunc functions (nil: DefaultFuncs). They run in
+	// workflow code, so they must be deterministic: no I/O, clock or
+	// randomness.
+	Funcs *FuncRegistry
 }
 
 // workflowProvider runs model calls as CompleteText activities; it is how
@@ -126,7 +130,7 @@ func (w *Workflows) state(ctx workflow.Context, in PipeInput) (*run, *Memory, er
 		return nil, nil, ToApplicationError(errs.Wrap(errs.Render, err))
 	}
 	actx := activityContext(ctx, in.Options)
-	r := &Runner{Method: in.Method, Provider: workflowProvider{ctx: actx}, LimitsFor: InWorkflowLimits}
+	r := &Runner{Method: in.Method, Provider: workflowProvider{ctx: actx}, LimitsFor: InWorkflowLimits, Funcs: w.Funcs}
 	if w.Recorder != nil {
 		rec := w.Recorder
 		r.OnRender = func(e RenderEvent) {

@@ -38,7 +38,9 @@ func readFile(t *testing.T, path string) []byte {
 // newEnv is a test workflow environment with every workflow and the real
 // activities registered (the local provider).
 func newEnv(t *testing.T) *temporaltest.TestWorkflowEnvironment {
-	return newEnvWith(t, &workflows.Workflows{})
+	env := newEnvWith(t, &workflows.Workflows{})
+	activities.Register(env, &activities.Activities{})
+	return env
 }
 
 func newEnvWith(t *testing.T, w *workflows.Workflows) *temporaltest.TestWorkflowEnvironment {
@@ -47,7 +49,6 @@ func newEnvWith(t *testing.T, w *workflows.Workflows) *temporaltest.TestWorkflow
 	s.SetLogger(quietLogger())
 	env := s.NewTestWorkflowEnvironment()
 	w.Register(env)
-	activities.Register(env, &activities.Activities{})
 	return env
 }
 

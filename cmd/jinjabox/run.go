@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/cmd/internal/tconfig"
+	"github.com/jinjabox/jinjabox/methodfile"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
@@ -35,7 +36,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: jinjabox run [--id ID] [--timeout D] METHOD.json INPUTS.json")
 		return 2
 	}
-	mdata, err := os.ReadFile(pos[0])
+	// A .mthds (TOML) bundle is loaded and validated here and sent as
+	// JSON, the form RunMethodWorkflow takes.
+	m, err := methodfile.LoadFile(pos[0])
+	if err != nil {
+		if isPathError(err) {
+			fmt.Fprintln(stderr, "jinjabox:", err)
+			return 2
+		}
+		printProblems(stderr, err)
+		return 1
+	}
+	mdata, err := json.Marshal(m)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
