@@ -12,9 +12,12 @@ import (
 func (r *renderer) renderTemplate(t *Template, root *scope) {
 	r.enter()
 	savedFr, savedCur, savedSup := r.fr, r.cur, r.suppress
-	fr := &frame{tmpl: t, root: root, blocks: make(map[string][]*blockRef, len(t.tree.Blocks))}
-	for name, b := range t.tree.Blocks {
-		fr.blocks[name] = []*blockRef{{block: b, tmpl: t}}
+	fr := &frame{tmpl: t, root: root}
+	if len(t.tree.Blocks) > 0 {
+		fr.blocks = make(map[string][]*blockRef, len(t.tree.Blocks))
+		for name, b := range t.tree.Blocks {
+			fr.blocks[name] = []*blockRef{{block: b, tmpl: t}}
+		}
 	}
 	r.fr, r.cur = fr, t
 	r.execStmts(t.tree.Body, root)
@@ -22,6 +25,9 @@ func (r *renderer) renderTemplate(t *Template, root *scope) {
 		p := fr.parent
 		fr.parent = nil
 		r.suppress = savedSup
+		if fr.blocks == nil && len(p.tree.Blocks) > 0 {
+			fr.blocks = make(map[string][]*blockRef, len(p.tree.Blocks))
+		}
 		for name, b := range p.tree.Blocks {
 			fr.blocks[name] = append(fr.blocks[name], &blockRef{block: b, tmpl: p})
 		}

@@ -164,7 +164,10 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if count >= 0 && count < k {
 		k = count
 	}
-	size := budget.Add(int64(len(str)), budget.Mul(k, int64(len(nw))))
+	// each match is a search and a copy of its own (tens of ns), on top
+	// of the bytes: without it, replacing every byte of a long text costs
+	// far more time than its units say
+	size := budget.Add(int64(len(str)), budget.Mul(k, int64(len(nw))+budget.Elem/2))
 	c.Charge(size, "filter replace")
 	return withSafe(s, strings.Replace(str, old, nw, int(k)))
 }
@@ -281,6 +284,20 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	s := v.Str()
 	c.Charge(int64(len(s)), "filter indent")
+	// Afford the output before splitting (splitting a huge text allocates
+	// far more than the text): every line break may start an indented
+	// line; \r\n counts twice, an upper bound.
+	breaks := int64(1)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e:
+			breaks++
+		}
+	}
+	breaks += int64(strings.Count(s, "\u0085") + strings.Count(s, "\u2028") + strings.Count(s, "\u2029"))
+	if est := budget.Add(int64(len(s))+breaks, budget.Mul(breaks+1, indLen)); est > c.Meter().Left() {
+		c.Charge(est, "filter indent (estimated output)")
+	}
 	// every line may gain one indentation, the first one too
 	lines := pySplitLines(s + "\n")
 	nl := int64(len(lines))

@@ -271,7 +271,9 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if grow < 0 {
 		grow = 0
 	}
-	c.Charge(budget.Add(int64(len(s)), budget.Mul(occ, grow)), "str.replace")
+	// each match also costs a search and a copy of its own (see the
+	// replace filter)
+	c.Charge(budget.Add(int64(len(s)), budget.Mul(occ, grow+budget.Elem/2)), "str.replace")
 	return strResult(recv, strings.Replace(s, old, nw, int(occ)))
 }
 

@@ -30,6 +30,7 @@ type Surface interface {
 // Copier copies host data into the closed model under the ceilings.
 type Copier struct {
 	entries int
+	path    []pathSeg // reused between copies
 }
 
 // CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
@@ -56,11 +57,28 @@ func (c *Copier) CopyNamed(name string, x any) (v Value, err error) {
 			panic(r)
 		}
 	}()
-	var path []pathSeg
+	// scalars need no path and no walk
+	switch t := x.(type) {
+	case string:
+		return FromString(t), nil
+	case bool:
+		return FromBool(t), nil
+	case int:
+		return FromInt(int64(t)), nil
+	case int64:
+		return FromInt(t), nil
+	case float64:
+		return FromFloat(t), nil
+	case nil:
+		return NoneValue, nil
+	}
+	path := c.path[:0]
 	if name != "" {
 		path = append(path, pathSeg{key: name, idx: -1})
 	}
-	return c.copy(x, &path, 0), nil
+	v = c.copy(x, &path, 0)
+	c.path = path[:0]
+	return v, nil
 }
 
 // pathSeg is one step of the path being copied; it is formatted only when
@@ -148,11 +166,12 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	case float64:
 		return FromFloat(t)
 	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
-			return FromInt(i)
-		}
 		if !strings.ContainsAny(string(t), ".eE") {
-			c.fail(path, "integer wider than 64 bits")
+			i, err := strconv.ParseInt(string(t), 10, 64)
+			if err != nil {
+				c.fail(path, "integer wider than 64 bits")
+			}
+			return FromInt(i)
 		}
 		f, err := strconv.ParseFloat(string(t), 64)
 		if err != nil {
