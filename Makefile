@@ -78,14 +78,15 @@ check: build
 		echo "== $$f"; $(BIN)/jinjabox check "$$f" || status=1; \
 	done; exit $$status
 
-# Runs the sample method (a PipeBatch over tickets, a PipeCondition routing
-# each to a PipeLLM or a PipeCompose, then a construct) on a real local
+# Runs the sample method file (methodfile/testdata/sample_method.mthds: a
+# PipeBatch over tickets, a PipeCondition routing each to a PipeLLM or a
+# PipeCompose, then a construct) on a real local
 # Temporal: starts the dev server (loopback, in memory) and a worker,
 # runs RunMethodWorkflow with `jinjabox run`, prints the result, stops
 # both. The first run builds the dev server.
 run: build worker devserver
-	$(BIN)/jinjabox validate workflows/testdata/sample_method.json
-	scripts/run-temporal.sh $(BIN) workflows/testdata/sample_method.json workflows/testdata/sample_inputs.json
+	$(BIN)/jinjabox validate methodfile/testdata/sample_method.mthds
+	scripts/run-temporal.sh $(BIN) methodfile/testdata/sample_method.mthds methodfile/testdata/sample_inputs.json
 
 # Re-records workflows/testdata/histories (the replay test's input) from
 # one sample run on a fresh dev server. Only for a deliberate, versioned
