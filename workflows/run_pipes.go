@@ -205,6 +205,14 @@ func (s *run) batch(code, listField string, p *Pipe, mem *Memory, listPath, item
 		outConcept = ParseConceptSpec(out.Concept).Name
 		outs = append(outs, out.Content)
 	}
+	return s.batchOutput(code, branch, outConcept, outs), nil
+}
+
+// batchOutput assembles a batch's result, shared by the pure runner and
+// PipeBatchWorkflow: the outputs in item order (absent ones already
+// dropped), as a list of the last output's concept or, with none, of the
+// branch pipe's declared output.
+func (s *run) batchOutput(code, branch, outConcept string, outs []any) *Stuff {
 	if outConcept == "" {
 		outConcept = ConceptAnything
 		if bp := s.r.Method.Pipes[branch]; bp != nil && bp.Output != "" {
@@ -214,7 +222,7 @@ func (s *run) batch(code, listField string, p *Pipe, mem *Memory, listPath, item
 	if outs == nil {
 		outs = []any{}
 	}
-	return &Stuff{Name: code, Concept: outConcept + "[]", Content: outs}, nil
+	return &Stuff{Name: code, Concept: outConcept + "[]", Content: outs}
 }
 
 // itemConcept is the concept of a batch list's items: from the declared

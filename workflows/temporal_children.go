@@ -199,16 +199,7 @@ func (w *Workflows) batch(ctx workflow.Context, s *run, in PipeInput, listField 
 		outConcept = ParseConceptSpec(out.Concept).Name
 		outs = append(outs, out.Content)
 	}
-	if outConcept == "" {
-		outConcept = ConceptAnything
-		if bp := s.r.Method.Pipes[branch]; bp != nil && bp.Output != "" {
-			outConcept = ParseConceptSpec(bp.Output).Name
-		}
-	}
-	if outs == nil {
-		outs = []any{}
-	}
-	return &Stuff{Name: code, Concept: outConcept + "[]", Content: outs}, nil
+	return s.batchOutput(code, branch, outConcept, outs), nil
 }
 
 // PipeSequenceWorkflow runs the steps in order, each as a child workflow
