@@ -156,7 +156,12 @@ func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 // scratch enforces scratch_bytes: the data handed to one filter call.
 func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name string) {
 	limit := r.meter.Limits.ScratchBytes
-	n := value.Size(v, limit)
+	var n int64
+	if v.IsString() {
+		n = int64(len(v.Str())) // the common case, without the walk
+	} else {
+		n = value.Size(v, limit)
+	}
 	if args != nil {
 		for _, a := range args.Pos {
 			n += value.Size(a, limit)

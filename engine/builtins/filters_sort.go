@@ -143,8 +143,9 @@ func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	c.Charge(budget.Mul(int64(len(items)), budget.Elem), "filter sort")
 	ks := make([]keyed, len(items))
+	backing := make([]value.Value, len(items)*len(paths)) // one allocation for every key
 	for i, it := range items {
-		key := make([]value.Value, len(paths))
+		key := backing[i*len(paths) : (i+1)*len(paths) : (i+1)*len(paths)]
 		for j, p := range paths {
 			key[j] = fold(c, p.get(c, it, nil), cs)
 		}
