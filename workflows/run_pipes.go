@@ -264,22 +264,34 @@ func (s *run) sequence(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *M
 			last = nil
 			continue
 		}
-		name := st.Result
-		if name == "" {
-			name = st.Pipe
-		}
-		named := *out
-		named.Name, named.Code = name, ""
-		mem = mem.With(named)
-		l, _ := mem.Get(name)
-		last = &l
+		mem, last = storeStep(mem, st, out)
 	}
-	if last != nil {
-		renamed := *last
-		renamed.Name = code
-		last = &renamed
+	return renameResult(last, code), mem, nil
+}
+
+// storeStep adds a sequence step's output to working memory under its
+// result name (the pipe's name when the step gives none) and returns it
+// as stored. Shared by the pure runner and PipeSequenceWorkflow.
+func storeStep(mem *Memory, st Step, out *Stuff) (*Memory, *Stuff) {
+	name := st.Result
+	if name == "" {
+		name = st.Pipe
 	}
-	return last, mem, nil
+	named := *out
+	named.Name, named.Code = name, ""
+	mem = mem.With(named)
+	l, _ := mem.Get(name)
+	return mem, &l
+}
+
+// renameResult names a sequence's last output after the sequence.
+func renameResult(last *Stuff, code string) *Stuff {
+	if last == nil {
+		return nil
+	}
+	renamed := *last
+	renamed.Name = code
+	return &renamed
 }
 
 func (s *run) judge(code string, p *Pipe, mem *Memory) (*Stuff, error) {

@@ -78,20 +78,30 @@ func childOutput(ctx workflow.Context, f workflow.ChildWorkflowFuture) (*Stuff, 
 	return &s, mem, nil
 }
 
+// begin is the prologue every pipe workflow shares: the pipe of the
+// expected kind, the run state and memory, and the "!" input check.
+func (w *Workflows) begin(ctx workflow.Context, in PipeInput, kind string) (*Pipe, *run, *Memory, error) {
+	p, err := pipeOf(in, kind)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, mem, err := w.state(ctx, in)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := checkRequiredInputs(in.Pipe, p, mem); err != nil {
+		return nil, nil, nil, ToApplicationError(err)
+	}
+	return p, s, mem, nil
+}
+
 // PipeConditionWorkflow renders the condition's expression in workflow
 // code and runs the chosen pipe as a child workflow (continue: absent
 // output; fail: a TemplateRenderError).
 func (w *Workflows) PipeConditionWorkflow(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
-	p, err := pipeOf(in, KindCondition)
+	p, s, mem, err := w.begin(ctx, in, KindCondition)
 	if err != nil {
 		return PipeOutput{}, err
-	}
-	s, mem, err := w.state(ctx, in)
-	if err != nil {
-		return PipeOutput{}, err
-	}
-	if err := checkRequiredInputs(in.Pipe, p, mem); err != nil {
-		return PipeOutput{}, ToApplicationError(err)
 	}
 	code := in.Pipe
 	// The same outcome logic as the pure runner's condition, with the
@@ -137,16 +147,9 @@ func (w *Workflows) PipeConditionWorkflow(ctx workflow.Context, in PipeInput) (P
 // PipeBatchWorkflow runs the branch pipe as one child workflow per item,
 // at most max_concurrency at once.
 func (w *Workflows) PipeBatchWorkflow(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
-	p, err := pipeOf(in, KindBatch)
+	p, s, mem, err := w.begin(ctx, in, KindBatch)
 	if err != nil {
 		return PipeOutput{}, err
-	}
-	s, mem, err := w.state(ctx, in)
-	if err != nil {
-		return PipeOutput{}, err
-	}
-	if err := checkRequiredInputs(in.Pipe, p, mem); err != nil {
-		return PipeOutput{}, ToApplicationError(err)
 	}
 	out, err := w.batch(ctx, s, in, "input_list_name", p, mem, p.InputListName, p.InputItemName, p.BranchPipeCode, p.MaxConcurrency, "")
 	if err != nil {
@@ -206,16 +209,9 @@ func (w *Workflows) batch(ctx workflow.Context, s *run, in PipeInput, listField 
 // (a batch_over step as one child per item), storing each step's output
 // under its result name.
 func (w *Workflows) PipeSequenceWorkflow(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
-	p, err := pipeOf(in, KindSequence)
+	p, s, mem, err := w.begin(ctx, in, KindSequence)
 	if err != nil {
 		return PipeOutput{}, err
-	}
-	s, mem, err := w.state(ctx, in)
-	if err != nil {
-		return PipeOutput{}, err
-	}
-	if err := checkRequiredInputs(in.Pipe, p, mem); err != nil {
-		return PipeOutput{}, ToApplicationError(err)
 	}
 	code := in.Pipe
 	var last *Stuff
@@ -241,22 +237,9 @@ func (w *Workflows) PipeSequenceWorkflow(ctx workflow.Context, in PipeInput) (Pi
 			last = nil
 			continue
 		}
-		name := st.Result
-		if name == "" {
-			name = st.Pipe
-		}
-		named := *out
-		named.Name, named.Code = name, ""
-		mem = mem.With(named)
-		l, _ := mem.Get(name)
-		last = &l
+		mem, last = storeStep(mem, st, out)
 	}
-	if last != nil {
-		renamed := *last
-		renamed.Name = code
-		last = &renamed
-	}
-	return finish(code, last, mem)
+	return finish(code, renameResult(last, code), mem)
 }
 
 // RunMethodWorkflow validates the bundle (a ValidateMethod activity: it
