@@ -14,9 +14,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
@@ -57,9 +57,9 @@ type RenderInput struct {
 	// Name names the template in errors.
 	Name     string              `json:"name"`
 	Source   string              `json:"source"`
-	Category categories.Category `json:"category"`
+	Category templating.Category `json:"category"`
 	// Style is the templating style (zero: the default).
-	Style categories.TemplatingStyle `json:"style"`
+	Style templating.TemplatingStyle `json:"style"`
 	// Data is the template data as a JSON object (key order kept).
 	Data   json.RawMessage `json:"data,omitempty"`
 	Sigils bool            `json:"sigils,omitempty"`
@@ -72,7 +72,7 @@ type RenderInput struct {
 type RenderOutput struct {
 	Text   string                `json:"text"`
 	Units  int64                 `json:"units"`
-	Images []categories.ImageRef `json:"images,omitempty"`
+	Images []templating.ImageRef `json:"images,omitempty"`
 }
 
 // RenderTemplate renders one template. Template failures are
@@ -88,17 +88,17 @@ func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (Render
 	}
 	cat := in.Category
 	if cat == "" {
-		cat = categories.Basic
+		cat = templating.Basic
 	}
 	name := in.Name
 	if name == "" {
 		name = "template"
 	}
-	var out categories.Rendered
+	var out templating.Rendered
 	err := a.span(ctx, cat, len(in.Source), func() (int64, int, error) {
 		var err error
-		out, err = categories.Render(cat, in.Style, name, in.Source, data,
-			categories.RenderConfig{Sigils: in.Sigils, Strict: in.Strict, Limits: in.Limits})
+		out, err = templating.Render(cat, in.Style, name, in.Source, data,
+			templating.RenderConfig{Sigils: in.Sigils, Strict: in.Strict, Limits: in.Limits})
 		return out.Units, len(out.Text), err
 	})
 	if err != nil {
@@ -130,7 +130,7 @@ func (a *Activities) ValidateMethod(_ context.Context, method json.RawMessage) e
 type ConditionInput struct {
 	Expression         string                     `json:"expression,omitempty"`
 	ExpressionTemplate string                     `json:"expression_template,omitempty"`
-	Style              categories.TemplatingStyle `json:"style"`
+	Style              templating.TemplatingStyle `json:"style"`
 	Data               json.RawMessage            `json:"data,omitempty"`
 	Limits             budget.Limits              `json:"limits"`
 }
@@ -143,7 +143,7 @@ func (a *Activities) EvaluateCondition(ctx context.Context, in ConditionInput) (
 	if in.Expression == "" {
 		src = in.ExpressionTemplate
 	}
-	return a.RenderTemplate(ctx, RenderInput{Name: "expression", Source: src, Category: categories.Expression,
+	return a.RenderTemplate(ctx, RenderInput{Name: "expression", Source: src, Category: templating.Expression,
 		Style: in.Style, Data: in.Data, Limits: in.Limits})
 }
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
@@ -33,7 +33,7 @@ func TestRenderTemplate(t *testing.T) {
 	a := &activities.Activities{}
 	env := activityEnv(a)
 	v, err := env.ExecuteActivity(a.RenderTemplate, activities.RenderInput{
-		Source: "Hi {{ user.name }}", Category: categories.LLMPrompt,
+		Source: "Hi {{ user.name }}", Category: templating.LLMPrompt,
 		Data: json.RawMessage(`{"user":{"name":"Ada"}}`),
 	})
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
@@ -38,7 +38,7 @@ func outcome(err error) string {
 	return "error"
 }
 
-func setRenderAttrs(s trace.Span, path string, cat categories.Category, size int, units int64, out int, err error) {
+func setRenderAttrs(s trace.Span, path string, cat templating.Category, size int, units int64, out int, err error) {
 	s.SetAttributes(
 		attribute.String(AttrPath, path),
 		attribute.String(AttrCategory, string(cat)),
@@ -53,7 +53,7 @@ func setRenderAttrs(s trace.Span, path string, cat categories.Category, size int
 }
 
 // span runs one activity render inside a render span.
-func (a *Activities) span(ctx context.Context, cat categories.Category, size int, f func() (int64, int, error)) error {
+func (a *Activities) span(ctx context.Context, cat templating.Category, size int, f func() (int64, int, error)) error {
 	_, s := a.tracer().Start(ctx, SpanRender)
 	defer s.End()
 	units, out, err := f()

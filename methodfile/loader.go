@@ -24,8 +24,8 @@ import (
 
 	"go.uber.org/multierr"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
@@ -451,18 +451,18 @@ func (l *loader) description(t *tnode, pipe string) string {
 
 // style reads a templating style: a tag style string, or a table with
 // tag_style and text_format.
-func (l *loader) style(n *tnode, pipe, field string) *categories.TemplatingStyle {
+func (l *loader) style(n *tnode, pipe, field string) *templating.TemplatingStyle {
 	switch n.kind {
 	case kString:
-		return &categories.TemplatingStyle{TagStyle: categories.TagStyle(n.val.(string))}
+		return &templating.TemplatingStyle{TagStyle: templating.TagStyle(n.val.(string))}
 	case kTable:
 		l.known(n, pipe, field, "tag_style", "text_format")
-		s := &categories.TemplatingStyle{}
+		s := &templating.TemplatingStyle{}
 		if v, ok := l.str(n.get("tag_style"), pipe, field+".tag_style"); ok {
-			s.TagStyle = categories.TagStyle(v)
+			s.TagStyle = templating.TagStyle(v)
 		}
 		if v, ok := l.str(n.get("text_format"), pipe, field+".text_format"); ok {
-			s.TextFormat = categories.TextFormat(v)
+			s.TextFormat = templating.TextFormat(v)
 		}
 		return s
 	}

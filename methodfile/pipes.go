@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
@@ -259,10 +259,10 @@ func (l *loader) compose(code string, p *workflows.Pipe, t *tnode) {
 		l.mark(code, "template", tn)
 		switch tn.kind {
 		case kString:
-			p.Template = &workflows.ComposeTemplate{Template: tn.val.(string), Category: categories.Basic}
+			p.Template = &workflows.ComposeTemplate{Template: tn.val.(string), Category: templating.Basic}
 		case kTable:
 			l.known(tn, code, "template", "template", "category", "templating_style", "extra_context", "strict_undefined")
-			ct := &workflows.ComposeTemplate{Category: categories.Basic}
+			ct := &workflows.ComposeTemplate{Category: templating.Basic}
 			if src := tn.get("template"); src != nil {
 				l.mark(code, "template", src)
 				ct.Template, _ = l.str(src, code, "template")
@@ -270,7 +270,7 @@ func (l *loader) compose(code string, p *workflows.Pipe, t *tnode) {
 				l.problem(tn.at, code, "template", workflows.CodeInvalidPipe, "a template table needs template")
 			}
 			if c, ok := l.str(tn.get("category"), code, "template.category"); ok {
-				ct.Category = categories.Category(c)
+				ct.Category = templating.Category(c)
 			}
 			if ts := tn.get("templating_style"); ts != nil {
 				ct.TemplatingStyle = l.style(ts, code, "templating_style")

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Stuff is one named item of working memory: a concept and its content
@@ -213,7 +213,7 @@ func LoadInputs(data []byte) (*Memory, error) {
 }
 
 // imageFields returns content with each Image-typed field holding
-// {"url": ...} replaced by a *categories.ImageContent (a shallow copy:
+// {"url": ...} replaced by a *templating.ImageContent (a shallow copy:
 // memory content is never modified).
 func imageFields(c *Concept, content any) any {
 	om, ok := content.(*value.OrderedMap)
@@ -234,7 +234,7 @@ func imageFields(c *Concept, content any) any {
 			if err != nil || !isStr {
 				continue
 			}
-			img := &categories.ImageContent{URL: url}
+			img := &templating.ImageContent{URL: url}
 			if cap, err := WalkPath(om.Values[i], "caption"); err == nil {
 				img.Caption, _ = cap.(string)
 			}

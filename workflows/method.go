@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Method is a bundle of concepts and pipes a platform runs for its
@@ -26,7 +26,7 @@ type Method struct {
 	// MainPipe is the pipe a run starts from.
 	MainPipe string `json:"main_pipe"`
 	// TemplatingStyle is the default style of tag and format.
-	TemplatingStyle categories.TemplatingStyle `json:"templating_style,omitempty"`
+	TemplatingStyle templating.TemplatingStyle `json:"templating_style,omitempty"`
 	// Concepts are the bundle's structured concepts by name; the native
 	// concepts (NativeConcepts) need no declaration.
 	Concepts map[string]*Concept `json:"concepts,omitempty"`
@@ -109,7 +109,7 @@ type Pipe struct {
 	// Output is the output concept spec ("Reply", "Reply[]", "Text?").
 	Output string `json:"output,omitempty"`
 	// TemplatingStyle overrides the method's for this pipe's templates.
-	TemplatingStyle *categories.TemplatingStyle `json:"templating_style,omitempty"`
+	TemplatingStyle *templating.TemplatingStyle `json:"templating_style,omitempty"`
 
 	// PipeLLM, PipeImgGen, PipeSearch, PipeJudge (synonym of question).
 	Prompt       string `json:"prompt,omitempty"`
@@ -172,8 +172,8 @@ type Step struct {
 // string (category basic) or an object.
 type ComposeTemplate struct {
 	Template        string                      `json:"template"`
-	Category        categories.Category         `json:"category,omitempty"`
-	TemplatingStyle *categories.TemplatingStyle `json:"templating_style,omitempty"`
+	Category        templating.Category         `json:"category,omitempty"`
+	TemplatingStyle *templating.TemplatingStyle `json:"templating_style,omitempty"`
 	// ExtraContext is merged into the render context (plain JSON data).
 	ExtraContext map[string]any `json:"extra_context,omitempty"`
 	// StrictUndefined renders as a document template: using an undefined
@@ -189,7 +189,7 @@ func (t *ComposeTemplate) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		*t = ComposeTemplate{Template: s, Category: categories.Basic}
+		*t = ComposeTemplate{Template: s, Category: templating.Basic}
 		return nil
 	}
 	type plain ComposeTemplate
@@ -213,7 +213,7 @@ func (t *ComposeTemplate) UnmarshalJSON(b []byte) error {
 		p.ExtraContext = ec
 	}
 	if p.Category == "" {
-		p.Category = categories.Basic
+		p.Category = templating.Basic
 	}
 	*t = ComposeTemplate(p)
 	return nil
@@ -478,9 +478,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // style returns the templating style for one of the pipe's templates.
-func (m *Method) style(p *Pipe, override *categories.TemplatingStyle) categories.TemplatingStyle {
+func (m *Method) style(p *Pipe, override *templating.TemplatingStyle) templating.TemplatingStyle {
 	s := m.TemplatingStyle
-	for _, o := range []*categories.TemplatingStyle{p.TemplatingStyle, override} {
+	for _, o := range []*templating.TemplatingStyle{p.TemplatingStyle, override} {
 		if o == nil {
 			continue
 		}

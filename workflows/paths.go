@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/policy"
 )
 
@@ -82,7 +82,7 @@ func step(cur any, seg string) (any, bool) {
 				return t[n], true
 			}
 		}
-	case *categories.ImageContent:
+	case *templating.ImageContent:
 		switch seg {
 		case "url":
 			return t.URL, true

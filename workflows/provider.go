@@ -11,8 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Request kinds.
@@ -32,7 +32,7 @@ type CompletionRequest struct {
 	SystemPrompt   string                `json:"system_prompt,omitempty"`
 	Prompt         string                `json:"prompt"`
 	NegativePrompt string                `json:"negative_prompt,omitempty"`
-	Images         []categories.ImageRef `json:"images,omitempty"`
+	Images         []templating.ImageRef `json:"images,omitempty"`
 	// Output is the output concept spec; Fields its fields when structured.
 	Output string  `json:"output,omitempty"`
 	Fields []Field `json:"fields,omitempty"`

@@ -6,9 +6,9 @@ import (
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Special PipeCondition outcomes.
@@ -41,7 +41,7 @@ type Runner struct {
 	MaxDepth int
 	// LimitsFor, when set, gives each render's limits by category instead
 	// of Limits (the Temporal layer bounds in-workflow renders this way).
-	LimitsFor func(categories.Category) budget.Limits
+	LimitsFor func(templating.Category) budget.Limits
 	// OnRender, when set, observes every render, failed ones included
 	// (the Temporal layer turns these into trace spans).
 	OnRender func(RenderEvent)
@@ -50,7 +50,7 @@ type Runner struct {
 // RenderEvent describes one render for observers.
 type RenderEvent struct {
 	Pipe, Field   string
-	Category      categories.Category
+	Category      templating.Category
 	TemplateBytes int
 	Units         int64
 	OutputBytes   int
@@ -62,7 +62,7 @@ type Render struct {
 	Pipe   string                `json:"pipe"`
 	Field  string                `json:"field"`
 	Text   string                `json:"text"`
-	Images []categories.ImageRef `json:"images,omitempty"`
+	Images []templating.ImageRef `json:"images,omitempty"`
 }
 
 // Result is a finished run.
@@ -188,13 +188,13 @@ func (s *run) pipe(code string, mem *Memory, depth int) (*Stuff, *Memory, error)
 }
 
 // render renders one template field against memory.
-func (s *run) render(code, field string, cat categories.Category, style categories.TemplatingStyle, src string, sigils bool, mem *Memory, extra map[string]any, reg *categories.ImageRegistry) (string, error) {
-	return s.renderWith(code, field, cat, style, src, mem, extra, categories.RenderConfig{Sigils: sigils, Images: reg})
+func (s *run) render(code, field string, cat templating.Category, style templating.TemplatingStyle, src string, sigils bool, mem *Memory, extra map[string]any, reg *templating.ImageRegistry) (string, error) {
+	return s.renderWith(code, field, cat, style, src, mem, extra, templating.RenderConfig{Sigils: sigils, Images: reg})
 }
 
 // renderWith renders one template field against memory plus extra
 // context (inputs win over extra keys), under the runner's limits.
-func (s *run) renderWith(code, field string, cat categories.Category, style categories.TemplatingStyle, src string, mem *Memory, extra map[string]any, rc categories.RenderConfig) (string, error) {
+func (s *run) renderWith(code, field string, cat templating.Category, style templating.TemplatingStyle, src string, mem *Memory, extra map[string]any, rc templating.RenderConfig) (string, error) {
 	data, err := mem.TemplateDataFor(s.r.Method.Concepts)
 	if err != nil {
 		return "", fail(code, field, err)
@@ -208,7 +208,7 @@ func (s *run) renderWith(code, field string, cat categories.Category, style cate
 	if s.r.LimitsFor != nil {
 		rc.Limits = s.r.LimitsFor(cat)
 	}
-	out, err := categories.Render(cat, style, code+"."+field, src, data, rc)
+	out, err := templating.Render(cat, style, code+"."+field, src, data, rc)
 	if s.r.OnRender != nil {
 		s.r.OnRender(RenderEvent{Pipe: code, Field: field, Category: cat, TemplateBytes: len(src),
 			Units: out.Units, OutputBytes: len(out.Text), Err: err})

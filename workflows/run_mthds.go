@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Run semantics of the kinds and fields of Pipelex method files.
@@ -115,12 +115,12 @@ func (s *run) judgeFile(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	evidence := ""
 	if p.Evidence != "" {
 		var err error
-		if evidence, err = s.render(code, "prompt", categories.Basic, style, p.Evidence, true, mem, nil, nil); err != nil {
+		if evidence, err = s.render(code, "prompt", templating.Basic, style, p.Evidence, true, mem, nil, nil); err != nil {
 			return nil, err
 		}
 	}
 	ask := func(prefix string, q JudgeQuestion) (any, error) {
-		text, err := s.render(code, prefix+"question", categories.Basic, style, q.Question, true, mem, nil, nil)
+		text, err := s.render(code, prefix+"question", templating.Basic, style, q.Question, true, mem, nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -387,13 +387,13 @@ var formatUse = regexp.MustCompile(`\{\{ ([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A
 // already registered, and Pipelex registers a prompt's image inputs
 // before rendering it. Other values and unknown names are left to the
 // render.
-func (s *run) preregisterImages(reg *categories.ImageRegistry, mem *Memory, srcs ...string) {
+func (s *run) preregisterImages(reg *templating.ImageRegistry, mem *Memory, srcs ...string) {
 	var root map[string]any
 	for _, src := range srcs {
 		if !strings.Contains(src, "format") && !strings.Contains(src, "$") {
 			continue
 		}
-		for _, m := range formatUse.FindAllStringSubmatch(categories.Prepare(src, true), -1) {
+		for _, m := range formatUse.FindAllStringSubmatch(templating.Prepare(src, true), -1) {
 			name, field, _ := strings.Cut(m[1], ".")
 			st, ok := mem.Get(name)
 			if !ok || !s.isImage(ParseConceptSpec(st.Concept).Name, field) {

@@ -4,25 +4,25 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Per-kind semantics of the runner.
 
 func (s *run) llm(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	style := s.r.Method.style(p, nil)
-	reg := categories.NewImageRegistry()
+	reg := templating.NewImageRegistry()
 	req := CompletionRequest{Kind: RequestLLM, Pipe: code, Output: outputConcept(p, ConceptText)}
 	s.preregisterImages(reg, mem, p.SystemPrompt, p.Prompt)
 	var err error
 	if p.SystemPrompt != "" {
-		if req.SystemPrompt, err = s.render(code, "system_prompt", categories.LLMPrompt, style, p.SystemPrompt, true, mem, nil, reg); err != nil {
+		if req.SystemPrompt, err = s.render(code, "system_prompt", templating.LLMPrompt, style, p.SystemPrompt, true, mem, nil, reg); err != nil {
 			return nil, err
 		}
 	}
-	if req.Prompt, err = s.render(code, "prompt", categories.LLMPrompt, style, p.Prompt, true, mem, nil, reg); err != nil {
+	if req.Prompt, err = s.render(code, "prompt", templating.LLMPrompt, style, p.Prompt, true, mem, nil, reg); err != nil {
 		return nil, err
 	}
 	root := mem.PathRoot()
@@ -58,7 +58,7 @@ func responseContent(output string, fields []Field, resp CompletionResponse) any
 
 // registerImages registers an image reference's target: an image content
 // ({"url": ...}) or a list of them.
-func registerImages(reg *categories.ImageRegistry, v any) error {
+func registerImages(reg *templating.ImageRegistry, v any) error {
 	if l, ok := v.([]any); ok {
 		for _, it := range l {
 			if err := registerImages(reg, it); err != nil {
@@ -75,7 +75,7 @@ func registerImages(reg *categories.ImageRegistry, v any) error {
 	if !ok {
 		return errs.New(errs.Render, "image url is not a string")
 	}
-	ref := categories.ImageRef{URL: url}
+	ref := templating.ImageRef{URL: url}
 	if c, err := WalkPath(v, "caption"); err == nil {
 		ref.Caption, _ = c.(string)
 	}
@@ -87,12 +87,12 @@ func (s *run) compose(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	if t := p.Template; t != nil {
 		style := s.r.Method.style(p, t.TemplatingStyle)
 		out, err := s.renderWith(code, "template", t.Category, style, t.Template, mem, t.ExtraContext,
-			categories.RenderConfig{Sigils: composeSigils(t.Category), Strict: t.StrictUndefined})
+			templating.RenderConfig{Sigils: composeSigils(t.Category), Strict: t.StrictUndefined})
 		if err != nil {
 			return nil, err
 		}
 		def := ConceptText
-		if t.Category == categories.HTML {
+		if t.Category == templating.HTML {
 			def = ConceptHTML
 		}
 		return &Stuff{Name: code, Concept: outputConcept(p, def), Content: textContent(out)}, nil
@@ -127,7 +127,7 @@ func (s *run) construct(code string, p *Pipe, c *Construct, prefix string, mem *
 				err = fail(code, field, err)
 			}
 		case FieldTemplate:
-			v, err = s.render(code, field, categories.Basic, s.r.Method.style(p, nil), f.Template, true, mem, nil, nil)
+			v, err = s.render(code, field, templating.Basic, s.r.Method.style(p, nil), f.Template, true, mem, nil, nil)
 		case FieldNested:
 			v, err = s.construct(code, p, f.Nested, path+".", mem, root)
 		}
@@ -145,7 +145,7 @@ func (s *run) condition(code string, p *Pipe, mem *Memory, depth int) (*Stuff, *
 	if p.Expression == "" {
 		field, src = "expression_template", p.ExpressionTemplate
 	}
-	got, err := s.render(code, field, categories.Expression, s.r.Method.style(p, nil), src, false, mem, nil, nil)
+	got, err := s.render(code, field, templating.Expression, s.r.Method.style(p, nil), src, false, mem, nil, nil)
 	if err != nil {
 		return nil, mem, err
 	}
@@ -302,7 +302,7 @@ func (s *run) judge(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	if src == "" {
 		field, src = "prompt", p.Prompt
 	}
-	q, err := s.render(code, field, categories.Basic, s.r.Method.style(p, nil), src, true, mem, nil, nil)
+	q, err := s.render(code, field, templating.Basic, s.r.Method.style(p, nil), src, true, mem, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -324,15 +324,15 @@ func (s *run) judge(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 
 func (s *run) imgGen(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 	style := s.r.Method.style(p, nil)
-	reg := categories.NewImageRegistry()
+	reg := templating.NewImageRegistry()
 	req := CompletionRequest{Kind: RequestImgGen, Pipe: code, Output: outputConcept(p, ConceptImage)}
 	s.preregisterImages(reg, mem, p.Prompt, p.NegativePrompt)
 	var err error
-	if req.Prompt, err = s.render(code, "prompt", categories.ImgGenPrompt, style, p.Prompt, true, mem, nil, reg); err != nil {
+	if req.Prompt, err = s.render(code, "prompt", templating.ImgGenPrompt, style, p.Prompt, true, mem, nil, reg); err != nil {
 		return nil, err
 	}
 	if p.NegativePrompt != "" {
-		if req.NegativePrompt, err = s.render(code, "negative_prompt", categories.ImgGenPrompt, style, p.NegativePrompt, true, mem, nil, reg); err != nil {
+		if req.NegativePrompt, err = s.render(code, "negative_prompt", templating.ImgGenPrompt, style, p.NegativePrompt, true, mem, nil, reg); err != nil {
 			return nil, err
 		}
 	}
@@ -348,7 +348,7 @@ func (s *run) imgGen(code string, p *Pipe, mem *Memory) (*Stuff, error) {
 }
 
 func (s *run) search(code string, p *Pipe, mem *Memory) (*Stuff, error) {
-	q, err := s.render(code, "prompt", categories.Basic, s.r.Method.style(p, nil), p.Prompt, true, mem, nil, nil)
+	q, err := s.render(code, "prompt", templating.Basic, s.r.Method.style(p, nil), p.Prompt, true, mem, nil, nil)
 	if err != nil {
 		return nil, err
 	}

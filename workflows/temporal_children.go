@@ -5,8 +5,8 @@ import (
 
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // WorkflowFor is the workflow type that runs a pipe kind.
@@ -110,7 +110,7 @@ func (w *Workflows) PipeConditionWorkflow(ctx workflow.Context, in PipeInput) (P
 	if p.Expression == "" {
 		field, src = "expression_template", p.ExpressionTemplate
 	}
-	got, err := s.render(code, field, categories.Expression, s.r.Method.style(p, nil), src, false, mem, nil, nil)
+	got, err := s.render(code, field, templating.Expression, s.r.Method.style(p, nil), src, false, mem, nil, nil)
 	if err != nil {
 		return PipeOutput{}, ToApplicationError(err)
 	}

@@ -13,8 +13,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/testsuite/corpus"
 	"github.com/jinjabox/jinjabox/workflows"
 )
@@ -45,7 +45,7 @@ func (r *unitsRecorder) RecordRender(e workflows.RenderEvent) {
 
 // caseInput turns a corpus case into a PipeCompose (basic category) over
 // memory holding the case context, one Anything stuff per key.
-func caseInput(t *testing.T, c corpus.Case, cat categories.Category) workflows.PipeInput {
+func caseInput(t *testing.T, c corpus.Case, cat templating.Category) workflows.PipeInput {
 	t.Helper()
 	m := &workflows.Method{MainPipe: "c", Pipes: map[string]*workflows.Pipe{"c": {
 		Type: workflows.KindCompose, Output: "Text",
@@ -133,7 +133,7 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 	}
 	type timing struct {
 		id   string
-		cat  categories.Category
+		cat  templating.Category
 		took time.Duration
 	}
 	var times []timing
@@ -142,7 +142,7 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 		if c.Type() != corpus.TemplateCase {
 			continue
 		}
-		for _, cat := range []categories.Category{categories.Basic, categories.HTML} {
+		for _, cat := range []templating.Category{templating.Basic, templating.HTML} {
 			in := caseInput(t, c, cat)
 			a, b := runCase(t, in), runCase(t, in)
 			if a.out != b.out || a.errTy != b.errTy || len(a.units) != len(b.units) || (len(a.units) > 0 && a.units[0] != b.units[0]) {
@@ -182,7 +182,7 @@ func TestCorporaDeterministicInWorkflow(t *testing.T) {
 			if c.Type() != corpus.TemplateCase {
 				continue
 			}
-			in := caseInput(t, c, categories.Basic)
+			in := caseInput(t, c, templating.Basic)
 			a, b := runCase(t, in), runCase(t, in)
 			if a.out != b.out || a.errTy != b.errTy || len(a.units) != len(b.units) || (len(a.units) > 0 && a.units[0] != b.units[0]) {
 				t.Errorf("%s: two in-workflow renders differ: %+v vs %+v", c.ID, a, b)

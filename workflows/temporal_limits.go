@@ -2,7 +2,7 @@ package workflows
 
 import (
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // In-workflow render bounds. Temporal fails a workflow task whose code
@@ -37,9 +37,9 @@ const (
 
 // InWorkflowLimits are the per-render limits of a category on the
 // in-workflow path.
-func InWorkflowLimits(cat categories.Category) budget.Limits {
+func InWorkflowLimits(cat templating.Category) budget.Limits {
 	l := budget.Limits{WorkUnits: InWorkflowWorkUnits, OutputBytes: InWorkflowOutputBytes, ScratchBytes: InWorkflowScratchBytes}
-	if cat == categories.HTML {
+	if cat == templating.HTML {
 		l.WorkUnits = InWorkflowMarkdownWorkUnits
 	}
 	return l

@@ -10,9 +10,9 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/builtins"
-	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/policy"
 )
 
@@ -174,7 +174,7 @@ func optionalInputs(p *Pipe) map[string]bool {
 type tmplField struct {
 	field  string
 	src    string
-	cat    categories.Category
+	cat    templating.Category
 	sigils bool
 	// wrap is true for a condition expression (checked as {{ expr }}).
 	wrap bool
@@ -191,7 +191,7 @@ func (v *validator) checkTemplate(pipe string, p *Pipe, f tmplField) *TemplateIn
 		v.add(pipe, f.field, CodeInvalidPipe, "unknown template category "+strconv.Quote(string(f.cat)))
 		return nil
 	}
-	src := categories.Prepare(f.src, f.sigils)
+	src := templating.Prepare(f.src, f.sigils)
 	shift := 0
 	if f.wrap {
 		src, shift = "{{ "+f.src+" }}", 3
@@ -232,7 +232,7 @@ func (v *validator) checkTemplate(pipe string, p *Pipe, f tmplField) *TemplateIn
 		}
 		unknown++
 		msg := "unknown filter " + strconv.Quote(fl.Name)
-		for _, x := range categories.ExtraFilterNames {
+		for _, x := range templating.ExtraFilterNames {
 			if x == fl.Name {
 				msg = "filter " + strconv.Quote(fl.Name) + " is not available in category " + strconv.Quote(string(f.cat))
 			}
@@ -241,7 +241,7 @@ func (v *validator) checkTemplate(pipe string, p *Pipe, f tmplField) *TemplateIn
 	}
 	// The engine's own static pass (P4 refusals, unknown tests, ...):
 	// report what the analysis above did not already explain.
-	env, err := categories.NewEnvironment(f.cat, categories.TemplatingStyle{})
+	env, err := templating.NewEnvironment(f.cat, templating.TemplatingStyle{})
 	if err == nil {
 		_, err = env.Parse(name, src)
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/policy"
 )
 
@@ -243,7 +243,7 @@ func (v *validator) judgeFile(code string, p *Pipe) {
 		v.add(code, "prompt", CodeInvalidPipe, "prompt and evidence are synonyms here; give one")
 	}
 	if p.Evidence != "" {
-		v.checkTemplate(code, p, tmplField{field: "prompt", src: p.Evidence, cat: categories.Basic, sigils: true})
+		v.checkTemplate(code, p, tmplField{field: "prompt", src: p.Evidence, cat: templating.Basic, sigils: true})
 	}
 	if len(p.Questions) == 0 {
 		q := JudgeQuestion{Question: p.Question, Options: p.Options, Levels: p.Levels, Criteria: p.Criteria, Threshold: p.Threshold}
@@ -286,7 +286,7 @@ func (v *validator) judgeQuestion(code string, p *Pipe, prefix string, q JudgeQu
 	if q.Question == "" {
 		v.add(code, prefix+"question", CodeInvalidPipe, "question is required")
 	} else {
-		v.checkTemplate(code, p, tmplField{field: prefix + "question", src: q.Question, cat: categories.Basic, sigils: true})
+		v.checkTemplate(code, p, tmplField{field: prefix + "question", src: q.Question, cat: templating.Basic, sigils: true})
 	}
 	switch {
 	case len(q.Options) > 0 && len(q.Levels) > 0:

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/categories"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/policy"
 )
 
@@ -21,7 +21,7 @@ func (v *validator) llm(code string, p *Pipe) {
 		if f.src == "" {
 			continue
 		}
-		f.cat, f.sigils = categories.LLMPrompt, true
+		f.cat, f.sigils = templating.LLMPrompt, true
 		info := v.checkTemplate(code, p, f)
 		failed = failed || info == nil
 		u.addInfo(info)
@@ -39,7 +39,7 @@ func (v *validator) imgGen(code string, p *Pipe) {
 	}
 	for _, f := range []tmplField{{field: "prompt", src: p.Prompt}, {field: "negative_prompt", src: p.NegativePrompt}} {
 		if f.src != "" {
-			f.cat, f.sigils = categories.ImgGenPrompt, true
+			f.cat, f.sigils = templating.ImgGenPrompt, true
 			v.checkTemplate(code, p, f)
 		}
 	}
@@ -53,7 +53,7 @@ func (v *validator) search(code string, p *Pipe) {
 	if p.MaxResults < 0 {
 		v.add(code, "max_results", CodeInvalidPipe, "max_results must not be negative")
 	}
-	v.checkTemplate(code, p, tmplField{field: "prompt", src: p.Prompt, cat: categories.Basic, sigils: true})
+	v.checkTemplate(code, p, tmplField{field: "prompt", src: p.Prompt, cat: templating.Basic, sigils: true})
 }
 
 func (v *validator) judge(code string, p *Pipe) {
@@ -71,7 +71,7 @@ func (v *validator) judge(code string, p *Pipe) {
 		q, field = p.Prompt, "prompt"
 	}
 	if q != "" {
-		v.checkTemplate(code, p, tmplField{field: field, src: q, cat: categories.Basic, sigils: true})
+		v.checkTemplate(code, p, tmplField{field: field, src: q, cat: templating.Basic, sigils: true})
 	}
 	switch {
 	case len(p.Options) > 0 && len(p.Levels) > 0:
@@ -106,7 +106,7 @@ func (v *validator) compose(code string, p *Pipe) {
 	case p.Template != nil:
 		t := p.Template
 		switch t.Category {
-		case categories.Basic, categories.Markdown, categories.HTML, categories.Mermaid:
+		case templating.Basic, templating.Markdown, templating.HTML, templating.Mermaid:
 		default:
 			v.add(code, "template", CodeInvalidPipe, "category must be basic, markdown, html or mermaid, not "+strconv.Quote(string(t.Category)))
 			return
@@ -128,8 +128,8 @@ func (v *validator) compose(code string, p *Pipe) {
 
 // composeSigils: sigils are expanded in text-like compose templates only;
 // in html and mermaid "@" and "$" are too common to reinterpret.
-func composeSigils(c categories.Category) bool {
-	return c == categories.Basic || c == categories.Markdown
+func composeSigils(c templating.Category) bool {
+	return c == templating.Basic || c == templating.Markdown
 }
 
 func (v *validator) construct(code string, p *Pipe, c *Construct, prefix string) {
@@ -146,7 +146,7 @@ func (v *validator) construct(code string, p *Pipe, c *Construct, prefix string)
 				v.checkPath(code, p, field, f.KeyedBy, false)
 			}
 		case FieldTemplate:
-			v.checkTemplate(code, p, tmplField{field: field, src: f.Template, cat: categories.Basic, sigils: true})
+			v.checkTemplate(code, p, tmplField{field: field, src: f.Template, cat: templating.Basic, sigils: true})
 		case FieldNested:
 			v.construct(code, p, f.Nested, path+".")
 		}
@@ -160,9 +160,9 @@ func (v *validator) condition(code string, p *Pipe) {
 	case p.Expression == "" && p.ExpressionTemplate == "":
 		v.add(code, "expression", CodeInvalidPipe, "an expression or expression_template is required")
 	case p.Expression != "":
-		v.checkTemplate(code, p, tmplField{field: "expression", src: p.Expression, cat: categories.Expression, wrap: true})
+		v.checkTemplate(code, p, tmplField{field: "expression", src: p.Expression, cat: templating.Expression, wrap: true})
 	default:
-		v.checkTemplate(code, p, tmplField{field: "expression_template", src: p.ExpressionTemplate, cat: categories.Expression})
+		v.checkTemplate(code, p, tmplField{field: "expression_template", src: p.ExpressionTemplate, cat: templating.Expression})
 	}
 	if len(p.Outcomes) == 0 {
 		v.add(code, "outcomes", CodeInvalidPipe, "at least one outcome is required")

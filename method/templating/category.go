@@ -1,10 +1,11 @@
-// Package categories holds the Pipelex-style template categories (basic,
-// expression, html, markdown, mermaid, llm_prompt, img_gen_prompt), their
-// environment options and extra filters (format, tag, with_images,
-// escape_script_tag, markdown), and the sigil preprocessor. It sits on top
-// of the public engine API; it may import goldmark, which the core engine
-// packages must not.
-package categories
+// Package templating is Pipelex's template layer on top of the Jinja
+// engine: the template categories (basic, expression, html, markdown,
+// mermaid, llm_prompt, img_gen_prompt) with their environment options and
+// extra filters (format, tag, with_images, escape_script_tag, markdown),
+// the sigil preprocessor, and the host types templates see (ImageContent).
+// It uses only the engine's public API; it may import goldmark, which the
+// engine packages must not.
+package templating
 
 import (
 	"fmt"
@@ -152,5 +153,5 @@ func (f *filterSet) byName(name string) engine.FilterFunc {
 	case "markdown":
 		return markdownFilter
 	}
-	panic("categories: no filter " + name) // programming error: specs and byName disagree
+	panic("templating: no filter " + name) // programming error: specs and byName disagree
 }
