@@ -16,14 +16,24 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/failure"
+	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/method/templating"
-	"github.com/jinjabox/jinjabox/workflows"
+)
+
+// Activity type names: the method names of Activities, which Register
+// registers. Workflows start activities by these names.
+const (
+	NameRenderTemplate    = "RenderTemplate"
+	NameValidateMethod    = "ValidateMethod"
+	NameEvaluateCondition = "EvaluateCondition"
+	NameCompleteText      = "CompleteText"
 )
 
 // Activities holds the model provider and the tracer. Register it with
 // Register; a nil Provider is the local deterministic one.
 type Activities struct {
-	Provider workflows.Provider
+	Provider method.Provider
 	// Tracer records render spans (nil: none).
 	Tracer trace.Tracer
 }
@@ -34,7 +44,7 @@ type ActivityRegistry interface {
 }
 
 // Register registers every exported method of a as an activity under its
-// method name (the workflows.Activity* constants). It is a function, not
+// method name (the Name* constants). It is a function, not
 // a method, so that it is not registered as an activity itself.
 func Register(r ActivityRegistry, a *Activities) { r.RegisterActivity(a) }
 
@@ -45,9 +55,9 @@ func (a *Activities) tracer() trace.Tracer {
 	return a.Tracer
 }
 
-func (a *Activities) provider() workflows.Provider {
+func (a *Activities) provider() method.Provider {
 	if a.Provider == nil {
-		return workflows.LocalProvider{}
+		return method.LocalProvider{}
 	}
 	return a.Provider
 }
@@ -59,7 +69,7 @@ type RenderInput struct {
 	Source   string              `json:"source"`
 	Category templating.Category `json:"category"`
 	// Style is the templating style (zero: the default).
-	Style templating.TemplatingStyle `json:"style"`
+	Style templating.Style `json:"style"`
 	// Data is the template data as a JSON object (key order kept).
 	Data   json.RawMessage `json:"data,omitempty"`
 	Sigils bool            `json:"sigils,omitempty"`
@@ -77,13 +87,13 @@ type RenderOutput struct {
 
 // RenderTemplate renders one template. Template failures are
 // non-retryable application errors typed by kind (TemplateSyntaxError,
-// ...) with workflows.TemplateErrorDetails.
+// ...) with failure.Details.
 func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (RenderOutput, error) {
 	data := map[string]any{}
 	if len(in.Data) > 0 {
 		var err error
 		if data, err = value.DecodeJSONObject(in.Data); err != nil {
-			return RenderOutput{}, workflows.ToApplicationError(errs.Wrap(errs.Render, err))
+			return RenderOutput{}, failure.From(errs.Wrap(errs.Render, err))
 		}
 	}
 	cat := in.Category
@@ -102,37 +112,38 @@ func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (Render
 		return out.Units, len(out.Text), err
 	})
 	if err != nil {
-		return RenderOutput{}, workflows.ToApplicationError(err)
+		return RenderOutput{}, failure.From(err)
 	}
 	return RenderOutput{Text: out.Text, Units: out.Units, Images: out.Images}, nil
 }
 
-// ValidateMethod validates a JSON bundle. An invalid one is a
-// non-retryable InvalidMethod error whose details list every problem.
-func (a *Activities) ValidateMethod(_ context.Context, method json.RawMessage) error {
-	_, err := workflows.ValidateJSON(method)
+// ValidateMethod validates a library (or one bundle) as JSON. An invalid
+// one is a non-retryable InvalidMethod error whose details list every
+// problem.
+func (a *Activities) ValidateMethod(_ context.Context, lib json.RawMessage) error {
+	_, err := method.ValidateJSON(lib, method.ValidateOptions{})
 	if err == nil {
 		return nil
 	}
 	var problems []string
-	for _, p := range workflows.Problems(err) {
+	for _, p := range method.Problems(err) {
 		problems = append(problems, p.Error())
 	}
 	if problems == nil {
 		problems = []string{err.Error()}
 	}
 	return temporal.NewNonRetryableApplicationError("invalid method: "+strconv.Itoa(len(problems))+" problem(s): "+problems[0],
-		workflows.ErrTypeInvalidMethod, nil, problems)
+		failure.ErrTypeInvalidMethod, nil, problems)
 }
 
 // ConditionInput is EvaluateCondition's input: a PipeCondition's
 // expression (or expression template) and its data.
 type ConditionInput struct {
-	Expression         string                     `json:"expression,omitempty"`
-	ExpressionTemplate string                     `json:"expression_template,omitempty"`
-	Style              templating.TemplatingStyle `json:"style"`
-	Data               json.RawMessage            `json:"data,omitempty"`
-	Limits             budget.Limits              `json:"limits"`
+	Expression         string           `json:"expression,omitempty"`
+	ExpressionTemplate string           `json:"expression_template,omitempty"`
+	Style              templating.Style `json:"style"`
+	Data               json.RawMessage  `json:"data,omitempty"`
+	Limits             budget.Limits    `json:"limits"`
 }
 
 // EvaluateCondition renders a condition's expression in the expression
@@ -150,10 +161,6 @@ func (a *Activities) EvaluateCondition(ctx context.Context, in ConditionInput) (
 // CompleteText runs one model call through the provider. Provider errors
 // pass through: plain errors are retried by Temporal, a non-retryable
 // application error (ProviderError) is not.
-func (a *Activities) CompleteText(ctx context.Context, req workflows.CompletionRequest) (workflows.WireResponse, error) {
-	resp, err := a.provider().CompleteText(ctx, req)
-	if err != nil {
-		return workflows.WireResponse{}, err
-	}
-	return workflows.ToWireResponse(resp)
+func (a *Activities) CompleteText(ctx context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
+	return a.provider().CompleteText(ctx, req)
 }

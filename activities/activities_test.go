@@ -13,8 +13,9 @@ import (
 
 	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/failure"
+	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/method/templating"
-	"github.com/jinjabox/jinjabox/workflows"
 )
 
 func quietLogger() log.Logger {
@@ -52,11 +53,11 @@ func TestRenderTemplate(t *testing.T) {
 // type with the position in the details.
 func TestRenderTemplateErrorTypes(t *testing.T) {
 	for _, tc := range []struct{ src, typ string }{
-		{"{% if %}", workflows.ErrTypeSyntax},
-		{"{{ x.__class__ }}", workflows.ErrTypeSecurity},
-		{"{{ 'x' * 100000 }}", workflows.ErrTypeBudget},
-		{"{{ nope }}", workflows.ErrTypeUndefined},
-		{"{{ 1 / 0 }}", workflows.ErrTypeRender},
+		{"{% if %}", failure.ErrTypeSyntax},
+		{"{{ x.__class__ }}", failure.ErrTypeSecurity},
+		{"{{ 'x' * 100000 }}", failure.ErrTypeBudget},
+		{"{{ nope }}", failure.ErrTypeUndefined},
+		{"{{ 1 / 0 }}", failure.ErrTypeRender},
 	} {
 		a := &activities.Activities{}
 		_, err := activityEnv(a).ExecuteActivity(a.RenderTemplate, activities.RenderInput{
@@ -65,7 +66,7 @@ func TestRenderTemplateErrorTypes(t *testing.T) {
 		if !errors.As(err, &ae) {
 			t.Fatalf("%s: want an application error, got %v", tc.src, err)
 		}
-		var d workflows.TemplateErrorDetails
+		var d failure.Details
 		if ae.Type() != tc.typ || !ae.NonRetryable() || ae.Details(&d) != nil || d.Template != "t" || d.Line != 1 {
 			t.Errorf("%s: type %s nonretryable %v details %+v, want %s", tc.src, ae.Type(), ae.NonRetryable(), d, tc.typ)
 		}
@@ -88,15 +89,15 @@ func TestEvaluateCondition(t *testing.T) {
 func TestValidateMethod(t *testing.T) {
 	a := &activities.Activities{}
 	env := activityEnv(a)
-	good, _ := os.ReadFile("../workflows/testdata/sample_method.json")
+	good, _ := os.ReadFile("../method/testdata/sample_method.json")
 	if _, err := env.ExecuteActivity(a.ValidateMethod, json.RawMessage(good)); err != nil {
 		t.Fatal(err)
 	}
-	bad, _ := os.ReadFile("../workflows/testdata/broken_method.json")
+	bad, _ := os.ReadFile("../method/testdata/broken_method.json")
 	_, err := env.ExecuteActivity(a.ValidateMethod, json.RawMessage(bad))
 	var ae *temporal.ApplicationError
 	var problems []string
-	if !errors.As(err, &ae) || ae.Type() != workflows.ErrTypeInvalidMethod || ae.Details(&problems) != nil || len(problems) < 2 {
+	if !errors.As(err, &ae) || ae.Type() != failure.ErrTypeInvalidMethod || ae.Details(&problems) != nil || len(problems) < 2 {
 		t.Fatalf("got %v (%d problems)", err, len(problems))
 	}
 }
@@ -105,21 +106,17 @@ func TestValidateMethod(t *testing.T) {
 // and a structured answer keeps its field order through the payload.
 func TestCompleteTextLocal(t *testing.T) {
 	a := &activities.Activities{}
-	req := workflows.CompletionRequest{Kind: workflows.RequestLLM, Pipe: "p", Prompt: "hi", Output: "Card",
-		Fields: []workflows.Field{{Name: "zeta", Type: "text"}, {Name: "alpha", Type: "integer"}}}
+	req := method.CompletionRequest{Kind: method.RequestLLM, Pipe: "p", Prompt: "hi", Output: "Card",
+		Fields: []method.Field{{Name: "zeta", Type: "text"}, {Name: "alpha", Type: "integer"}}}
 	v, err := activityEnv(a).ExecuteActivity(a.CompleteText, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var w workflows.WireResponse
-	if err := v.Get(&w); err != nil {
+	var got method.CompletionResponse
+	if err := v.Get(&got); err != nil {
 		t.Fatal(err)
 	}
-	got, err := w.Response()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := workflows.LocalProvider{}.CompleteText(t.Context(), req)
+	want, _ := method.LocalProvider{}.CompleteText(t.Context(), req)
 	gb, _ := json.Marshal(got)
 	wb, _ := json.Marshal(want)
 	if string(gb) != string(wb) {

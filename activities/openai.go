@@ -16,7 +16,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/engine/value"
-	"github.com/jinjabox/jinjabox/workflows"
+	"github.com/jinjabox/jinjabox/failure"
+	"github.com/jinjabox/jinjabox/method"
 )
 
 // OpenAIProvider is an OpenAI-compatible chat-completions client
@@ -41,10 +42,10 @@ const maxAnswer = 4 << 20
 // PipeExtract documents from JINJABOX_FILES (a directory; unset: data:
 // URLs only) and simulating image generation and search when
 // JINJABOX_SIMULATE=1.
-func ProviderFromEnv() (workflows.Provider, error) {
+func ProviderFromEnv() (method.Provider, error) {
 	switch p := os.Getenv("JINJABOX_PROVIDER"); p {
 	case "", "local":
-		lp := workflows.LocalProvider{Simulate: os.Getenv("JINJABOX_SIMULATE") == "1"}
+		lp := method.LocalProvider{Simulate: os.Getenv("JINJABOX_SIMULATE") == "1"}
 		if dir := os.Getenv("JINJABOX_FILES"); dir != "" {
 			lp.Files = os.DirFS(dir)
 		}
@@ -84,7 +85,7 @@ type chatResponse struct {
 // (the [Image n] tokens in the prompt refer to them), judge options and
 // levels are spelled out, and a structured output asks for JSON with the
 // declared fields.
-func prompt(req workflows.CompletionRequest) ([]chatMessage, bool) {
+func prompt(req method.CompletionRequest) ([]chatMessage, bool) {
 	var msgs []chatMessage
 	if req.SystemPrompt != "" {
 		msgs = append(msgs, chatMessage{Role: "system", Content: req.SystemPrompt})
@@ -107,15 +108,15 @@ func prompt(req workflows.CompletionRequest) ([]chatMessage, bool) {
 			b.WriteString(" " + f.Name + " (" + f.Type + ")")
 		}
 	}
-	if req.Kind == workflows.RequestImgGen && req.NegativePrompt != "" {
+	if req.Kind == method.RequestImgGen && req.NegativePrompt != "" {
 		b.WriteString("\nAvoid: " + req.NegativePrompt)
 	}
 	msgs = append(msgs, chatMessage{Role: "user", Content: b.String()})
 	return msgs, structured
 }
 
-// CompleteText implements workflows.Provider.
-func (o *OpenAIProvider) CompleteText(ctx context.Context, req workflows.CompletionRequest) (workflows.CompletionResponse, error) {
+// CompleteText implements method.Provider.
+func (o *OpenAIProvider) CompleteText(ctx context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
 	msgs, structured := prompt(req)
 	body := chatRequest{Model: o.Model, Messages: msgs}
 	if structured {
@@ -123,11 +124,11 @@ func (o *OpenAIProvider) CompleteText(ctx context.Context, req workflows.Complet
 	}
 	b, err := json.Marshal(body)
 	if err != nil {
-		return workflows.CompletionResponse{}, err
+		return method.CompletionResponse{}, err
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(o.BaseURL, "/")+"/chat/completions", bytes.NewReader(b))
 	if err != nil {
-		return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeProvider, nil)
+		return method.CompletionResponse{}, temporal.NewNonRetryableApplicationError(err.Error(), failure.ErrTypeProvider, nil)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	if o.APIKey != "" {
@@ -139,34 +140,34 @@ func (o *OpenAIProvider) CompleteText(ctx context.Context, req workflows.Complet
 	}
 	resp, err := client.Do(hreq)
 	if err != nil {
-		return workflows.CompletionResponse{}, fmt.Errorf("provider: %w", err) // transient: retried
+		return method.CompletionResponse{}, fmt.Errorf("provider: %w", err) // transient: retried
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
-		return workflows.CompletionResponse{}, fmt.Errorf("provider: reading the answer: %w", err)
+		return method.CompletionResponse{}, fmt.Errorf("provider: reading the answer: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		msg := "provider: HTTP " + strconv.Itoa(resp.StatusCode) + ": " + strings.TrimSpace(string(data[:min(len(data), 300)]))
 		if resp.StatusCode == http.StatusRequestTimeout || resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
-			return workflows.CompletionResponse{}, errors.New(msg)
+			return method.CompletionResponse{}, errors.New(msg)
 		}
-		return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError(msg, workflows.ErrTypeProvider, nil)
+		return method.CompletionResponse{}, temporal.NewNonRetryableApplicationError(msg, failure.ErrTypeProvider, nil)
 	}
 	var cr chatResponse
 	if err := json.Unmarshal(data, &cr); err != nil || len(cr.Choices) == 0 {
-		return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError("provider: malformed answer", workflows.ErrTypeProvider, err)
+		return method.CompletionResponse{}, temporal.NewNonRetryableApplicationError("provider: malformed answer", failure.ErrTypeProvider, err)
 	}
 	text := cr.Choices[0].Message.Content
 	switch {
-	case req.Kind == workflows.RequestImgGen:
-		return workflows.CompletionResponse{ImageURL: strings.TrimSpace(text)}, nil
+	case req.Kind == method.RequestImgGen:
+		return method.CompletionResponse{ImageURL: strings.TrimSpace(text)}, nil
 	case structured:
 		obj, err := value.DecodeJSON([]byte(text))
 		if err != nil {
-			return workflows.CompletionResponse{}, temporal.NewNonRetryableApplicationError("provider: structured answer is not JSON", workflows.ErrTypeProvider, err)
+			return method.CompletionResponse{}, temporal.NewNonRetryableApplicationError("provider: structured answer is not JSON", failure.ErrTypeProvider, err)
 		}
-		return workflows.CompletionResponse{Object: obj}, nil
+		return method.CompletionResponse{Object: obj}, nil
 	}
-	return workflows.CompletionResponse{Text: text}, nil
+	return method.CompletionResponse{Text: text}, nil
 }

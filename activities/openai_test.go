@@ -12,7 +12,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/activities"
-	"github.com/jinjabox/jinjabox/workflows"
+	"github.com/jinjabox/jinjabox/failure"
+	"github.com/jinjabox/jinjabox/method"
 )
 
 // fakeOpenAI speaks the chat-completions protocol: it answers with
@@ -43,7 +44,7 @@ func TestOpenAIProviderText(t *testing.T) {
 	var body map[string]any
 	srv := fakeOpenAI(t, http.StatusOK, "Hello!", &body)
 	p := &activities.OpenAIProvider{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "m"}
-	got, err := p.CompleteText(t.Context(), workflows.CompletionRequest{Kind: workflows.RequestLLM, SystemPrompt: "be brief", Prompt: "hi"})
+	got, err := p.CompleteText(t.Context(), method.CompletionRequest{Kind: method.RequestLLM, SystemPrompt: "be brief", Prompt: "hi"})
 	if err != nil || got.Text != "Hello!" {
 		t.Fatalf("got %+v, %v", got, err)
 	}
@@ -58,8 +59,8 @@ func TestOpenAIProviderStructured(t *testing.T) {
 	var body map[string]any
 	srv := fakeOpenAI(t, http.StatusOK, `{"zeta":"z","alpha":1}`, &body)
 	p := &activities.OpenAIProvider{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "m"}
-	got, err := p.CompleteText(t.Context(), workflows.CompletionRequest{Kind: workflows.RequestLLM, Prompt: "card",
-		Output: "Card", Fields: []workflows.Field{{Name: "zeta", Type: "text"}, {Name: "alpha", Type: "integer"}}})
+	got, err := p.CompleteText(t.Context(), method.CompletionRequest{Kind: method.RequestLLM, Prompt: "card",
+		Output: "Card", Fields: []method.Field{{Name: "zeta", Type: "text"}, {Name: "alpha", Type: "integer"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,16 +79,16 @@ func TestOpenAIProviderErrors(t *testing.T) {
 	}{{http.StatusTooManyRequests, true}, {http.StatusBadGateway, true}, {http.StatusBadRequest, false}} {
 		srv := fakeOpenAI(t, tc.status, "", nil)
 		p := &activities.OpenAIProvider{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "m"}
-		_, err := p.CompleteText(t.Context(), workflows.CompletionRequest{Kind: workflows.RequestLLM, Prompt: "x"})
+		_, err := p.CompleteText(t.Context(), method.CompletionRequest{Kind: method.RequestLLM, Prompt: "x"})
 		var ae *temporal.ApplicationError
 		isApp := errors.As(err, &ae)
-		if err == nil || isApp == tc.retryable || (isApp && (ae.Type() != workflows.ErrTypeProvider || !ae.NonRetryable())) {
+		if err == nil || isApp == tc.retryable || (isApp && (ae.Type() != failure.ErrTypeProvider || !ae.NonRetryable())) {
 			t.Errorf("HTTP %d: %v (application error %v)", tc.status, err, isApp)
 		}
 	}
 	// A server that is down is transient too.
 	p := &activities.OpenAIProvider{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}
-	_, err := p.CompleteText(t.Context(), workflows.CompletionRequest{Prompt: "x"})
+	_, err := p.CompleteText(t.Context(), method.CompletionRequest{Prompt: "x"})
 	var ae *temporal.ApplicationError
 	if err == nil || errors.As(err, &ae) || !strings.Contains(err.Error(), "provider") {
 		t.Errorf("connection refused: %v", err)
@@ -98,7 +99,7 @@ func TestProviderFromEnv(t *testing.T) {
 	t.Setenv("JINJABOX_PROVIDER", "")
 	t.Setenv("JINJABOX_FILES", "")
 	t.Setenv("JINJABOX_SIMULATE", "")
-	if p, err := activities.ProviderFromEnv(); err != nil || p != (workflows.LocalProvider{}) {
+	if p, err := activities.ProviderFromEnv(); err != nil || p != (method.LocalProvider{}) {
 		t.Fatalf("default: %v %v", p, err)
 	}
 	t.Setenv("JINJABOX_PROVIDER", "openai")

@@ -9,8 +9,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/method/templating"
-	"github.com/jinjabox/jinjabox/workflows"
 )
 
 // SpanRender is the name of render spans.
@@ -61,16 +61,16 @@ func (a *Activities) span(ctx context.Context, cat templating.Category, size int
 	return err
 }
 
-// SpanRecorder turns in-workflow renders into spans; set it as
-// workflows.Workflows.Recorder. Spans are ended at once and the SDK's
+// SpanRecorder turns in-workflow renders into spans; set it as the
+// Recorder of the workflows (workflows.Workflows). Spans are ended at once and the SDK's
 // batch processor exports them off the workflow goroutine, so recording
 // never blocks a workflow task.
 type SpanRecorder struct {
 	Tracer trace.Tracer
 }
 
-// RecordRender implements workflows.RenderRecorder.
-func (r SpanRecorder) RecordRender(e workflows.RenderEvent) {
+// RecordRender records one in-workflow render as a span.
+func (r SpanRecorder) RecordRender(e method.RenderEvent) {
 	_, s := r.Tracer.Start(context.Background(), SpanRender,
 		trace.WithAttributes(attribute.String("jinjabox.pipe", e.Pipe), attribute.String("jinjabox.field", e.Field)))
 	setRenderAttrs(s, "workflow", e.Category, e.TemplateBytes, e.Units, e.OutputBytes, e.Err)

@@ -1,23 +1,13 @@
 package activities_test
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-	"go.temporal.io/sdk/client"
-	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
-	"go.temporal.io/sdk/interceptor"
-	temporaltest "go.temporal.io/sdk/testsuite"
-	"go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/jinjabox/jinjabox/activities"
-	"github.com/jinjabox/jinjabox/workflows"
 )
 
 func recorder() (*tracetest.SpanRecorder, *sdktrace.TracerProvider) {
@@ -63,79 +53,5 @@ func TestActivityRenderSpan(t *testing.T) {
 	}
 	if bad[activities.AttrOutcome].AsString() != "security" {
 		t.Errorf("failed span %v", bad)
-	}
-}
-
-// In-workflow renders record one span each (the sample run renders 10
-// templates), and the tracing interceptor traces the workflows and
-// activities themselves.
-func TestWorkflowRenderSpansAndInterceptor(t *testing.T) {
-	sr, tp := recorder()
-	tracer := tp.Tracer("test")
-	ti, err := temporalotel.NewTracingInterceptor(temporalotel.TracerOptions{Tracer: tracer})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s temporaltest.WorkflowTestSuite
-	s.SetLogger(quietLogger())
-	env := s.NewTestWorkflowEnvironment()
-	env.SetWorkerOptions(worker.Options{Interceptors: []interceptor.WorkerInterceptor{ti}})
-	(&workflows.Workflows{Recorder: activities.SpanRecorder{Tracer: tracer}}).Register(env)
-	activities.Register(env, &activities.Activities{Tracer: tracer})
-	method, _ := os.ReadFile("../workflows/testdata/sample_method.json")
-	inputs, _ := os.ReadFile("../workflows/testdata/sample_inputs.json")
-	env.ExecuteWorkflow(workflows.WorkflowRunMethod, workflows.RunMethodInput{Method: method, Inputs: inputs})
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
-	spans := renderSpans(sr, "workflow")
-	// 3 conditions, 2 LLM pipes × 2 prompts, 1 compose, 1 construct template.
-	if len(spans) != 9 {
-		t.Errorf("%d in-workflow render spans, want 9", len(spans))
-	}
-	for _, sp := range spans {
-		a := attrs(sp)
-		if a[activities.AttrCategory].AsString() == "" || a[activities.AttrUnits].AsInt64() <= 0 || a[activities.AttrOutcome].AsString() != "ok" {
-			t.Errorf("span %v", a)
-		}
-	}
-	var sawWorkflow, sawActivity bool
-	for _, sp := range sr.Ended() {
-		sawWorkflow = sawWorkflow || strings.HasPrefix(sp.Name(), "RunWorkflow:RunMethodWorkflow")
-		sawActivity = sawActivity || strings.HasPrefix(sp.Name(), "RunActivity:CompleteText")
-	}
-	if !sawWorkflow || !sawActivity {
-		t.Errorf("interceptor spans missing (workflow %v, activity %v)", sawWorkflow, sawActivity)
-	}
-}
-
-// Replaying a recorded history records no render spans: a render is
-// reported once, when it first runs.
-func TestNoRenderSpansOnReplay(t *testing.T) {
-	sr, tp := recorder()
-	files, _ := filepath.Glob("../workflows/testdata/histories/*draft_reply.json")
-	if len(files) == 0 {
-		t.Fatal("no recorded history")
-	}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist, err := client.HistoryFromJSON(fh, client.HistoryJSONOptions{})
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := worker.NewWorkflowReplayer()
-		(&workflows.Workflows{Recorder: activities.SpanRecorder{Tracer: tp.Tracer("test")}}).Register(r)
-		id := strings.ReplaceAll(strings.TrimSuffix(filepath.Base(f), ".json"), "__", "/")
-		if err := r.ReplayWorkflowHistoryWithOptions(quietLogger(), hist, worker.ReplayWorkflowHistoryOptions{
-			OriginalExecution: workflow.Execution{ID: id, RunID: "replay"}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := len(renderSpans(sr, "workflow")); n != 0 {
-		t.Fatalf("%d render spans during replay, want 0", n)
 	}
 }

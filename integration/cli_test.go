@@ -28,7 +28,7 @@ func TestStarterAndWorkerCommands(t *testing.T) {
 	worker, cli := buildCmd(t, "worker"), buildCmd(t, "jinjabox")
 	const queue = "it-cli"
 	w := startWorkerProc(t, worker, queue)
-	method, inputs := "../workflows/testdata/sample_method.json", "../workflows/testdata/sample_inputs.json"
+	method, inputs := "../method/testdata/sample_method.json", "../method/testdata/sample_inputs.json"
 	want, err := exec.Command(cli, "exec", method, inputs).Output()
 	if err != nil {
 		t.Fatal(err)

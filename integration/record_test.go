@@ -30,7 +30,7 @@ func TestRecordHistories(t *testing.T) {
 	startWorker(t, c, "it-record")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	in := workflows.RunMethodInput{Method: readFile(t, "../workflows/testdata/sample_method.json"), Inputs: readFile(t, "../workflows/testdata/sample_inputs.json")}
+	in := workflows.RunMethodInput{Method: readFile(t, "../method/testdata/sample_method.json"), Inputs: readFile(t, "../method/testdata/sample_inputs.json")}
 	if _, err := runMethod(ctx, c, "it-record", "sample", in); err != nil {
 		t.Fatal(err)
 	}

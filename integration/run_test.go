@@ -10,21 +10,23 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/jinjabox/jinjabox/failure"
+	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
 // pureOutput is what the pure runner (`jinjabox exec`) gives.
-func pureOutput(t *testing.T, method, inputs []byte) string {
+func pureOutput(t *testing.T, lib, inputs []byte) string {
 	t.Helper()
-	m, err := workflows.ValidateJSON(method)
+	m, err := method.ValidateJSON(lib, method.ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := workflows.LoadInputs(inputs)
+	mem, err := method.LoadInputs(inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := (&workflows.Runner{Method: m, Provider: workflows.LocalProvider{}}).Run(context.Background(), mem)
+	res, err := (&method.Runner{Library: m, Provider: method.LocalProvider{}}).Run(context.Background(), mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +39,7 @@ func outputJSON(t *testing.T, res workflows.PipeOutput) string {
 	if res.Output == nil {
 		return "null"
 	}
-	s, err := res.Output.Stuff()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(s)
+	b, _ := json.Marshal(res.Output)
 	return string(b)
 }
 
@@ -59,17 +57,17 @@ func runMethod(ctx context.Context, c client.Client, queue, id string, in workfl
 func TestSampleMethodOnDevServer(t *testing.T) {
 	c := needServer(t)
 	startWorker(t, c, "it-sample")
-	method := readFile(t, "../workflows/testdata/sample_method.json")
-	inputs := readFile(t, "../workflows/testdata/sample_inputs.json")
+	lib := readFile(t, "../method/testdata/sample_method.json")
+	inputs := readFile(t, "../method/testdata/sample_inputs.json")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	start := time.Now()
-	res, err := runMethod(ctx, c, "it-sample", "it-sample", workflows.RunMethodInput{Method: method, Inputs: inputs})
+	res, err := runMethod(ctx, c, "it-sample", "it-sample", workflows.RunMethodInput{Method: lib, Inputs: inputs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("sample method on the dev server: %v", time.Since(start))
-	if got, want := outputJSON(t, res), pureOutput(t, method, inputs); got != want {
+	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
 		t.Fatalf("got %s\nwant %s", got, want)
 	}
 }
@@ -81,21 +79,21 @@ func TestFailuresOnDevServer(t *testing.T) {
 	startWorker(t, c, "it-fail")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	method := []byte(`{"main_pipe":"all","pipes":{
+	lib := []byte(`{"main_pipe":"all","pipes":{
 		"all":{"type":"PipeBatch","inputs":{"xs":"Anything"},"output":"Text[]","branch_pipe_code":"one","input_list_name":"xs","input_item_name":"x","max_concurrency":2},
 		"one":{"type":"PipeCompose","inputs":{"x":"Anything"},"output":"Text","template":"{{ 10 // x.n }}"}}}`)
 	inputs := []byte(`{"xs":{"concept":"Anything","content":[{"n":5},{"n":2},{"n":0},{"n":1},{"n":0}]}}`)
-	_, err := runMethod(ctx, c, "it-fail", "it-fail-batch", workflows.RunMethodInput{Method: method, Inputs: inputs})
+	_, err := runMethod(ctx, c, "it-fail", "it-fail-batch", workflows.RunMethodInput{Method: lib, Inputs: inputs})
 	var ae *temporal.ApplicationError
 	if !errors.As(err, &ae) {
 		t.Fatalf("want an application error, got %v", err)
 	}
-	var d workflows.TemplateErrorDetails
-	if ae.Type() != workflows.ErrTypeRender || ae.Details(&d) != nil || d.Item != 2 {
+	var d failure.Details
+	if ae.Type() != failure.ErrTypeRender || ae.Details(&d) != nil || d.Item != 2 {
 		t.Fatalf("type %s details %+v: want TemplateRenderError at item 2 (%v)", ae.Type(), d, err)
 	}
-	_, err = runMethod(ctx, c, "it-fail", "it-fail-invalid", workflows.RunMethodInput{Method: readFile(t, "../workflows/testdata/broken_method.json"), Inputs: []byte(`{}`)})
-	if !errors.As(err, &ae) || ae.Type() != workflows.ErrTypeInvalidMethod {
+	_, err = runMethod(ctx, c, "it-fail", "it-fail-invalid", workflows.RunMethodInput{Method: readFile(t, "../method/testdata/broken_method.json"), Inputs: []byte(`{}`)})
+	if !errors.As(err, &ae) || ae.Type() != failure.ErrTypeInvalidMethod {
 		t.Fatalf("want InvalidMethod, got %v", err)
 	}
 }

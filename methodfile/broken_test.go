@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/jinjabox/jinjabox/method"
 )
 
 // TestBrokenReportsEverything: one load of broken.mthds reports every
@@ -12,7 +14,7 @@ import (
 func TestBrokenReportsEverything(t *testing.T) {
 	const path = "testdata/broken.mthds"
 	_, err := LoadFileWith(path, Options{Models: modelConfig(t)})
-	probs := Problems(err)
+	probs := method.Problems(err)
 	if len(probs) == 0 {
 		t.Fatal("broken method loaded")
 	}
@@ -107,8 +109,8 @@ func TestTOMLErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load("m.mthds", []byte(tc.src), Options{})
-			probs := Problems(err)
-			if len(probs) != 1 || probs[0].Code != CodeTOML || probs[0].File != "m.mthds" {
+			probs := method.Problems(err)
+			if len(probs) != 1 || probs[0].Code != method.CodeTOML || probs[0].File != "m.mthds" {
 				t.Fatalf("want one toml_syntax problem, got %v", err)
 			}
 			if probs[0].Line != tc.line || (tc.col > 0 && probs[0].Col != tc.col) || !strings.Contains(probs[0].Message, tc.detail) {

@@ -5,23 +5,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/workflows"
+	"github.com/jinjabox/jinjabox/method"
 )
 
 // TestLegacyPlx loads and runs the older spelling.
 func TestLegacyPlx(t *testing.T) {
-	m := mustLoad(t, "testdata/legacy.plx", Options{})
-	if m.MainPipe != "make_card" || m.Description != "Greeting cards, the old way" {
-		t.Errorf("main pipe %q, description %q", m.MainPipe, m.Description)
+	m := mustLoad(t, "testdata/legacy.plx", Options{Pipe: "make_card"})
+	b := m.Bundles[0]
+	if m.Main != "legacy.make_card" || b.Description != "Greeting cards, the old way" {
+		t.Errorf("main pipe %q, description %q", m.Main, b.Description)
 	}
-	if m.Pipes["greet"].Prompt == "" || m.Concepts["Card"].Refines != "Greeting" || m.Concepts["Card"].Description != "A card" {
-		t.Errorf("legacy keys not converted: %+v %+v", m.Pipes["greet"], m.Concepts["Card"])
+	if b.Pipes["greet"].Prompt == "" || b.Concepts["Card"].Refines != b.Domain+".Greeting" || b.Concepts["Card"].Description != "A card" {
+		t.Errorf("legacy keys not converted: %+v %+v", b.Pipes["greet"], b.Concepts["Card"])
 	}
-	mem, err := workflows.LoadInputs([]byte(`{"name": "Ada"}`))
+	mem, err := method.LoadInputs([]byte(`{"name": "Ada"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := (&workflows.Runner{Method: m, Provider: workflows.LocalProvider{}}).Run(context.Background(), mem)
+	res, err := (&method.Runner{Library: m, Provider: method.LocalProvider{}}).Run(context.Background(), mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,21 +30,31 @@ func TestLegacyPlx(t *testing.T) {
 		t.Errorf("prompt %q", got)
 	}
 	got := contentJSON(res.Output.Content)
-	if res.Output.Concept != "Card" || !strings.HasPrefix(got, `[["text","*** [local `) || !strings.HasSuffix(got, ` ***"]]`) {
+	if res.Output.Concept != "legacy.Card" || !strings.HasPrefix(got, `[["text","*** [local `) || !strings.HasSuffix(got, ` ***"]]`) {
 		t.Errorf("output %s %s", res.Output.Concept, got)
 	}
 }
 
-// TestMainPipeOverride: the caller picks the entry pipe of a file with
-// several roots.
-func TestMainPipeOverride(t *testing.T) {
+// TestMainPipeOptional: a file without main_pipe validates (every pipe
+// is checked) and has no pipe to run; the caller picks one (--pipe), by
+// bare code or domain.code, as Pipelex's entry lookup does.
+func TestMainPipeOptional(t *testing.T) {
 	src := "domain = \"d\"\n[pipe.a]\ntype = \"PipeCompose\"\ndescription = \"a\"\ntemplate = \"a\"\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\ntemplate = \"b\"\n"
-	if _, err := Load("t.mthds", []byte(src), Options{}); err == nil {
-		t.Error("two roots loaded without a main pipe")
+	m, err := Load("t.mthds", []byte(src), Options{})
+	if err != nil || m.Main != "" {
+		t.Errorf("without main_pipe: main %q, %v", m.Main, err)
 	}
-	m, err := Load("t.mthds", []byte(src), Options{MainPipe: "b"})
-	if err != nil || m.MainPipe != "b" {
-		t.Errorf("main pipe %q, %v", m.MainPipe, err)
+	if _, err := (&method.Runner{Library: m, Provider: method.LocalProvider{}}).Run(context.Background(), method.NewMemory()); err == nil {
+		t.Error("ran without a pipe to run")
+	}
+	for _, pipe := range []string{"b", "d.b"} {
+		m, err := Load("t.mthds", []byte(src), Options{Pipe: pipe})
+		if err != nil || m.Main != "d.b" {
+			t.Errorf("--pipe %s: main %q, %v", pipe, m.Main, err)
+		}
+	}
+	if _, err := Load("t.mthds", []byte(src), Options{Pipe: "c"}); err == nil {
+		t.Error("an unknown --pipe loaded")
 	}
 }
 
@@ -55,7 +66,7 @@ func TestShapes(t *testing.T) {
 		problems  []string // "line pipe field code", in order; none: loads
 	}{
 		{"two roots", head + "[pipe.a]\ntype = \"PipeCompose\"\ndescription = \"a\"\ntemplate = \"a\"\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\ntemplate = \"b\"\n",
-			[]string{"1  main_pipe invalid_method"}},
+			nil}, // main_pipe is optional: validation checks every pipe
 		{"one root chosen", head + "[pipe.a]\ntype = \"PipeSequence\"\ndescription = \"a\"\nsteps = [{ pipe = \"b\" }]\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\ntemplate = \"b\"\n", nil},
 		{"dotted structure keys", head + "main_pipe = \"p\"\n[concept.Quote]\ndescription = \"q\"\nstructure.total = { type = \"number\" }\nstructure.currency = \"the currency\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\noutput = \"Quote\"\n[pipe.p.construct]\ntotal = 1.5\ncurrency = \"EUR\"\n", nil},
 		{"class structure", head + "main_pipe = \"p\"\n[concept.Quote]\ndescription = \"q\"\nstructure = \"QuoteClass\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\ntemplate = \"x\"\n",
@@ -91,9 +102,9 @@ func TestShapes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// An empty model configuration: every $preset, @alias and
 			// ~waterfall is unknown.
-			_, err := Load("t.mthds", []byte(tc.src), Options{Models: &workflows.ModelConfig{}})
+			_, err := Load("t.mthds", []byte(tc.src), Options{Models: &method.ModelConfig{}})
 			var got []string
-			for _, p := range Problems(err) {
+			for _, p := range method.Problems(err) {
 				got = append(got, strings.Join([]string{itoa(p.Line), p.Pipe, p.Field, p.Code}, " "))
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.problems, "\n") {

@@ -8,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/workflows"
+	"github.com/jinjabox/jinjabox/method"
 )
 
-func modelConfig(t *testing.T) *workflows.ModelConfig {
+func modelConfig(t *testing.T) *method.ModelConfig {
 	t.Helper()
 	data, err := os.ReadFile("testdata/models_config.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mc workflows.ModelConfig
+	var mc method.ModelConfig
 	if err := json.Unmarshal(data, &mc); err != nil {
 		t.Fatal(err)
 	}
@@ -31,14 +31,14 @@ func modelConfig(t *testing.T) *workflows.ModelConfig {
 func TestModelsWithLocalProvider(t *testing.T) {
 	mc := modelConfig(t)
 	m := mustLoad(t, "testdata/models.mthds", Options{Models: mc})
-	r := &workflows.Runner{Method: m, Provider: workflows.LocalProvider{}, Models: mc}
+	r := &method.Runner{Library: m, Provider: method.LocalProvider{}, Models: mc}
 	res, err := r.Run(context.Background(), loadInputs(t, "testdata/models_inputs.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	byPipe := map[string][]workflows.CompletionRequest{}
+	byPipe := map[string][]method.CompletionRequest{}
 	for _, q := range res.Requests {
-		byPipe[q.Pipe] = append(byPipe[q.Pipe], q)
+		byPipe[strings.TrimPrefix(q.Pipe, "triage.")] = append(byPipe[strings.TrimPrefix(q.Pipe, "triage.")], q)
 	}
 	cl := byPipe["classify"][0]
 	if cl.Model != "local-large-1" || cl.ModelRef != "$writing-factual" || cl.SystemPrompt != "You are a careful support agent." {
@@ -64,23 +64,28 @@ func TestModelsWithLocalProvider(t *testing.T) {
 	if a.Model != "gpt-4o-mini" || a.ModelSettings["temperature"] != 0.2 {
 		t.Errorf("answer model %q settings %v", a.Model, a.ModelSettings)
 	}
-	shapes := map[string]string{
-		"urgent":   `^\[\["yes_no",(true|false)\],\["verdict","(yes|no)"\]\]$`,
-		"team":     `^\[\["choice","(billing|technical)"\],\["verdict","(billing|technical)"\]\]$`,
-		"rating":   `^\[\["level",[0-2]\],\["verdict","(Cosmetic|Degraded|Blocking)"\]\]$`,
-		"verdicts": `^\[\["urgent",\[\["yes_no",.*\]\],\["team",\[\["choice",.*\]\],\["severity",\[\["level",[01]\],.*\]\]\]$`,
-	}
-	for name, re := range shapes {
-		st, ok := res.Memory.Get(name)
-		if !ok {
-			t.Errorf("no %q in memory", name)
-			continue
+	// Each judge's verdict: the triage sequence's steps run one by one,
+	// each output stored under its result, as the sequence does.
+	mem := loadInputs(t, "testdata/models_inputs.json")
+	for _, step := range []struct{ pipe, result, re string }{
+		{"classify", "classification", `.`},
+		{"is_urgent", "urgent", `^\[\["yes_no",(true|false)\],\["verdict","(yes|no)"\]\]$`},
+		{"route", "team", `^\[\["choice","(billing|technical)"\],\["verdict","(billing|technical)"\]\]$`},
+		{"rate", "rating", `^\[\["level",[0-2]\],\["verdict","(Cosmetic|Degraded|Blocking)"\]\]$`},
+		{"judge_all", "verdicts", `^\[\["urgent",\[\["yes_no",.*\]\],\["team",\[\["choice",.*\]\],\["severity",\[\["level",[01]\],.*\]\]\]$`},
+	} {
+		jr, err := r.RunPipe(context.Background(), step.pipe, mem)
+		if err != nil {
+			t.Fatalf("%s: %v", step.pipe, err)
 		}
-		if got := contentJSON(st.Content); !matches(re, got) {
-			t.Errorf("%s = %s, want %s", name, got, re)
+		if got := contentJSON(jr.Output.Content); !matches(step.re, got) {
+			t.Errorf("%s = %s, want %s", step.pipe, got, step.re)
 		}
+		out := *jr.Output
+		out.Name = step.result
+		mem = mem.With(out)
 	}
-	if res.Output.Concept != "Answer" || !strings.Contains(contentJSON(res.Output.Content), "Answer this message for the") {
+	if res.Output.Concept != "triage.Answer" || !strings.Contains(contentJSON(res.Output.Content), "Answer this message for the") {
 		t.Errorf("output %s %s", res.Output.Concept, contentJSON(res.Output.Content))
 	}
 }
@@ -106,15 +111,15 @@ func TestModelsRefusedAndSimulated(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.pipe, func(t *testing.T) {
-			mem, err := workflows.LoadInputs([]byte(tc.inputs))
+			mem, err := method.LoadInputs([]byte(tc.inputs))
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &workflows.Runner{Method: m, Provider: workflows.LocalProvider{Simulate: tc.simulate}, Models: mc}
+			r := &method.Runner{Library: m, Provider: method.LocalProvider{Simulate: tc.simulate}, Models: mc}
 			res, err := r.RunPipe(context.Background(), tc.pipe, mem)
 			if tc.refused {
-				var ue *workflows.UnsupportedError
-				if !errors.As(err, &ue) || ue.Pipe != tc.pipe {
+				var ue *method.UnsupportedError
+				if !errors.As(err, &ue) || ue.Pipe != "triage."+tc.pipe {
 					t.Fatalf("want an UnsupportedError naming %q, got %v", tc.pipe, err)
 				}
 				return

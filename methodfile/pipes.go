@@ -2,65 +2,167 @@ package methodfile
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/method/templating"
-	"github.com/jinjabox/jinjabox/workflows"
 )
 
 // commonKeys every pipe may have.
 var commonKeys = []string{"type", "description", "definition", "inputs", "output", "templating_style"}
 
-// kindKeys are the keys of each pipe kind. Model settings Pipelex passes
-// to a provider as they are (seed, quality, ...) go to ModelSettings.
-var kindKeys = map[string][]string{
-	workflows.KindLLM:       {"prompt", "prompt_template", "system_prompt", "model", "model_to_structure", "structuring_method"},
-	workflows.KindCompose:   {"template", "construct"},
-	workflows.KindCondition: {"expression", "expression_template", "outcomes", "default_outcome", "add_alias_from_expression_to"},
-	workflows.KindSequence:  {"steps"},
-	workflows.KindBatch:     {"branch_pipe_code", "input_list_name", "input_item_name", "max_concurrency"},
-	workflows.KindParallel:  {"branches", "add_each_output", "combined_output"},
-	workflows.KindJudge:     {"model", "prompt", "question", "options", "levels", "criteria", "threshold", "questions"},
-	workflows.KindImgGen:    {"prompt", "negative_prompt", "model", "aspect_ratio", "size", "nb_output", "seed", "output_format", "background", "quality", "is_raw", "safety_tolerance", "is_moderated"},
-	workflows.KindSearch:    {"prompt", "model", "max_results", "from_date", "to_date", "include_domains", "exclude_domains", "include_images"},
-	workflows.KindExtract:   {"model", "max_page_images", "page_views", "page_image_captions", "page_views_dpi"},
-	workflows.KindFunc:      {"function_name"},
-}
+// signatureKeys are the keys of a typeless pipe, a PipeSignature
+// (Pipelex's normalize_typeless_signature_section).
+var signatureKeys = []string{"description", "inputs", "output", "signature_for"}
 
-// settingKeys go to ModelSettings unchanged.
+// settingKeys go to ModelSettings unchanged: what Pipelex passes to a
+// provider as it is.
 var settingKeys = map[string]bool{
 	"model_to_structure": true, "structuring_method": true, "nb_output": true, "seed": true, "output_format": true,
 	"background": true, "quality": true, "is_raw": true, "safety_tolerance": true, "is_moderated": true,
 	"page_image_captions": true, "page_views_dpi": true,
 }
 
+// decoders read each kind's own keys, by kind (the kinds' keys are in
+// method.Kinds).
+var decoders = map[string]func(l *loader, code string, p *method.Pipe, t *tnode){
+	method.KindLLM: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		l.prompt(code, t, "prompt", &p.Prompt)
+		if legacy := t.get("prompt_template"); legacy != nil {
+			if p.Prompt != "" {
+				l.problem(legacy.at, code, "prompt", method.CodeInvalidPipe, "prompt_template is the old name of prompt; give one")
+			}
+			l.prompt(code, t, "prompt_template", &p.Prompt)
+			l.mark(code, "prompt", legacy)
+		}
+		l.prompt(code, t, "system_prompt", &p.SystemPrompt)
+	},
+	method.KindImgGen: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		l.prompt(code, t, "prompt", &p.Prompt)
+		l.prompt(code, t, "negative_prompt", &p.NegativePrompt)
+		p.AspectRatio = l.strField(code, t, "aspect_ratio")
+		if sz := t.get("size"); sz != nil && sz.kind == kInteger {
+			p.Size = strconv.FormatInt(sz.val.(int64), 10)
+			l.mark(code, "size", sz)
+		} else {
+			p.Size = l.strField(code, t, "size")
+		}
+	},
+	method.KindSearch: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		l.prompt(code, t, "prompt", &p.Prompt)
+		p.MaxResults = l.integer(t.get("max_results"), code, "max_results")
+		l.mark(code, "max_results", t.get("max_results"))
+		p.FromDate = l.strField(code, t, "from_date")
+		p.ToDate = l.strField(code, t, "to_date")
+		p.IncludeDomains = l.strList(t.get("include_domains"), code, "include_domains")
+		p.ExcludeDomains = l.strList(t.get("exclude_domains"), code, "exclude_domains")
+		p.IncludeImages = l.boolean(t.get("include_images"), code, "include_images")
+	},
+	method.KindExtract: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		p.MaxPageImages = l.integer(t.get("max_page_images"), code, "max_page_images")
+		l.mark(code, "max_page_images", t.get("max_page_images"))
+		p.PageViews = l.boolean(t.get("page_views"), code, "page_views")
+	},
+	method.KindFunc: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		p.FunctionName = l.strField(code, t, "function_name")
+	},
+	method.KindCompose: func(l *loader, code string, p *method.Pipe, t *tnode) { l.compose(code, p, t) },
+	method.KindCondition: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		l.prompt(code, t, "expression", &p.Expression)
+		l.prompt(code, t, "expression_template", &p.ExpressionTemplate)
+		if o := t.get("outcomes"); o != nil {
+			l.mark(code, "outcomes", o)
+			p.Outcomes, _ = l.strMap(o, code, "outcomes")
+			if ot := l.table(o, "", ""); ot != nil {
+				for _, k := range ot.keys {
+					l.mark(code, "outcomes["+strconv.Quote(k)+"]", ot.kids[k])
+				}
+			}
+		}
+		p.DefaultOutcome = l.strField(code, t, "default_outcome")
+		p.AddAliasFromExpressionTo = l.strField(code, t, "add_alias_from_expression_to")
+	},
+	method.KindSequence: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		p.Steps = l.steps(code, t, "steps", true)
+	},
+	method.KindParallel: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		p.Branches = l.steps(code, t, "branches", false)
+		p.AddEachOutput = l.boolean(t.get("add_each_output"), code, "add_each_output")
+		l.mark(code, "add_each_output", t.get("add_each_output"))
+		if co := t.get("combined_output"); co != nil {
+			l.mark(code, "combined_output", co)
+			if s, ok := l.str(co, code, "combined_output"); ok {
+				p.CombinedOutput = l.conceptRef(s, co.at, code, "combined_output")
+			}
+		}
+	},
+	method.KindBatch: func(l *loader, code string, p *method.Pipe, t *tnode) {
+		p.BranchPipeCode = l.strField(code, t, "branch_pipe_code")
+		p.InputListName = l.strField(code, t, "input_list_name")
+		p.InputItemName = l.strField(code, t, "input_item_name")
+		p.MaxConcurrency = l.integer(t.get("max_concurrency"), code, "max_concurrency")
+		l.mark(code, "max_concurrency", t.get("max_concurrency"))
+	},
+	method.KindJudge: func(l *loader, code string, p *method.Pipe, t *tnode) { l.judge(code, p, t) },
+}
+
 // pipe converts [pipe.<code>].
 func (l *loader) pipe(code string, n *tnode) {
 	l.mark(code, "", n)
-	if !workflows.IsSnakeCase(code) {
-		l.problem(n.at, code, "", workflows.CodeInvalidPipe, "pipe code "+strconv.Quote(code)+" is not snake_case")
+	if !method.IsSnakeCase(code) || strings.Contains(code, ".") {
+		msg := "pipe code " + strconv.Quote(code) + " is not snake_case"
+		if d, c := method.SplitPipeRef(code); d == l.m.Domain && method.IsSnakeCase(c) {
+			msg = "pipe code " + strconv.Quote(code) + " carries its own domain: write " + strconv.Quote(c)
+		}
+		l.problem(n.at, code, "", method.CodeInvalidPipe, msg)
 	}
 	t := l.table(n, code, "")
 	if t == nil {
 		return
 	}
-	p := &workflows.Pipe{}
+	p := &method.Pipe{}
 	l.m.Pipes[code] = p
-	typ, ok := l.str(t.get("type"), code, "type")
 	l.mark(code, "type", t.get("type"))
+	if t.get("type") == nil {
+		l.signature(code, p, t)
+		return
+	}
+	typ, ok := l.str(t.get("type"), code, "type")
 	if !ok {
-		if t.get("type") == nil {
-			l.problem(t.at, code, "type", workflows.CodeInvalidPipe, "type is required")
-		}
 		return
 	}
 	p.Type = typ
-	keys, known := kindKeys[typ]
+	k, known := method.KindOf(typ)
 	if !known {
-		l.problem(t.get("type").at, code, "type", workflows.CodeInvalidPipe, "unknown pipe type "+strconv.Quote(typ))
+		msg := "unknown pipe type " + strconv.Quote(typ)
+		if typ == method.KindSignature {
+			msg = "PipeSignature is no longer a pipe type: leave type out to declare a signature"
+		}
+		l.problem(t.get("type").at, code, "type", method.CodeInvalidPipe, msg)
 		return
 	}
-	l.known(t, code, "", append(append([]string{}, commonKeys...), keys...)...)
+	l.known(t, code, "", append(append([]string{}, commonKeys...), k.Keys...)...)
+	l.common(code, p, t)
+	for _, key := range t.keys {
+		if settingKeys[key] {
+			if p.ModelSettings == nil {
+				p.ModelSettings = map[string]any{}
+			}
+			p.ModelSettings[key] = t.kids[key].plain()
+		}
+	}
+	if m := t.get("model"); m != nil {
+		l.model(code, p, m)
+	}
+	if dec := decoders[typ]; dec != nil {
+		dec(l, code, p, t)
+	}
+}
+
+// common reads the keys every pipe has.
+func (l *loader) common(code string, p *method.Pipe, t *tnode) {
 	p.Description = l.description(t, code)
 	if in := t.get("inputs"); in != nil {
 		l.mark(code, "inputs", in)
@@ -82,89 +184,21 @@ func (l *loader) pipe(code string, n *tnode) {
 		l.mark(code, "templating_style", ts)
 		p.TemplatingStyle = l.style(ts, code, "templating_style")
 	}
+}
+
+// signature reads a typeless pipe: a PipeSignature, a contract (inputs,
+// output) without a body. Any other key is a problem: Pipelex refuses a
+// typeless section that declares a body.
+func (l *loader) signature(code string, p *method.Pipe, t *tnode) {
 	for _, k := range t.keys {
-		if settingKeys[k] {
-			if p.ModelSettings == nil {
-				p.ModelSettings = map[string]any{}
-			}
-			p.ModelSettings[k] = t.kids[k].plain()
+		if !slices.Contains(signatureKeys, k) {
+			l.problem(t.kids[k].at, code, k, method.CodeInvalidPipe, "pipe has no type but declares "+strconv.Quote(k)+": give its type, or keep only "+strings.Join(signatureKeys, ", ")+" for a signature")
 		}
 	}
-	if m := t.get("model"); m != nil {
-		l.model(code, p, m)
-	}
-	switch typ {
-	case workflows.KindLLM:
-		l.prompt(code, t, "prompt", &p.Prompt)
-		if legacy := t.get("prompt_template"); legacy != nil {
-			if p.Prompt != "" {
-				l.problem(legacy.at, code, "prompt", workflows.CodeInvalidPipe, "prompt_template is the old name of prompt; give one")
-			}
-			l.prompt(code, t, "prompt_template", &p.Prompt)
-			l.mark(code, "prompt", legacy)
-		}
-		l.prompt(code, t, "system_prompt", &p.SystemPrompt)
-	case workflows.KindImgGen:
-		l.prompt(code, t, "prompt", &p.Prompt)
-		l.prompt(code, t, "negative_prompt", &p.NegativePrompt)
-		p.AspectRatio = l.strField(code, t, "aspect_ratio")
-		if sz := t.get("size"); sz != nil && sz.kind == kInteger {
-			p.Size = strconv.FormatInt(sz.val.(int64), 10)
-			l.mark(code, "size", sz)
-		} else {
-			p.Size = l.strField(code, t, "size")
-		}
-	case workflows.KindSearch:
-		l.prompt(code, t, "prompt", &p.Prompt)
-		p.MaxResults = l.integer(t.get("max_results"), code, "max_results")
-		l.mark(code, "max_results", t.get("max_results"))
-		p.FromDate = l.strField(code, t, "from_date")
-		p.ToDate = l.strField(code, t, "to_date")
-		p.IncludeDomains = l.strList(t.get("include_domains"), code, "include_domains")
-		p.ExcludeDomains = l.strList(t.get("exclude_domains"), code, "exclude_domains")
-		p.IncludeImages = l.boolean(t.get("include_images"), code, "include_images")
-	case workflows.KindExtract:
-		p.MaxPageImages = l.integer(t.get("max_page_images"), code, "max_page_images")
-		l.mark(code, "max_page_images", t.get("max_page_images"))
-		p.PageViews = l.boolean(t.get("page_views"), code, "page_views")
-	case workflows.KindFunc:
-		p.FunctionName = l.strField(code, t, "function_name")
-	case workflows.KindCompose:
-		l.compose(code, p, t)
-	case workflows.KindCondition:
-		l.prompt(code, t, "expression", &p.Expression)
-		l.prompt(code, t, "expression_template", &p.ExpressionTemplate)
-		if o := t.get("outcomes"); o != nil {
-			l.mark(code, "outcomes", o)
-			p.Outcomes, _ = l.strMap(o, code, "outcomes")
-			if ot := l.table(o, "", ""); ot != nil {
-				for _, k := range ot.keys {
-					l.mark(code, "outcomes["+strconv.Quote(k)+"]", ot.kids[k])
-				}
-			}
-		}
-		p.DefaultOutcome = l.strField(code, t, "default_outcome")
-		p.AddAliasFromExpressionTo = l.strField(code, t, "add_alias_from_expression_to")
-	case workflows.KindSequence:
-		p.Steps = l.steps(code, t, "steps", true)
-	case workflows.KindParallel:
-		p.Branches = l.steps(code, t, "branches", false)
-		p.AddEachOutput = l.boolean(t.get("add_each_output"), code, "add_each_output")
-		l.mark(code, "add_each_output", t.get("add_each_output"))
-		if co := t.get("combined_output"); co != nil {
-			l.mark(code, "combined_output", co)
-			if s, ok := l.str(co, code, "combined_output"); ok {
-				p.CombinedOutput = l.conceptRef(s, co.at, code, "combined_output")
-			}
-		}
-	case workflows.KindBatch:
-		p.BranchPipeCode = l.strField(code, t, "branch_pipe_code")
-		p.InputListName = l.strField(code, t, "input_list_name")
-		p.InputItemName = l.strField(code, t, "input_item_name")
-		p.MaxConcurrency = l.integer(t.get("max_concurrency"), code, "max_concurrency")
-		l.mark(code, "max_concurrency", t.get("max_concurrency"))
-	case workflows.KindJudge:
-		l.judge(code, p, t)
+	l.common(code, p, t)
+	if sf := t.get("signature_for"); sf != nil {
+		l.mark(code, "signature_for", sf)
+		_, _ = l.str(sf, code, "signature_for")
 	}
 }
 
@@ -189,7 +223,7 @@ func (l *loader) prompt(code string, t *tnode, key string, dst *string) {
 }
 
 // model reads model = "ref" or model = { model = "ref", ...settings }.
-func (l *loader) model(code string, p *workflows.Pipe, n *tnode) {
+func (l *loader) model(code string, p *method.Pipe, n *tnode) {
 	l.mark(code, "model", n)
 	switch n.kind {
 	case kString:
@@ -199,7 +233,7 @@ func (l *loader) model(code string, p *workflows.Pipe, n *tnode) {
 			switch k {
 			case "model", "name":
 				if p.Model != "" {
-					l.problem(n.kids[k].at, code, "model", workflows.CodeInvalidPipe, "a model table names its model once (model or name)")
+					l.problem(n.kids[k].at, code, "model", method.CodeInvalidPipe, "a model table names its model once (model or name)")
 				}
 				p.Model, _ = l.str(n.kids[k], code, "model."+k)
 			default:
@@ -210,30 +244,30 @@ func (l *loader) model(code string, p *workflows.Pipe, n *tnode) {
 			}
 		}
 		if p.Model == "" {
-			l.problem(n.at, code, "model", workflows.CodeInvalidPipe, "a model table needs model (or name)")
+			l.problem(n.at, code, "model", method.CodeInvalidPipe, "a model table needs model (or name)")
 		}
 	default:
-		l.problem(n.at, code, "model", CodeType, "model must be a reference string or a table, not "+n.kind.String())
+		l.problem(n.at, code, "model", method.CodeType, "model must be a reference string or a table, not "+n.kind.String())
 	}
 }
 
 // steps reads steps = [{ pipe, result, batch_over?, batch_as? }] (or a
 // parallel's branches, which do not batch).
-func (l *loader) steps(code string, t *tnode, key string, batch bool) []workflows.Step {
+func (l *loader) steps(code string, t *tnode, key string, batch bool) []method.Step {
 	n := t.get(key)
 	if n == nil {
 		return nil
 	}
 	l.mark(code, key, n)
 	if n.kind != kArray {
-		l.problem(n.at, code, key, CodeType, key+" must be an array of tables, not "+n.kind.String())
+		l.problem(n.at, code, key, method.CodeType, key+" must be an array of tables, not "+n.kind.String())
 		return nil
 	}
 	allowed := []string{"pipe", "result"}
 	if batch {
 		allowed = append(allowed, "batch_over", "batch_as")
 	}
-	var out []workflows.Step
+	var out []method.Step
 	for i, it := range n.items {
 		field := key + "[" + strconv.Itoa(i) + "]"
 		l.mark(code, field, it)
@@ -242,7 +276,7 @@ func (l *loader) steps(code string, t *tnode, key string, batch bool) []workflow
 			continue
 		}
 		l.known(st, code, field, allowed...)
-		var s workflows.Step
+		var s method.Step
 		s.Pipe, _ = l.str(st.get("pipe"), code, field+".pipe")
 		s.Result, _ = l.str(st.get("result"), code, field+".result")
 		s.BatchOver, _ = l.str(st.get("batch_over"), code, field+".batch_over")
@@ -254,20 +288,20 @@ func (l *loader) steps(code string, t *tnode, key string, batch bool) []workflow
 
 // compose reads template = "..." or [pipe.X.template], or
 // [pipe.X.construct].
-func (l *loader) compose(code string, p *workflows.Pipe, t *tnode) {
+func (l *loader) compose(code string, p *method.Pipe, t *tnode) {
 	if tn := t.get("template"); tn != nil {
 		l.mark(code, "template", tn)
 		switch tn.kind {
 		case kString:
-			p.Template = &workflows.ComposeTemplate{Template: tn.val.(string), Category: templating.Basic}
+			p.Template = &method.ComposeTemplate{Template: tn.val.(string), Category: templating.Basic}
 		case kTable:
 			l.known(tn, code, "template", "template", "category", "templating_style", "extra_context", "strict_undefined")
-			ct := &workflows.ComposeTemplate{Category: templating.Basic}
+			ct := &method.ComposeTemplate{Category: templating.Basic}
 			if src := tn.get("template"); src != nil {
 				l.mark(code, "template", src)
 				ct.Template, _ = l.str(src, code, "template")
 			} else {
-				l.problem(tn.at, code, "template", workflows.CodeInvalidPipe, "a template table needs template")
+				l.problem(tn.at, code, "template", method.CodeInvalidPipe, "a template table needs template")
 			}
 			if c, ok := l.str(tn.get("category"), code, "template.category"); ok {
 				ct.Category = templating.Category(c)
@@ -286,7 +320,7 @@ func (l *loader) compose(code string, p *workflows.Pipe, t *tnode) {
 			ct.StrictUndefined = l.boolean(tn.get("strict_undefined"), code, "template.strict_undefined")
 			p.Template = ct
 		default:
-			l.problem(tn.at, code, "template", CodeType, "template must be a string or a table, not "+tn.kind.String())
+			l.problem(tn.at, code, "template", method.CodeType, "template must be a string or a table, not "+tn.kind.String())
 		}
 	}
 	if cn := t.get("construct"); cn != nil {
@@ -299,9 +333,9 @@ func (l *loader) compose(code string, p *workflows.Pipe, t *tnode) {
 		// The workflows model classifies the fields (fixed, from,
 		// template, nested) with the rules of the JSON bundle, from the
 		// same ordered data.
-		var c workflows.Construct
+		var c method.Construct
 		if err := json.Unmarshal(encodeJSON(ct.plain()), &c); err != nil {
-			l.problem(cn.at, code, "construct", workflows.CodeInvalidPipe, err.Error())
+			l.problem(cn.at, code, "construct", method.CodeInvalidPipe, err.Error())
 			return
 		}
 		p.Construct = &c
@@ -332,7 +366,7 @@ func (l *loader) markConstruct(code string, t *tnode, prefix string) {
 // judge reads a PipeJudge: prompt (the evidence), then question with its
 // kind's keys, or [pipe.X.questions.<field>] tables. A lone prompt is the
 // question (the older synonym).
-func (l *loader) judge(code string, p *workflows.Pipe, t *tnode) {
+func (l *loader) judge(code string, p *method.Pipe, t *tnode) {
 	var prompt, question string
 	l.prompt(code, t, "prompt", &prompt)
 	l.prompt(code, t, "question", &question)
@@ -370,8 +404,8 @@ func (l *loader) judge(code string, p *workflows.Pipe, t *tnode) {
 }
 
 // question reads options, levels, criteria and threshold of a question.
-func (l *loader) question(code, prefix string, t *tnode) workflows.JudgeQuestion {
-	var q workflows.JudgeQuestion
+func (l *loader) question(code, prefix string, t *tnode) method.JudgeQuestion {
+	var q method.JudgeQuestion
 	if o := t.get("options"); o != nil {
 		l.mark(code, prefix+"options", o)
 		q.Options, _ = l.strMap(o, code, prefix+"options")
@@ -379,7 +413,7 @@ func (l *loader) question(code, prefix string, t *tnode) workflows.JudgeQuestion
 	if lv := t.get("levels"); lv != nil {
 		l.mark(code, prefix+"levels", lv)
 		if lv.kind != kArray {
-			l.problem(lv.at, code, prefix+"levels", CodeType, "levels must be an array, not "+lv.kind.String())
+			l.problem(lv.at, code, prefix+"levels", method.CodeType, "levels must be an array, not "+lv.kind.String())
 		} else {
 			for i, it := range lv.items {
 				field := prefix + "levels[" + strconv.Itoa(i) + "]"
@@ -393,7 +427,7 @@ func (l *loader) question(code, prefix string, t *tnode) workflows.JudgeQuestion
 					s, _ := l.str(it.get("label"), code, field+".label")
 					q.Levels = append(q.Levels, s)
 				default:
-					l.problem(it.at, code, field, CodeType, "a level is a string or a table with label, not "+it.kind.String())
+					l.problem(it.at, code, field, method.CodeType, "a level is a string or a table with label, not "+it.kind.String())
 				}
 			}
 		}

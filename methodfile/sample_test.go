@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/workflows"
+	"github.com/jinjabox/jinjabox/method"
 )
 
 // TestSampleMatchesJSON: the .mthds sample is the JSON sample written as
@@ -14,25 +14,25 @@ import (
 func TestSampleMatchesJSON(t *testing.T) {
 	mt, err := LoadFile("testdata/sample_method.mthds")
 	if err != nil {
-		for _, p := range Problems(err) {
+		for _, p := range method.Problems(err) {
 			t.Error(p)
 		}
 		t.Fatal(err)
 	}
-	mj, err := LoadFile("../workflows/testdata/sample_method.json")
+	mj, err := LoadFile("../method/testdata/sample_method.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(m *workflows.Method, inputs string) (string, string) {
+	run := func(m *method.Library, inputs string) (string, string) {
 		data, err := os.ReadFile(inputs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mem, err := workflows.LoadInputs(data)
+		mem, err := method.LoadInputs(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := (&workflows.Runner{Method: m, Provider: workflows.LocalProvider{}}).Run(context.Background(), mem)
+		res, err := (&method.Runner{Library: m, Provider: method.LocalProvider{}}).Run(context.Background(), mem)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestSampleMatchesJSON(t *testing.T) {
 		return string(out), string(reqs)
 	}
 	o1, r1 := run(mt, "testdata/sample_inputs.json")
-	o2, r2 := run(mj, "../workflows/testdata/sample_inputs.json")
+	o2, r2 := run(mj, "../method/testdata/sample_inputs.json")
 	if o1 != o2 {
 		t.Errorf("outputs differ:\n mthds %s\n json  %s", o1, o2)
 	}

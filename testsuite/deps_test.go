@@ -109,6 +109,59 @@ func TestEngineDependencies(t *testing.T) {
 	t.Logf("%d module packages, %d packages in the closure", own, len(lines))
 }
 
+// TestMethodDependencies keeps the method layer pure: method/... (the
+// model, validation, the runner) and methodfile (the loader) never link
+// Temporal or OpenTelemetry, so a TOML loader or `jinjabox validate`
+// does not pull in a workflow SDK. The Temporal layer (workflows,
+// activities, failure) depends on method, never the other way.
+func TestMethodDependencies(t *testing.T) {
+	goBin := goTool(t)
+	args := []string{"list", "-deps", "-f", "{{.ImportPath}}", "./method/...", "./methodfile"}
+	cmd := exec.Command(goBin, args...)
+	cmd.Dir = ".."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	n := 0
+	for _, path := range strings.Fields(string(out)) {
+		n++
+		for _, m := range forbiddenModules {
+			if strings.HasPrefix(path, m) {
+				t.Errorf("%s is in the method layer's dependency closure", path)
+			}
+		}
+		for _, own := range []string{"/workflows", "/activities", "/failure"} {
+			if path == modulePath+own {
+				t.Errorf("the method layer depends on %s", path)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("go list reported no packages")
+	}
+	t.Logf("%d packages in the method layer's closure", n)
+}
+
+// TestActivitiesDoNotImportWorkflows: workflows run activities by name
+// and import them; activities never import the workflows.
+func TestActivitiesDoNotImportWorkflows(t *testing.T) {
+	goBin := goTool(t)
+	cmd := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", "./activities")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range strings.Fields(string(out)) {
+		if path == modulePath+"/workflows" {
+			t.Error("activities depends on workflows")
+		}
+	}
+}
+
 func TestIsForbidden(t *testing.T) {
 	for imp, want := range map[string]bool{
 		"os": true, "os/exec": true, "net/http": true, "time": true, "math/rand/v2": true,

@@ -3,11 +3,12 @@
 //
 //	jinjabox render [flags] TEMPLATE|- [DATA.json]
 //	jinjabox check [--json] [--verbose] FILE.jsonl...
-//	jinjabox validate METHOD.json
-//	jinjabox exec METHOD.json INPUTS.json
+//	jinjabox validate [flags] PATH...
+//	jinjabox exec [flags] METHOD INPUTS.json
+//	jinjabox run [flags] METHOD INPUTS.json
 //
-// Exit status: 0 on success, 1 when a render fails or a case fails, 2 on
-// a usage or I/O error.
+// Exit status: 0 on success, 1 when a render, a case or a validation
+// fails, 2 on a usage or I/O error or a method path that names no bundle.
 package main
 
 import (
@@ -20,9 +21,9 @@ import (
 const usage = `usage:
   jinjabox render [flags] TEMPLATE|- [DATA.json]   render a template (- reads stdin)
   jinjabox check [--json] [--verbose] FILE.jsonl... run corpus cases
-  jinjabox validate METHOD.json                    report every problem of a method bundle
-  jinjabox exec METHOD.json INPUTS.json            run a method in process (local model)
-  jinjabox run METHOD.json INPUTS.json             run a method on Temporal (RunMethodWorkflow)
+  jinjabox validate [-L DIR]... [--json] PATH...   validate a method library (files or directories)
+  jinjabox exec [-L DIR]... METHOD INPUTS.json     run a method in process (local model)
+  jinjabox run [-L DIR]... METHOD INPUTS.json      run a method on Temporal (RunMethodWorkflow)
   jinjabox help                                    show this help
 
 run "jinjabox render -h" or "jinjabox check -h" for the flags.

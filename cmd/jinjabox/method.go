@@ -8,25 +8,35 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/methodfile"
-	"github.com/jinjabox/jinjabox/workflows"
 )
 
-// methodFlags are the flags validate and exec share.
+// methodFlags are the flags validate, exec and run share.
 type methodFlags struct {
-	models string
-	pipe   string
+	models  string
+	pipe    string
+	libDirs listFlag
 }
+
+// listFlag is a repeatable string flag (-L DIR -L DIR).
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func (f *methodFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.models, "models", "", "model configuration (JSON: presets, aliases, waterfalls) that must resolve every $preset, @alias and ~waterfall")
-	fs.StringVar(&f.pipe, "pipe", "", "the pipe to start from (default: the method's main_pipe)")
+	fs.StringVar(&f.pipe, "pipe", "", "the pipe to run (default: the bundle's main_pipe); a bare code or domain.code")
+	fs.Var(&f.libDirs, "L", "library directory: every .mthds beneath it loads into the library (repeatable)")
+	fs.Var(&f.libDirs, "library-dir", "same as -L")
 }
 
 // options turns the flags into load options.
 func (f *methodFlags) options() (methodfile.Options, error) {
-	opts := methodfile.Options{MainPipe: f.pipe}
+	opts := methodfile.Options{Pipe: f.pipe, LibraryDirs: f.libDirs}
 	if f.models == "" {
 		return opts, nil
 	}
@@ -34,7 +44,7 @@ func (f *methodFlags) options() (methodfile.Options, error) {
 	if err != nil {
 		return opts, err
 	}
-	var mc workflows.ModelConfig
+	var mc method.ModelConfig
 	if err := json.Unmarshal(data, &mc); err != nil {
 		return opts, fmt.Errorf("%s: %w", f.models, err)
 	}
@@ -42,33 +52,45 @@ func (f *methodFlags) options() (methodfile.Options, error) {
 	return opts, nil
 }
 
-// printProblems writes every problem of a load, one per line.
-func printProblems(w io.Writer, err error) int {
-	probs := methodfile.Problems(err)
-	for _, p := range probs {
-		fmt.Fprintln(w, p.Error())
+// load loads the library the paths name; it prints why and returns the
+// exit status (2: a path names no bundle, 1: the library is invalid)
+// when it cannot be used.
+func load(paths []string, opts methodfile.Options, stderr io.Writer) (*methodfile.Loaded, int) {
+	ld, err := methodfile.LoadLibrary(paths, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return nil, 2
 	}
-	if len(probs) == 0 {
-		fmt.Fprintln(w, err)
-	}
-	return max(len(probs), 1)
+	return ld, 0
 }
 
-// cmdValidate: jinjabox validate [--models M.json] [--pipe PIPE] METHOD — loads a
-// method (a Pipelex .mthds or .plx file, or a JSON bundle), parses every
-// template and path, and prints every problem, one per line, each naming
-// the file and line, the pipe and the field.
+// printProblems writes problems, one per line.
+func printProblems(w io.Writer, ps []*method.Problem) {
+	for _, p := range ps {
+		fmt.Fprintln(w, p.Error())
+	}
+}
+
+// cmdValidate: jinjabox validate [flags] PATH... — loads the bundles the
+// paths name (method files, or directories: bundle.mthds or the only
+// .mthds), the -L library directories and the installed methods they
+// reference, validates every pipe of the library, and prints every
+// problem, one per line, each naming the file and line, the pipe and the
+// field. Exit 0: valid; 1: invalid (or PipeSignatures without
+// --allow-signatures); 2: a path names no bundle, or a usage error.
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var mf methodFlags
 	mf.register(fs)
-	pos, err := parseInterspersed(fs, args)
+	asJSON := fs.Bool("json", false, "print the verdict, problems and warnings as one JSON object")
+	allowSignatures := fs.Bool("allow-signatures", false, "a library whose PipeSignatures have no implementation is valid (exit 0)")
+	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: jinjabox validate [--models MODELS.json] [--pipe PIPE] METHOD.mthds|METHOD.plx|METHOD.json")
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "usage: jinjabox validate [--json] [--allow-signatures] [-L DIR]... [--models MODELS.json] [--pipe PIPE] PATH...")
 		return 2
 	}
 	opts, err := mf.options()
@@ -76,31 +98,96 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
-	_, err = methodfile.LoadFileWith(pos[0], opts)
-	if err == nil {
+	ld, status := load(paths, opts, stderr)
+	if ld == nil {
+		if *asJSON {
+			writeJSON(stdout, validateReport{Valid: false, Exit: status, Error: "target not resolvable"})
+		}
+		return status
+	}
+	errs, warns := ld.Report.Errors(), ld.Report.Warnings()
+	var pending []string
+	for _, e := range ld.Signatures() {
+		pending = append(pending, e.Ref)
+	}
+	status = 0
+	switch {
+	case len(errs) > 0:
+		status = 1
+	case len(pending) > 0 && !*allowSignatures:
+		status = 1
+	}
+	if *asJSON {
+		writeJSON(stdout, validateReport{Valid: len(errs) == 0, Exit: status, Runnable: len(errs) == 0 && len(pending) == 0 && len(ld.Library.Missing) == 0,
+			Main: ld.Library.Main, Problems: nonNil(errs), Warnings: nonNil(warns), Signatures: pending, Missing: ld.Library.Missing})
+		return status
+	}
+	printProblems(stdout, warns)
+	switch {
+	case len(errs) > 0:
+		printProblems(stdout, errs)
+		fmt.Fprintf(stderr, "%d problem(s)\n", len(errs))
+	case len(pending) > 0 && !*allowSignatures:
+		fmt.Fprintf(stdout, "valid, but not runnable: PipeSignature(s) without implementation: %s (--allow-signatures accepts them)\n", strings.Join(pending, ", "))
+	case len(pending) > 0:
+		fmt.Fprintf(stdout, "ok (%d signatures)\n", len(pending))
+	default:
 		fmt.Fprintln(stdout, "ok")
-		return 0
 	}
-	if os.IsNotExist(err) || isPathError(err) {
-		fmt.Fprintln(stderr, "jinjabox:", err)
-		return 2
-	}
-	n := printProblems(stdout, err)
-	fmt.Fprintf(stderr, "%d problem(s)\n", n)
-	return 1
+	return status
 }
 
-func isPathError(err error) bool {
-	_, ok := err.(*os.PathError)
-	return ok
+// validateReport is validate's --json output.
+type validateReport struct {
+	Valid      bool              `json:"valid"`
+	Runnable   bool              `json:"runnable"`
+	Exit       int               `json:"exit"`
+	Main       string            `json:"main_pipe,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	Problems   []*method.Problem `json:"problems"`
+	Warnings   []*method.Problem `json:"warnings"`
+	Signatures []string          `json:"signatures,omitempty"`
+	Missing    []string          `json:"missing_methods,omitempty"`
+}
+
+func nonNil(ps []*method.Problem) []*method.Problem {
+	if ps == nil {
+		return []*method.Problem{}
+	}
+	return ps
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// runnable loads a library for exec or run: valid, with a pipe to run.
+// It prints why not and returns the exit status when it is not.
+func runnable(paths []string, opts methodfile.Options, stderr io.Writer) (*method.Library, int) {
+	ld, status := load(paths, opts, stderr)
+	if ld == nil {
+		return nil, status
+	}
+	printProblems(stderr, ld.Report.Warnings())
+	if errs := ld.Report.Errors(); len(errs) > 0 {
+		printProblems(stderr, errs)
+		return nil, 1
+	}
+	if ld.Library.Main == "" {
+		fmt.Fprintln(stderr, "jinjabox: no pipe to run: the bundle has no main_pipe; name one with --pipe")
+		return nil, 1
+	}
+	return ld.Library, 0
 }
 
 // cmdExec: jinjabox exec [flags] METHOD INPUTS.json — validates the
-// method, runs its main pipe in process with the local deterministic
-// model provider, and prints the output stuff as JSON (no Temporal).
-// The local provider extracts text documents (read from --docs, default
-// the inputs file's directory) and refuses image generation, search and
-// non-text documents unless --simulate.
+// library, runs its main pipe (or --pipe) in process with the local
+// deterministic model provider, and prints the output stuff as JSON (no
+// Temporal). The local provider extracts text documents (read from
+// --docs, default the inputs file's directory) and refuses image
+// generation, search and non-text documents unless --simulate.
 func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -113,7 +200,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "usage: jinjabox exec [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD.mthds|METHOD.plx|METHOD.json INPUTS.json")
+		fmt.Fprintln(stderr, "usage: jinjabox exec [-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json")
 		return 2
 	}
 	opts, err := mf.options()
@@ -121,21 +208,16 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
-	m, err := methodfile.LoadFileWith(pos[0], opts)
-	if err != nil {
-		if isPathError(err) {
-			fmt.Fprintln(stderr, "jinjabox:", err)
-			return 2
-		}
-		printProblems(stderr, err)
-		return 1
+	lib, status := runnable(pos[:1], opts, stderr)
+	if lib == nil {
+		return status
 	}
 	idata, err := os.ReadFile(pos[1])
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
-	mem, err := workflows.LoadInputs(idata)
+	mem, err := method.LoadInputs(idata)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
@@ -144,8 +226,8 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = filepath.Dir(pos[1])
 	}
-	provider := workflows.LocalProvider{Files: os.DirFS(dir), Simulate: *simulate}
-	res, err := (&workflows.Runner{Method: m, Provider: provider, Models: opts.Models}).Run(context.Background(), mem)
+	provider := method.LocalProvider{Files: os.DirFS(dir), Simulate: *simulate}
+	res, err := (&method.Runner{Library: lib, Provider: provider, Models: opts.Models}).Run(context.Background(), mem)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 1

@@ -15,17 +15,20 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/cmd/internal/tconfig"
-	"github.com/jinjabox/jinjabox/methodfile"
+	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
-// cmdRun: jinjabox run [--id ID] [--timeout D] METHOD.json INPUTS.json —
-// starts RunMethodWorkflow on the Temporal server of TEMPORAL_ADDRESS
-// (the same settings as cmd/worker), waits for it and prints the output
-// stuff as JSON, exactly as `jinjabox exec` prints it.
+// cmdRun: jinjabox run [flags] METHOD INPUTS.json — loads and validates
+// the library as exec does, starts RunMethodWorkflow with it on the
+// Temporal server of TEMPORAL_ADDRESS (the same settings as cmd/worker),
+// waits for it and prints the output stuff as JSON, exactly as
+// `jinjabox exec` prints it.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	var mf methodFlags
+	mf.register(fs)
 	id := fs.String("id", "", "workflow ID (default: jinjabox-run-<uuid>)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up waiting after this long")
 	pos, err := parseInterspersed(fs, args)
@@ -33,21 +36,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "usage: jinjabox run [--id ID] [--timeout D] METHOD.json INPUTS.json")
+		fmt.Fprintln(stderr, "usage: jinjabox run [-L DIR]... [--pipe PIPE] [--id ID] [--timeout D] METHOD INPUTS.json")
 		return 2
 	}
-	// A .mthds (TOML) bundle is loaded and validated here and sent as
-	// JSON, the form RunMethodWorkflow takes.
-	m, err := methodfile.LoadFile(pos[0])
+	opts, err := mf.options()
 	if err != nil {
-		if isPathError(err) {
-			fmt.Fprintln(stderr, "jinjabox:", err)
-			return 2
-		}
-		printProblems(stderr, err)
-		return 1
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 2
 	}
-	mdata, err := json.Marshal(m)
+	// The library is loaded and validated here and sent as JSON, the
+	// form RunMethodWorkflow takes (it validates it again).
+	lib, status := runnable(pos[:1], opts, stderr)
+	if lib == nil {
+		return status
+	}
+	mdata, err := json.Marshal(lib)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
@@ -69,12 +72,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer func() { _ = tp.Shutdown(context.Background()) }()
-	opts, err := cfg.ClientOptions(tp.Tracer("github.com/jinjabox/jinjabox"))
+	copts, err := cfg.ClientOptions(tp.Tracer("github.com/jinjabox/jinjabox"))
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
-	c, err := client.DialContext(ctx, opts)
+	c, err := client.DialContext(ctx, copts)
 	if err != nil {
 		fmt.Fprintf(stderr, "jinjabox: connecting to %s: %v\n", cfg.Address, err)
 		return 2
@@ -92,18 +95,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		printRunError(stderr, err)
 		return 1
 	}
-	var out *workflows.Stuff
-	if res.Output != nil {
-		s, err := res.Output.Stuff()
-		if err != nil {
-			fmt.Fprintln(stderr, "jinjabox:", err)
-			return 1
-		}
-		out = &s
-	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(res.Output); err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 1
 	}
@@ -119,7 +113,7 @@ func printRunError(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintf(w, "jinjabox: %s: %s\n", ae.Type(), ae.Error())
-	if ae.Type() == workflows.ErrTypeInvalidMethod && ae.HasDetails() {
+	if ae.Type() == failure.ErrTypeInvalidMethod && ae.HasDetails() {
 		var problems []string
 		if ae.Details(&problems) == nil {
 			for _, p := range problems {

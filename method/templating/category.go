@@ -89,12 +89,12 @@ type Config struct {
 // NewEnvironment builds an engine environment for the category with the
 // style driving tag and format. Each call returns an independent
 // environment; filters close over style and registry, never globals.
-func NewEnvironment(cat Category, style TemplatingStyle) (*engine.Environment, error) {
+func NewEnvironment(cat Category, style Style) (*engine.Environment, error) {
 	return NewEnvironmentWith(cat, style, Config{})
 }
 
 // NewEnvironmentWith is NewEnvironment with explicit settings.
-func NewEnvironmentWith(cat Category, style TemplatingStyle, cfg Config) (*engine.Environment, error) {
+func NewEnvironmentWith(cat Category, style Style, cfg Config) (*engine.Environment, error) {
 	s, ok := specs[cat]
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))
@@ -116,7 +116,7 @@ func NewEnvironmentWith(cat Category, style TemplatingStyle, cfg Config) (*engin
 // Filters returns the category's extra filters bound to style and
 // images (nil: a temporary registry per with_images call), for callers
 // that build engine.Options themselves (the corpus harness).
-func Filters(cat Category, style TemplatingStyle, images *ImageRegistry) (map[string]engine.FilterFunc, error) {
+func Filters(cat Category, style Style, images *ImageRegistry) (map[string]engine.FilterFunc, error) {
 	s, ok := specs[cat]
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))
@@ -136,7 +136,7 @@ func Filters(cat Category, style TemplatingStyle, images *ImageRegistry) (map[st
 // filterSet binds the filters of one environment to its style and
 // registry.
 type filterSet struct {
-	style  TemplatingStyle
+	style  Style
 	images *ImageRegistry
 }
 

@@ -49,14 +49,14 @@ func TestCategorySpecs(t *testing.T) {
 				t.Errorf("%s: HasExtraFilter(%s) wrong", tc.cat, f)
 			}
 		}
-		if _, err := NewEnvironment(tc.cat, TemplatingStyle{}); err != nil {
+		if _, err := NewEnvironment(tc.cat, Style{}); err != nil {
 			t.Errorf("%s: %v", tc.cat, err)
 		}
 	}
-	if _, err := NewEnvironment("latex", TemplatingStyle{}); err == nil {
+	if _, err := NewEnvironment("latex", Style{}); err == nil {
 		t.Error("unknown category accepted")
 	}
-	if _, err := NewEnvironment(Basic, TemplatingStyle{TagStyle: "json"}); err == nil {
+	if _, err := NewEnvironment(Basic, Style{TagStyle: "json"}); err == nil {
 		t.Error("unknown tag style accepted")
 	}
 }
@@ -100,7 +100,7 @@ func TestTagFilter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &filterSet{style: TemplatingStyle{TagStyle: tc.style, TextFormat: FormatPlain}}
+			f := &filterSet{style: Style{TagStyle: tc.style, TextFormat: FormatPlain}}
 			c := newCtx(1 << 20)
 			c.esc = tc.esc
 			out, err := call(c, f.tag, tc.v, tc.args)

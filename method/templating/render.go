@@ -41,7 +41,7 @@ func Prepare(src string, sigils bool) string {
 // Render renders src in the category with a fresh environment bound to
 // this render's image registry, so filters hold no state across renders.
 // Errors are *engine.Error.
-func Render(cat Category, style TemplatingStyle, name, src string, data map[string]any, rc RenderConfig) (Rendered, error) {
+func Render(cat Category, style Style, name, src string, data map[string]any, rc RenderConfig) (Rendered, error) {
 	reg := rc.Images
 	if reg == nil {
 		reg = NewImageRegistry()

@@ -25,7 +25,7 @@ func TestRenderCategories(t *testing.T) {
 	tests := []struct {
 		name   string
 		cat    Category
-		style  TemplatingStyle
+		style  Style
 		sigils bool
 		src    string
 		want   string
@@ -33,7 +33,7 @@ func TestRenderCategories(t *testing.T) {
 		kind   engine.ErrorKind
 	}{
 		{"basic sigils xml", Basic, DefaultStyle, true, "@note and $n", "<note>\na <b> & c\n</note> and 3", 0, 0},
-		{"basic ticks", Basic, TemplatingStyle{TagStyle: TagTicks}, true, "@note", "note: ```\na <b> & c\n```", 0, 0},
+		{"basic ticks", Basic, Style{TagStyle: TagTicks}, true, "@note", "note: ```\na <b> & c\n```", 0, 0},
 		{"optional sigil absent", Basic, DefaultStyle, true, "[@?missing]", "[]", 0, 0},
 		{"html escapes tag body", HTML, DefaultStyle, false, "{{ note|tag }}", "<note>\na &lt;b&gt; &amp; c\n</note>", 0, 0},
 		{"html trims blocks", HTML, DefaultStyle, false, "{% if n %}\n  x\n{% endif %}\n", "  x\n", 0, 0},

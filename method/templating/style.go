@@ -24,18 +24,18 @@ const (
 	FormatJSON     TextFormat = "json"
 )
 
-// TemplatingStyle drives the tag and format filters. The zero value is
+// Style drives the tag and format filters. The zero value is
 // the default: xml tags, plain text.
-type TemplatingStyle struct {
+type Style struct {
 	TagStyle   TagStyle   `json:"tag_style,omitempty"`
 	TextFormat TextFormat `json:"text_format,omitempty"`
 }
 
 // DefaultStyle is xml tags with plain text (Pipelex's configured default).
-var DefaultStyle = TemplatingStyle{TagStyle: TagXML, TextFormat: FormatPlain}
+var DefaultStyle = Style{TagStyle: TagXML, TextFormat: FormatPlain}
 
 // Resolved fills empty fields with the defaults and rejects unknown ones.
-func (s TemplatingStyle) Resolved() (TemplatingStyle, error) {
+func (s Style) Resolved() (Style, error) {
 	if s.TagStyle == "" {
 		s.TagStyle = DefaultStyle.TagStyle
 	}

@@ -1,6 +1,6 @@
 # The older .plx spelling: definition instead of description,
-# prompt_template instead of prompt, no main_pipe (the one pipe nothing
-# calls is the entry point), an empty [pipe] header, literal strings.
+# prompt_template instead of prompt, no main_pipe (the caller names the
+# pipe to run: --pipe make_card), an empty [pipe] header, literal strings.
 domain     = "legacy"
 definition = "Greeting cards, the old way"
 

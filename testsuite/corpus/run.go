@@ -13,8 +13,8 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/testsuite/fixtures"
-	"github.com/jinjabox/jinjabox/workflows"
 )
 
 // Status is the outcome of running one case.
@@ -207,7 +207,7 @@ func executePath(c *Case, res *Result) {
 		return
 	}
 	start := time.Now()
-	got, err := workflows.EvalPathCase(c.Field, c.Path, c.Key, ctx)
+	got, err := method.EvalPathCase(c.Field, c.Path, c.Key, ctx)
 	res.Duration = time.Since(start)
 	if err != nil {
 		setErr(res, err)

@@ -1,0 +1,103 @@
+// Package failure turns jinjabox failures into Temporal application
+// errors and back: the error types a caller (or a retry policy) tells
+// apart without parsing messages, and the details that locate a failure
+// (kind, template, line, column, pipe, field, batch item). Workflows and
+// activities both use it.
+package failure
+
+import (
+	"errors"
+	"strconv"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/method"
+)
+
+// Application error types of template failures: a caller (or a retry
+// policy) tells them apart by type without parsing messages.
+const (
+	ErrTypeSyntax    = "TemplateSyntaxError"
+	ErrTypeSecurity  = "TemplateSecurityError"
+	ErrTypeBudget    = "TemplateBudgetError"
+	ErrTypeUndefined = "TemplateUndefinedError"
+	ErrTypeRender    = "TemplateRenderError"
+	// ErrTypeInvalidMethod is a library that fails validation.
+	ErrTypeInvalidMethod = "InvalidMethod"
+	// ErrTypeProvider is a model call the provider refused for good
+	// (a 4xx other than 408/429); transient failures stay retryable.
+	ErrTypeProvider = "ProviderError"
+)
+
+// Details are the position details of a failure, carried as the
+// application error's single detail.
+type Details struct {
+	Kind     string `json:"kind"`
+	Template string `json:"template,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Col      int    `json:"col,omitempty"`
+	Pipe     string `json:"pipe,omitempty"`
+	Field    string `json:"field,omitempty"`
+	// Item is the batch item index, -1 outside a batch.
+	Item int `json:"item"`
+}
+
+// ErrorType maps an engine error kind to its application error type.
+func ErrorType(k errs.Kind) string {
+	switch k {
+	case errs.Syntax:
+		return ErrTypeSyntax
+	case errs.Security:
+		return ErrTypeSecurity
+	case errs.Budget:
+		return ErrTypeBudget
+	case errs.Undefined:
+		return ErrTypeUndefined
+	}
+	return ErrTypeRender // type, render, internal
+}
+
+// From turns a run or engine failure into a non-retryable
+// Temporal application error: a template fails the same way on every
+// attempt, so retrying only burns budget. Errors that are already
+// application errors (a provider's, a child workflow's) pass through, and
+// nil stays nil.
+func From(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) {
+		return err
+	}
+	d := Details{Item: -1, Kind: errs.Render.String()}
+	var re *method.RunError
+	if errors.As(err, &re) {
+		d.Pipe, d.Field, d.Item = re.Pipe, re.Field, re.Item
+	}
+	var ee *errs.Error
+	if !errors.As(err, &ee) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeRender, nil, d)
+	}
+	d.Kind, d.Template, d.Line, d.Col = ee.Kind.String(), ee.Name, ee.Line, ee.Col
+	return temporal.NewNonRetryableApplicationError(err.Error(), ErrorType(ee.Kind), nil, d)
+}
+
+// WithItem re-raises a batch item's failure naming the item index, so
+// the caller learns which item failed first. The type and details survive.
+func WithItem(err error, item int) error {
+	var ae *temporal.ApplicationError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	var d Details
+	if ae.HasDetails() && ae.Details(&d) == nil {
+		if d.Item < 0 {
+			d.Item = item
+		}
+	} else {
+		d = Details{Item: item}
+	}
+	return temporal.NewNonRetryableApplicationError("item "+strconv.Itoa(item)+": "+ae.Error(), ae.Type(), nil, d)
+}

@@ -1,0 +1,333 @@
+package method
+
+import (
+	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/builtins"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
+)
+
+// TemplateFacts is what static analysis learns about one parsed template.
+// All lists are in source walk order, deduplicated, so reports are
+// deterministic.
+type TemplateFacts struct {
+	// Vars are the free variable names (read but never bound by the
+	// template), excluding the environment's globals.
+	Vars []NameAt
+	// Filters are the filter names used.
+	Filters []NameAt
+	// Private are underscore attribute names reached by dot or by a
+	// literal |attr argument (the surface metadata names excepted).
+	Private []NameAt
+	// Unguarded are references to optional names outside a guard.
+	Unguarded []NameAt
+}
+
+// NameAt is a name and the byte offset of its first occurrence.
+type NameAt struct {
+	Name string
+	Pos  int
+}
+
+// analyzeTemplate walks tree. optional names the declared-optional
+// inputs; every reference to one must be guarded: under {% if var %} or
+// {% if var is defined %} (or an "and" holding one; the guard extends to
+// the right operand), in the then-arm of an inline "x if var else y", or
+// in test position (a bare name or a defined/undefined/none test). The
+// else arm is not guarded; "or" and "not" do not guard. Loop targets,
+// macro parameters and names set earlier shadow.
+func analyzeTemplate(tree *syntax.Template, optional map[string]bool) TemplateFacts {
+	a := &analyzer{optional: optional, seen: map[string]bool{}}
+	a.stmts(tree.Body, &scope{bound: map[string]bool{}, guarded: map[string]bool{}})
+	return a.info
+}
+
+type analyzer struct {
+	optional map[string]bool
+	info     TemplateFacts
+	seen     map[string]bool // kind+name dedup
+}
+
+type scope struct {
+	bound   map[string]bool
+	guarded map[string]bool
+}
+
+// child is a scope whose bindings do not leak out (for, with, macro).
+func (s *scope) child() *scope {
+	return &scope{bound: copySet(s.bound), guarded: s.guarded}
+}
+
+// guard is the same binding scope with more guarded names (if bodies
+// share bindings with the enclosing body, as in Jinja).
+func (s *scope) guard(names map[string]bool) *scope {
+	if len(names) == 0 {
+		return s
+	}
+	g := copySet(s.guarded)
+	for n := range names {
+		g[n] = true
+	}
+	return &scope{bound: s.bound, guarded: g}
+}
+
+func copySet(m map[string]bool) map[string]bool {
+	c := make(map[string]bool, len(m)+2)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func (a *analyzer) add(list *[]NameAt, kind, name string, pos int) {
+	if a.seen[kind+"\x00"+name] {
+		return
+	}
+	a.seen[kind+"\x00"+name] = true
+	*list = append(*list, NameAt{Name: name, Pos: pos})
+}
+
+// runtimeNames are always bound while rendering.
+var runtimeNames = map[string]bool{"loop": true, "self": true, "varargs": true, "kwargs": true, "caller": true}
+
+func (a *analyzer) stmts(body []syntax.Stmt, s *scope) {
+	for _, st := range body {
+		a.stmt(st, s)
+	}
+}
+
+func (a *analyzer) bindTarget(t syntax.Expr, s *scope) {
+	switch n := t.(type) {
+	case *syntax.Name:
+		s.bound[n.Name] = true
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			a.bindTarget(it, s)
+		}
+	case *syntax.NSRef:
+		a.name(n.NS, n.P, s, false)
+	}
+}
+
+func (a *analyzer) stmt(st syntax.Stmt, s *scope) {
+	switch n := st.(type) {
+	case *syntax.Output:
+		a.expr(n.X, s, false)
+	case *syntax.If:
+		a.expr(n.Cond, s, true)
+		a.stmts(n.Body, s.guard(guardsOf(n.Cond)))
+		a.stmts(n.Else, s)
+	case *syntax.For:
+		a.expr(n.Iter, s, false)
+		body := s.child()
+		a.bindTarget(n.Target, body)
+		if n.Filter != nil {
+			a.expr(n.Filter, body, true)
+		}
+		a.stmts(n.Body, body)
+		a.stmts(n.Else, s)
+	case *syntax.Set:
+		a.expr(n.X, s, false)
+		a.bindTarget(n.Target, s)
+	case *syntax.SetBlock:
+		a.stmts(n.Body, s)
+		if n.Filter != nil {
+			a.expr(n.Filter, s, false)
+		}
+		a.bindTarget(n.Target, s)
+	case *syntax.With:
+		body := s.child()
+		for i, v := range n.Values {
+			a.expr(v, s, false)
+			if i < len(n.Targets) {
+				a.bindTarget(n.Targets[i], body)
+			}
+		}
+		a.stmts(n.Body, body)
+	case *syntax.Macro:
+		s.bound[n.Name] = true
+		body := s.child()
+		for _, p := range n.Params {
+			if p.Default != nil {
+				a.expr(p.Default, s, false)
+			}
+			body.bound[p.Name] = true
+		}
+		a.stmts(n.Body, body)
+	case *syntax.CallBlock:
+		a.expr(n.Call, s, false)
+		body := s.child()
+		for _, p := range n.Params {
+			if p.Default != nil {
+				a.expr(p.Default, s, false)
+			}
+			body.bound[p.Name] = true
+		}
+		a.stmts(n.Body, body)
+	case *syntax.FilterBlock:
+		a.stmts(n.Body, s)
+		if n.Filter != nil {
+			a.expr(n.Filter, s, false)
+		}
+	case *syntax.Autoescape:
+		a.expr(n.X, s, false)
+		a.stmts(n.Body, s)
+	case *syntax.Block:
+		a.stmts(n.Body, s.child())
+	case *syntax.Extends:
+		a.expr(n.Template, s, false)
+	case *syntax.Include:
+		a.expr(n.Template, s, false)
+	case *syntax.Import:
+		a.expr(n.Template, s, false)
+		s.bound[n.Target] = true
+	case *syntax.FromImport:
+		a.expr(n.Template, s, false)
+		for _, nm := range n.Names {
+			s.bound[nm.Alias] = true
+		}
+	}
+}
+
+// guardsOf returns the names a condition guards: a bare name, a
+// "name is defined" test, or either inside an "and".
+func guardsOf(e syntax.Expr) map[string]bool {
+	out := map[string]bool{}
+	var walk func(e syntax.Expr)
+	walk = func(e syntax.Expr) {
+		switch n := e.(type) {
+		case *syntax.Name:
+			out[n.Name] = true
+		case *syntax.Test:
+			if nm, ok := n.X.(*syntax.Name); ok && n.Name == "defined" && !n.Negated {
+				out[nm.Name] = true
+			}
+		case *syntax.Binary:
+			if n.Op == "and" {
+				walk(n.L)
+				walk(n.R)
+			}
+		}
+	}
+	walk(e)
+	return out
+}
+
+// name records a variable read.
+func (a *analyzer) name(name string, pos int, s *scope, testPos bool) {
+	if s.bound[name] || runtimeNames[name] {
+		return
+	}
+	if _, global := builtins.GlobalFuncs[name]; global {
+		return
+	}
+	a.add(&a.info.Vars, "var", name, pos)
+	if a.optional[name] && !s.guarded[name] && !testPos {
+		a.add(&a.info.Unguarded, "unguarded", name, pos)
+	}
+}
+
+func (a *analyzer) private(name string, pos int) {
+	if policy.IsPrivateName(name) && !engine.SurfacePrivateNames[name] {
+		a.add(&a.info.Private, "private", name, pos)
+	}
+}
+
+func (a *analyzer) args(c *syntax.CallArgs, s *scope) {
+	for _, x := range c.Args {
+		a.expr(x, s, false)
+	}
+	for _, kw := range c.Kwargs {
+		a.expr(kw.X, s, false)
+	}
+	if c.DynArgs != nil {
+		a.expr(c.DynArgs, s, false)
+	}
+	if c.DynKwargs != nil {
+		a.expr(c.DynKwargs, s, false)
+	}
+}
+
+// presenceTests are tests that probe presence, so their operand is a
+// safe reference to an optional name.
+var presenceTests = map[string]bool{"defined": true, "undefined": true, "none": true}
+
+func (a *analyzer) expr(e syntax.Expr, s *scope, testPos bool) {
+	switch n := e.(type) {
+	case nil:
+	case *syntax.Name:
+		a.name(n.Name, n.P, s, testPos)
+	case *syntax.Attr:
+		a.private(n.Name, n.P)
+		a.expr(n.X, s, false)
+	case *syntax.Item:
+		a.expr(n.X, s, false)
+		a.expr(n.Key, s, false)
+	case *syntax.Slice:
+		a.expr(n.X, s, false)
+		a.expr(n.Start, s, false)
+		a.expr(n.Stop, s, false)
+		a.expr(n.Step, s, false)
+	case *syntax.Call:
+		a.expr(n.Fn, s, false)
+		a.args(&n.CallArgs, s)
+	case *syntax.Filter:
+		a.expr(n.X, s, false) // source order: the operand comes first
+		a.add(&a.info.Filters, "filter", n.Name, n.P)
+		if n.Name == "attr" && len(n.Args) > 0 {
+			if name, ok := constString(n.Args[0]); ok {
+				a.private(name, n.Args[0].Pos())
+			}
+		}
+		a.args(&n.CallArgs, s)
+	case *syntax.Test:
+		a.expr(n.X, s, presenceTests[n.Name])
+		a.args(&n.CallArgs, s)
+	case *syntax.Unary:
+		a.expr(n.X, s, testPos && n.Op == "not")
+	case *syntax.Binary:
+		if n.Op == "and" || n.Op == "or" {
+			a.expr(n.L, s, testPos)
+			r := s
+			if n.Op == "and" {
+				r = s.guard(guardsOf(n.L))
+			}
+			a.expr(n.R, r, testPos)
+			return
+		}
+		a.expr(n.L, s, false)
+		a.expr(n.R, s, false)
+	case *syntax.Compare:
+		a.expr(n.First, s, false)
+		for _, op := range n.Ops {
+			a.expr(op.X, s, false)
+		}
+	case *syntax.CondExpr:
+		a.expr(n.Cond, s, true)
+		a.expr(n.Then, s.guard(guardsOf(n.Cond)), testPos)
+		a.expr(n.Else, s, testPos)
+	case *syntax.ListLit:
+		for _, it := range n.Items {
+			a.expr(it, s, false)
+		}
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			a.expr(it, s, false)
+		}
+	case *syntax.DictLit:
+		for i := range n.Keys {
+			a.expr(n.Keys[i], s, false)
+			a.expr(n.Values[i], s, false)
+		}
+	case *syntax.Const, *syntax.NSRef:
+	}
+}
+
+// constString reports a string constant's value.
+func constString(e syntax.Expr) (string, bool) {
+	if c, ok := e.(*syntax.Const); ok && c.Value.Kind() == value.String {
+		return c.Value.Str(), true
+	}
+	return "", false
+}

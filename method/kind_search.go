@@ -1,0 +1,89 @@
+package method
+
+import (
+	"strconv"
+
+	"github.com/jinjabox/jinjabox/method/templating"
+)
+
+// PipeSearch: a query rendered in the basic category, sent to a web
+// search model; the output is the answer.
+
+// SearchFields are PipeSearch's own fields (dates are YYYY-MM-DD).
+type SearchFields struct {
+	MaxResults     int      `json:"max_results,omitempty"`
+	FromDate       string   `json:"from_date,omitempty"`
+	ToDate         string   `json:"to_date,omitempty"`
+	IncludeDomains []string `json:"include_domains,omitempty"`
+	ExcludeDomains []string `json:"exclude_domains,omitempty"`
+	IncludeImages  bool     `json:"include_images,omitempty"`
+}
+
+var kindSearch = &Kind{
+	Name:   KindSearch,
+	Model:  true,
+	Prompt: true,
+	Keys:   []string{"prompt", "model", "max_results", "from_date", "to_date", "include_domains", "exclude_domains", "include_images"},
+	fields: func(p *Pipe) []string {
+		var s set
+		s.add("max_results", p.MaxResults != 0)
+		s.add("from_date", p.FromDate != "")
+		s.add("to_date", p.ToDate != "")
+		s.add("include_domains", len(p.IncludeDomains) > 0)
+		s.add("exclude_domains", len(p.ExcludeDomains) > 0)
+		s.add("include_images", p.IncludeImages)
+		return s
+	},
+	check: checkSearch,
+	run:   runSearch,
+}
+
+func checkSearch(c *pipeCheck) {
+	p := c.p
+	for _, d := range []struct{ field, val string }{{"from_date", p.FromDate}, {"to_date", p.ToDate}} {
+		if d.val != "" && !isISODate(d.val) {
+			c.add(d.field, CodeInvalidPipe, "dates are YYYY-MM-DD, not "+strconv.Quote(d.val))
+		}
+	}
+	if p.Prompt == "" {
+		c.add("prompt", CodeInvalidPipe, "prompt is required")
+		return
+	}
+	if p.MaxResults < 0 {
+		c.add("max_results", CodeInvalidPipe, "max_results must not be negative")
+	}
+	c.checkTemplate(tmplField{field: "prompt", src: p.Prompt, cat: templating.Basic, sigils: true})
+}
+
+// isISODate reports whether s is YYYY-MM-DD with a plausible month and day.
+func isISODate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	y, e1 := strconv.Atoi(s[:4])
+	mo, e2 := strconv.Atoi(s[5:7])
+	d, e3 := strconv.Atoi(s[8:])
+	return e1 == nil && e2 == nil && e3 == nil && y > 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31
+}
+
+func runSearch(x *invocation) (*Stuff, []Stuff, error) {
+	p := x.p
+	q, err := x.render("prompt", templating.Basic, x.style(nil), p.Prompt, true, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	req := x.request(RequestSearch, ConceptText)
+	req.Prompt, req.MaxResults = q, p.MaxResults
+	if err := x.decorate(&req); err != nil {
+		return nil, nil, err
+	}
+	req.FromDate, req.ToDate = p.FromDate, p.ToDate
+	req.IncludeDomains, req.ExcludeDomains, req.IncludeImages = p.IncludeDomains, p.ExcludeDomains, p.IncludeImages
+	resp, err := x.call(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Fields = x.fields(req.Output) // after the call: the request stays as it was
+	out, err := x.answer(req, resp)
+	return out, nil, err
+}

@@ -1,0 +1,134 @@
+package method
+
+import (
+	"strconv"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/builtins"
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/method/templating"
+)
+
+// tmplField describes one template field to check.
+type tmplField struct {
+	field  string
+	src    string
+	cat    templating.Category
+	sigils bool
+	// wrap is true for a condition expression (checked as {{ expr }}).
+	wrap bool
+	// extra are names the render context adds (extra_context).
+	extra map[string]bool
+}
+
+// checkTemplate parses and analyses one template field, reporting syntax
+// errors, private names, unknown filters, undeclared and unguarded
+// inputs. It returns the template's facts (nil when it does not parse).
+func (c *pipeCheck) checkTemplate(f tmplField) *TemplateFacts {
+	spec, ok := f.cat.Spec()
+	if !ok {
+		c.add(f.field, CodeInvalidPipe, "unknown template category "+strconv.Quote(string(f.cat)))
+		return nil
+	}
+	src := templating.Prepare(f.src, f.sigils)
+	shift := 0
+	if f.wrap {
+		src, shift = "{{ "+f.src+" }}", 3
+	}
+	name := c.e.Ref + "." + f.field
+	// Problems of this field are reported in source order.
+	defer c.sortField(len(c.v.report.Problems))
+	prob := func(code, msg string, off int) {
+		pr := c.problem(f.field, code, msg)
+		if off >= 0 {
+			pr.Line, pr.Col = errs.LineCol(src, off)
+			if pr.Line == 1 {
+				pr.Col = max(1, pr.Col-shift)
+			}
+		}
+		c.v.report.Add(pr)
+	}
+	tree, err := syntax.Parse(name, src, syntax.Options{TrimBlocks: spec.TrimBlocks, LstripBlocks: spec.LstripBlocks}, budget.NewMeter(budget.Limits{}))
+	if err != nil {
+		c.engineProblem(f.field, err, shift)
+		return nil
+	}
+	info := analyzeTemplate(tree, c.optionalInputs())
+	for _, n := range info.Private {
+		prob(CodePrivateName, "private name "+strconv.Quote(n.Name)+" is not readable by templates", n.Pos)
+	}
+	unknown := 0
+	for _, fl := range info.Filters {
+		if _, ok := builtins.Filters[fl.Name]; ok || f.cat.HasExtraFilter(fl.Name) {
+			continue
+		}
+		unknown++
+		msg := "unknown filter " + strconv.Quote(fl.Name)
+		for _, x := range templating.ExtraFilterNames {
+			if x == fl.Name {
+				msg = "filter " + strconv.Quote(fl.Name) + " is not available in category " + strconv.Quote(string(f.cat))
+			}
+		}
+		prob(CodeUnknownFilter, msg, fl.Pos)
+	}
+	// The engine's own static pass (P4 refusals, unknown tests, ...):
+	// report what the analysis above did not already explain.
+	env, err := templating.NewEnvironment(f.cat, templating.Style{})
+	if err == nil {
+		_, err = env.Parse(name, src)
+	}
+	if err != nil {
+		k := errKind(err)
+		covered := (k == errs.Security && len(info.Private) > 0) || (k == errs.Syntax && unknown > 0)
+		if !covered {
+			c.engineProblem(f.field, err, shift)
+		}
+	}
+	for _, n := range info.Vars {
+		if _, declared := c.p.Inputs[n.Name]; declared || f.extra[n.Name] || ignoredVar(n.Name) {
+			continue
+		}
+		prob(CodeUndeclaredInput, "variable "+strconv.Quote(n.Name)+" is not a declared input", n.Pos)
+	}
+	for _, n := range info.Unguarded {
+		prob(CodeOptionalUnguarded, "optional input "+strconv.Quote(n.Name)+" is used outside a guard ({% if "+n.Name+" %}, is defined, an inline if, or @?"+n.Name+")", n.Pos)
+	}
+	return &info
+}
+
+// render renders one template field of the invocation against its
+// memory.
+func (x *invocation) render(field string, cat templating.Category, style templating.Style, src string, sigils bool, reg *templating.ImageRegistry) (string, error) {
+	return x.renderWith(field, cat, style, src, nil, templating.RenderConfig{Sigils: sigils, Images: reg})
+}
+
+// renderWith renders one template field against memory plus extra
+// context (inputs win over extra keys), under the runner's limits.
+func (x *invocation) renderWith(field string, cat templating.Category, style templating.Style, src string, extra map[string]any, rc templating.RenderConfig) (string, error) {
+	s := x.s
+	data, err := x.mem.TemplateData(x.concepts())
+	if err != nil {
+		return "", x.fail(field, err)
+	}
+	for _, k := range sortedKeys(extra) {
+		if _, taken := data[k]; !taken { // inputs win over extra context
+			data[k] = extra[k]
+		}
+	}
+	rc.Limits = s.r.Limits
+	if s.r.LimitsFor != nil {
+		rc.Limits = s.r.LimitsFor(cat)
+	}
+	code := x.code()
+	out, err := templating.Render(cat, style, code+"."+field, src, data, rc)
+	if s.r.OnRender != nil {
+		s.r.OnRender(RenderEvent{Pipe: code, Field: field, Category: cat, TemplateBytes: len(src),
+			Units: out.Units, OutputBytes: len(out.Text), Err: err})
+	}
+	if err != nil {
+		return "", x.fail(field, err)
+	}
+	s.res.Renders = append(s.res.Renders, Render{Pipe: code, Field: field, Text: out.Text, Images: out.Images})
+	return out.Text, nil
+}

@@ -1,0 +1,138 @@
+package method
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSampleValidates(t *testing.T) {
+	m := loadTestMethod(t, "sample_method.json")
+	if err := m.Validate(ValidateOptions{}).Err(); err != nil {
+		for _, p := range Problems(err) {
+			t.Error(p)
+		}
+	}
+}
+
+// TestBrokenReportsEverything checks that one validation reports every
+// problem of the broken sample, each with its pipe and field.
+func TestBrokenReportsEverything(t *testing.T) {
+	m := loadTestMethod(t, "broken_method.json")
+	err := m.Validate(ValidateOptions{}).Err()
+	if err == nil {
+		t.Fatal("broken method validated")
+	}
+	probs := Problems(err)
+	for _, p := range probs {
+		t.Log(p)
+	}
+	want := []struct{ pipe, field, code, detail string }{
+		{"", "main_pipe", CodeUnknownPipe, "start"},
+		{"", "concept Ticket", CodePrivateName, "_internal"},
+		{"bad_llm", "prompt", CodeUndeclaredInput, "customer"},
+		{"bad_llm", "prompt", CodePrivateName, "_secret"},
+		{"bad_llm", "prompt", CodeOptionalUnguarded, "extra"},
+		{"bad_llm", "images[0]", CodePrivateName, "__class__"},
+		{"bad_llm", "inputs", CodeUnusedInput, "notes"},
+		{"bad_compose", "template", CodeUnknownFilter, "with_images"},
+		{"bad_compose", "template", CodeUnknownFilter, "shout"},
+		{"bad_construct", "construct field 'a'", CodePrivateName, "_secret"},
+		{"bad_construct", "construct field 'b'", CodeInvalidPath, "empty segment"},
+		{"bad_construct", "construct field 'c'", CodePrivateName, "__class__"},
+		{"bad_construct", "construct field 'd.nested'", CodeUndeclaredInput, "missing_var"},
+		{"bad_construct", "construct field 'd.nested'", CodeUnknownFilter, "nosuchfilter"},
+		{"bad_condition", "expression", CodePrivateName, "__class__"},
+		{"bad_condition", "expression", CodeOptionalUnguarded, "maybe"},
+		{"bad_condition", `outcomes["x"]`, CodeUnknownPipe, "missing_pipe"},
+		{"bad_condition", "default_outcome", CodeInvalidPipe, "required"},
+		{"bad_batch", "branch_pipe_code", CodeUnknownPipe, "nowhere"},
+		{"bad_batch", "input_list_name", CodePrivateName, "_x"},
+		{"bad_batch", "input_item_name", CodeBatchItemCollision, "items"},
+		{"bad_sequence", "steps[0]", CodeInvalidPipe, "batch_over"},
+		{"bad_syntax", "prompt", CodeSyntax, ""},
+	}
+	for _, w := range want {
+		found := false
+		for _, p := range probs {
+			if p.Pipe == w.pipe && p.Field == w.field && p.Code == w.code && strings.Contains(p.Message, w.detail) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("missing problem: pipe %q field %q code %s (%s)", w.pipe, w.field, w.code, w.detail)
+		}
+	}
+	// Deterministic: the same report twice.
+	again := Problems(m.Validate(ValidateOptions{}).Err())
+	if len(again) != len(probs) {
+		t.Fatalf("second validation gave %d problems, first %d", len(again), len(probs))
+	}
+	for i := range probs {
+		if probs[i].Error() != again[i].Error() {
+			t.Errorf("report order differs at %d", i)
+		}
+	}
+}
+
+func TestValidatePipeKinds(t *testing.T) {
+	tests := []struct {
+		name, method string
+		codes        []string // expected problem codes, in order; nil: valid
+	}{
+		{"llm ok", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"a": "Text", "o": "Text?"}, "prompt": "@a @?o"}}}`, nil},
+		{"llm inline-if guard", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"o": "Text?"}, "prompt": "{{ o.text if o else 'none' }}{% if o is defined and o.text %}{{ o }}{% endif %}"}}}`, nil},
+		{"llm else arm unguarded", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"o": "Text?"}, "prompt": "{% if o %}x{% else %}{{ o }}{% endif %}"}}}`, []string{CodeOptionalUnguarded}},
+		{"llm or does not guard", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"o": "Text?"}, "prompt": "{% if o or 1 %}{{ o }}{% endif %}"}}}`, []string{CodeOptionalUnguarded}},
+		{"llm loop var shadows", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"l": "Text[]"}, "prompt": "{% for x in l %}{{ x }}{{ loop.index }}{% endfor %}{% set y = 1 %}{{ y }}"}}}`, nil},
+		{"llm missing prompt", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM"}}}`, []string{CodeInvalidPipe}},
+		{"llm with_images ok", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"i": "Image"}, "prompt": "{{ i|with_images }}"}}}`, nil},
+		{"compose markdown filter only html", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": {"category": "markdown", "template": "{{ a|markdown }}"}}}}`, []string{CodeUnknownFilter}},
+		{"compose html markdown ok", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": {"category": "html", "template": "{{ a.text|markdown }}{{ a|escape_script_tag }}"}}}}`, nil},
+		{"compose mermaid no tag", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": {"category": "mermaid", "template": "{{ a|tag }}"}}}}`, []string{CodeUnknownFilter}},
+		{"compose bad category", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "template": {"category": "llm_prompt", "template": "x"}}}}`, []string{CodeInvalidPipe}},
+		{"compose both", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "template": "x", "construct": {"a": 1}}}}`, []string{CodeInvalidPipe}},
+		{"construct from undeclared", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "construct": {"a": {"from": "x.y"}}}}}`, []string{CodeUndeclaredInput}},
+		{"condition expression no filters", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCondition", "inputs": {"a": "Text"}, "expression": "a|tag", "outcomes": {"x": "p"}, "default_outcome": "fail"}}}`, []string{CodeUnknownFilter}},
+		{"condition continue needs optional output", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCondition", "inputs": {"a": "Text"}, "output": "Text", "expression": "a", "outcomes": {"x": "continue"}, "default_outcome": "fail"}}}`, []string{CodeInvalidPipe}},
+		{"condition both", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCondition", "inputs": {"a": "Text"}, "expression": "a", "expression_template": "{{ a }}", "outcomes": {"x": "fail"}, "default_outcome": "fail"}}}`, []string{CodeInvalidPipe}},
+		{"condition outputs differ", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCondition", "inputs": {"a": "Text"}, "output": "Text", "expression": "a", "outcomes": {"x": "q"}, "default_outcome": "fail"}, "q": {"type": "PipeImgGen", "inputs": {"a": "Text"}, "output": "Image", "prompt": "$a"}}}`, []string{CodeInvalidPipe}},
+		{"batch ok", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeBatch", "inputs": {"l": "Text[]"}, "branch_pipe_code": "p", "input_list_name": "l", "input_item_name": "i"}}}`, nil},
+		{"batch same names", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeBatch", "inputs": {"l": "Text[]"}, "branch_pipe_code": "p", "input_list_name": "l", "input_item_name": "l"}}}`, []string{CodeBatchItemCollision, CodeBatchItemCollision}},
+		{"judge both prompts", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeJudge", "inputs": {"a": "Text"}, "question": "{{ a }}", "prompt": "{{ a }}"}}}`, []string{CodeInvalidPipe}},
+		{"judge one option", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeJudge", "inputs": {"a": "Text"}, "question": "{{ a }}", "options": {"x": "X"}}}}`, []string{CodeInvalidPipe}},
+		{"imggen undeclared", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeImgGen", "prompt": "$style", "negative_prompt": "blurry"}}}`, []string{CodeUndeclaredInput}},
+		{"search ok", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "prompt": "news about $q", "max_results": 3}}}`, nil},
+		{"unknown type", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeMagic"}}}`, []string{CodeInvalidPipe}},
+		{"unknown concept", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Nope"}, "prompt": "{{ q }}"}}}`, []string{CodeUnknownConcept}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := LoadJSON([]byte(tc.method))
+			if err != nil {
+				t.Fatal(err)
+			}
+			probs := Problems(m.Validate(ValidateOptions{}).Err())
+			var got []string
+			for _, p := range probs {
+				got = append(got, p.Code)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.codes, ",") {
+				for _, p := range probs {
+					t.Log(p)
+				}
+				t.Errorf("codes %v, want %v", got, tc.codes)
+			}
+		})
+	}
+}
+
+func TestValidateJSON(t *testing.T) {
+	if _, err := ValidateJSON([]byte(`{"main_pipe": 3}`), ValidateOptions{}); len(Problems(err)) != 1 || Problems(err)[0].Code != CodeInvalidMethod {
+		t.Errorf("bad JSON: %v", err)
+	}
+	m, err := ValidateJSON([]byte(`{"main_pipe": "p", "pipes": {"p": {"type": "PipeBatch", "branch_pipe_code": "p", "input_list_name": "l", "input_item_name": "i"}}}`), ValidateOptions{})
+	if m == nil || len(Problems(err)) != 1 || Problems(err)[0].Code != CodeUndeclaredInput {
+		t.Errorf("got %v", err)
+	}
+}
