@@ -22,6 +22,9 @@ type Child struct {
 	Key string
 	// Item is the batch item index, -1 for other children.
 	Item int
+	// Output, when set, overrides the child pipe's output spec (a
+	// sequence step's nb_output or multiple_output).
+	Output string
 	// Depth is the child's nesting depth (the runner sets it).
 	Depth int
 }
@@ -52,7 +55,7 @@ func (s *run) inline(n int, child func(i int) Child) ([]ChildResult, error) {
 	out := make([]ChildResult, n)
 	for i := range n {
 		c := child(i)
-		o, added, err := s.pipe(c.Pipe, c.Memory, c.Depth)
+		o, added, err := s.pipeAs(c.Pipe, c.Memory, c.Depth, c.Output)
 		if err != nil {
 			var re *RunError
 			if c.Item >= 0 && errors.As(err, &re) && re.Item < 0 {

@@ -40,7 +40,7 @@ type Field struct {
 
 // FieldTypes are the scalar and container types of a structure field;
 // any other type names a concept.
-var FieldTypes = []string{"boolean", "concept", "date", "dict", "integer", "list", "number", "object", "text"}
+var FieldTypes = []string{"boolean", "concept", "date", "datetime", "dict", "integer", "list", "number", "object", "text", "time"}
 
 // IsFieldType reports whether t is a field type rather than a concept.
 func IsFieldType(t string) bool {
@@ -336,6 +336,33 @@ func (cs Concepts) class(name string) string {
 		return c
 	}
 	return BareConcept(name)
+}
+
+// compatible reports whether content of concept tested can stand where
+// concept wanted is expected (Pipelex's Concept.are_concept_compatible):
+// the same concept, Dynamic or Anything on either side, the same content
+// class (text-like concepts are all text), or tested refining wanted
+// (through its chain), or both refining one concept.
+func (cs Concepts) compatible(tested, wanted string) bool {
+	tested, wanted = canonicalNative(tested), canonicalNative(wanted)
+	if tested == wanted || tested == ConceptDynamic || wanted == ConceptDynamic || wanted == ConceptAnything || tested == ConceptAnything {
+		return true
+	}
+	if bt, bw := cs.Base(tested), cs.Base(wanted); bt == bw && IsNativeConcept(bt) && bt != ConceptComposite {
+		return true
+	}
+	for name, i := tested, 0; i < 32; i++ {
+		c, ok := cs[name]
+		if !ok || c.Refines == "" {
+			break
+		}
+		name = canonicalNative(c.Refines)
+		if name == wanted {
+			return true
+		}
+	}
+	ct, cw := cs[tested], cs[wanted]
+	return ct != nil && cw != nil && ct.Refines != "" && ct.Refines == cw.Refines
 }
 
 // Normalize is NormalizeContent after following refinements, so "Email"

@@ -2,6 +2,7 @@ package method
 
 import (
 	"strconv"
+	"strings"
 )
 
 // PipeBatch: the branch pipe runs once per item of a list, each item in
@@ -49,6 +50,10 @@ var kindBatch = &Kind{
 func checkBatch(c *pipeCheck) {
 	p := c.p
 	c.pipeRef("branch_pipe_code", p.BranchPipeCode)
+	if strings.Contains(p.InputListName, ".") {
+		// Pipelex's check_input_list_name: the list is an input, by name.
+		c.add("input_list_name", CodeInvalidPipe, "input_list_name names an input, not the path "+strconv.Quote(p.InputListName))
+	}
 	c.batchNames("input_list_name", p.InputListName, p.InputItemName, true)
 	if p.MaxConcurrency < 0 {
 		c.add("max_concurrency", CodeInvalidPipe, "max_concurrency must be positive")

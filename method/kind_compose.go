@@ -38,6 +38,13 @@ var kindCompose = &Kind{
 
 func checkCompose(c *pipeCheck) {
 	p := c.p
+	// Pipelex's PipeComposeBlueprint.validate_output.
+	if p.Output != "" && ParseConceptSpec(p.Output).List {
+		c.add("output", CodeInvalidPipe, "PipeCompose produces one output, not "+strconv.Quote(p.Output))
+	}
+	u := used{}
+	failed := false
+	defer func() { c.requireAllUsed(u, failed) }()
 	switch {
 	case p.Template != nil && p.Construct != nil:
 		c.add("template", CodeInvalidPipe, "template and construct are mutually exclusive")
@@ -60,9 +67,11 @@ func checkCompose(c *pipeCheck) {
 		for k := range t.ExtraContext {
 			extra[k] = true
 		}
-		c.checkTemplate(tmplField{field: "template", src: t.Template, cat: t.Category, sigils: composeSigils(t.Category), extra: extra})
+		info := c.checkTemplate(tmplField{field: "template", src: t.Template, cat: t.Category, sigils: composeSigils(t.Category), extra: extra})
+		failed = info == nil
+		u.addFacts(info)
 	default:
-		c.construct(p.Construct, "")
+		failed = !c.construct(p.Construct, "", u)
 	}
 }
 
@@ -72,7 +81,10 @@ func composeSigils(c templating.Category) bool {
 	return c == templating.Basic || c == templating.Markdown
 }
 
-func (c *pipeCheck) construct(k *Construct, prefix string) {
+// construct checks a construct's fields, collecting the inputs they use;
+// it reports whether every template parsed.
+func (c *pipeCheck) construct(k *Construct, prefix string, u used) bool {
+	ok := true
 	for _, f := range k.Fields {
 		path := prefix + f.Name
 		field := "construct field '" + path + "'"
@@ -82,15 +94,19 @@ func (c *pipeCheck) construct(k *Construct, prefix string) {
 		switch f.Method {
 		case FieldFrom:
 			c.checkPath(field, f.From, true)
+			u.addPath(f.From)
 			if f.KeyedBy != "" {
 				c.checkPath(field, f.KeyedBy, false)
 			}
 		case FieldTemplate:
-			c.checkTemplate(tmplField{field: field, src: f.Template, cat: templating.Basic, sigils: true})
+			info := c.checkTemplate(tmplField{field: field, src: f.Template, cat: templating.Basic, sigils: true})
+			ok = ok && info != nil
+			u.addFacts(info)
 		case FieldNested:
-			c.construct(f.Nested, path+".")
+			ok = c.construct(f.Nested, path+".", u) && ok
 		}
 	}
+	return ok
 }
 
 func runCompose(x *invocation) (*Stuff, []Stuff, error) {

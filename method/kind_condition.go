@@ -109,7 +109,18 @@ func (c *pipeCheck) conditionOutputs() {
 	if p.Output == "" {
 		return
 	}
-	out := ParseConceptSpec(p.Output).Name
+	spec := ParseConceptSpec(p.Output)
+	out := spec.Name
+	// An outcome pipe that may output nothing makes the condition's
+	// output optional too (Pipelex: OPTIONAL_NOT_HANDLED).
+	if !spec.Optional {
+		for _, k := range sortedKeys(p.Outcomes) {
+			if tp, ok := c.target(p.Outcomes[k]); ok && ParseConceptSpec(tp.Output).Optional {
+				c.add("output", CodeInvalidPipe, "outcome pipe "+strconv.Quote(p.Outcomes[k])+" may output nothing, so the condition's output must be optional (\"?\")")
+				break
+			}
+		}
+	}
 	if out == ConceptAnything {
 		return
 	}

@@ -49,8 +49,24 @@ func checkExtract(c *pipeCheck) {
 	}
 	if p.Output != "" {
 		spec := ParseConceptSpec(p.Output)
-		if b := c.base(spec.Name); !(b == ConceptPage && spec.List) && b != ConceptText {
-			c.add("output", CodeInvalidPipe, "PipeExtract outputs Page[] (or Text), not "+strconv.Quote(p.Output))
+		if b := c.base(spec.Name); b != ConceptPage || !spec.List || spec.Count > 0 {
+			c.add("output", CodeInvalidPipe, "PipeExtract outputs Page[], not "+strconv.Quote(p.Output))
+		}
+	}
+	// An image is one page: the page options of documents do not apply.
+	for _, in := range p.InputNames() {
+		if c.base(ParseConceptSpec(p.Inputs[in]).Name) != ConceptImage {
+			continue
+		}
+		ms := p.ModelSettings
+		for _, k := range []struct {
+			name string
+			set  bool
+		}{{"page_views", p.PageViews}, {"page_image_captions", ms["page_image_captions"] == true},
+			{"page_views_dpi", ms["page_views_dpi"] != nil}, {"max_page_images", p.MaxPageImages != 0}} {
+			if k.set {
+				c.add(k.name, CodeInvalidPipe, k.name+" does not apply to an Image input")
+			}
 		}
 	}
 }

@@ -9,22 +9,21 @@ import (
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 
-// PipeJudge: a question (yes/no, a choice among options, or a rating on
-// levels) asked of a model about rendered evidence; method files may ask
-// several questions at once, each answer filling a field of the output.
+// PipeJudge: closed questions asked of a judging model about the evidence
+// its prompt presents (Pipelex's PipeJudgeBlueprint): yes/no, a choice
+// among options, or a rating on levels. The single form asks one
+// question and outputs its native verdict (YesNo, Choice, Rating); the
+// multi form asks the questions of a table, each answer filling the
+// output concept's field of that name.
 
-// JudgeFields are PipeJudge's own fields.
+// JudgeFields are PipeJudge's own fields; Pipe.Prompt is the evidence.
 type JudgeFields struct {
 	Question  string            `json:"question,omitempty"`
 	Options   map[string]string `json:"options,omitempty"`
 	Levels    []string          `json:"levels,omitempty"`
 	Criteria  map[string]string `json:"criteria,omitempty"`
 	Threshold float64           `json:"threshold,omitempty"`
-	// Evidence is the prompt rendered and sent as the material to judge
-	// (the file's "prompt" when a question is also given); Questions asks
-	// several questions at once, each answer filling the output
-	// concept's field of that name.
-	Evidence  string          `json:"evidence,omitempty"`
+	// Questions asks several questions at once (the multi form).
 	Questions []JudgeQuestion `json:"questions,omitempty"`
 }
 
@@ -58,6 +57,14 @@ func (q JudgeQuestion) Kind() string {
 	return JudgeYesNo
 }
 
+// single is the single form's question.
+func (p *Pipe) single() JudgeQuestion {
+	return JudgeQuestion{Question: p.Question, Options: p.Options, Levels: p.Levels, Criteria: p.Criteria, Threshold: p.Threshold}
+}
+
+// verdictConcepts are the native outputs of each kind.
+var verdictConcepts = map[string]string{JudgeYesNo: ConceptYesNo, JudgeChoice: ConceptChoice, JudgeRating: ConceptRating}
+
 var kindJudge = &Kind{
 	Name:   KindJudge,
 	Model:  true,
@@ -70,78 +77,56 @@ var kindJudge = &Kind{
 		s.add("levels", len(p.Levels) > 0)
 		s.add("criteria", len(p.Criteria) > 0)
 		s.add("threshold", p.Threshold != 0)
-		s.add("evidence", p.Evidence != "")
 		s.add("questions", len(p.Questions) > 0)
 		return s
 	},
-	check: func(c *pipeCheck) { c.judge() },
+	check: checkJudge,
 	run: func(x *invocation) (*Stuff, []Stuff, error) {
 		out, err := x.judge()
 		return out, nil, err
 	},
 }
 
-func (c *pipeCheck) judge() {
+// checkJudge mirrors PipeJudgeBlueprint: the evidence prompt and one
+// question (or a questions table, not both) are required; every input
+// is read by the prompt or a question; the output has no multiplicity
+// and is the kind's native verdict (or refines it), or for the multi
+// form a structure with one field per question.
+func checkJudge(c *pipeCheck) {
 	p := c.p
-	if p.Evidence != "" || len(p.Questions) > 0 {
-		c.judgeFile()
-		return
-	}
-	q, field := p.Question, "question"
-	switch {
-	case p.Question != "" && p.Prompt != "":
-		c.add("prompt", CodeInvalidPipe, "question and prompt are synonyms; give one")
-	case p.Question == "" && p.Prompt == "":
-		c.add("question", CodeInvalidPipe, "question is required")
-	case p.Prompt != "":
-		q, field = p.Prompt, "prompt"
-	}
-	if q != "" {
-		c.checkTemplate(tmplField{field: field, src: q, cat: templating.Basic, sigils: true})
+	if strings.TrimSpace(p.Prompt) == "" {
+		c.add("prompt", CodeInvalidPipe, "a PipeJudge judges the evidence its prompt presents: prompt is required")
 	}
 	switch {
-	case len(p.Options) > 0 && len(p.Levels) > 0:
-		c.add("options", CodeInvalidPipe, "options and levels are exclusive")
-	case len(p.Options) == 1:
-		c.add("options", CodeInvalidPipe, "a choice needs at least two options")
-	case len(p.Levels) == 1:
-		c.add("levels", CodeInvalidPipe, "a rating needs at least two levels")
+	case p.Question == "" && len(p.Questions) == 0:
+		c.add("question", CodeInvalidPipe, "a PipeJudge asks a question (question) or several (questions)")
+	case p.Question != "" && len(p.Questions) > 0:
+		c.add("question", CodeInvalidPipe, "a PipeJudge asks one question or several questions, not both")
 	}
-	for k := range p.Options {
-		if strings.TrimSpace(k) == "" {
-			c.add("options", CodeInvalidPipe, "empty option key")
-		}
-	}
-	if p.Threshold < 0 || p.Threshold >= 1 {
-		c.add("threshold", CodeInvalidPipe, "threshold must be in (0, 1)")
-	}
-	for _, k := range sortedKeys(p.Criteria) {
-		if k != "yes" && k != "no" {
-			c.add("criteria", CodeInvalidPipe, "criteria keys are yes and no, not "+strconv.Quote(k))
-		}
-	}
-	c.judgeKinds()
-}
-
-// judgeFile validates the judge shape of method files: an evidence
-// prompt, then one question (the pipe's question, options, levels,
-// criteria, threshold) or several (Questions).
-func (c *pipeCheck) judgeFile() {
-	p := c.p
+	u := used{}
+	failed := false
 	if p.Prompt != "" {
-		c.add("prompt", CodeInvalidPipe, "prompt and evidence are synonyms here; give one")
+		info := c.checkTemplate(tmplField{field: "prompt", src: p.Prompt, cat: templating.LLMPrompt, sigils: true})
+		failed = info == nil
+		u.addFacts(info)
 	}
-	if p.Evidence != "" {
-		c.checkTemplate(tmplField{field: "prompt", src: p.Evidence, cat: templating.Basic, sigils: true})
+	if spec := ParseConceptSpec(p.Output); p.Output != "" && spec.List {
+		c.add("output", CodeInvalidPipe, "a PipeJudge produces one verdict, so its output has no multiplicity: "+strconv.Quote(p.Output))
 	}
 	if len(p.Questions) == 0 {
-		q := JudgeQuestion{Question: p.Question, Options: p.Options, Levels: p.Levels, Criteria: p.Criteria, Threshold: p.Threshold}
-		c.judgeQuestion("", q)
+		q := p.single()
+		failed = !c.judgeQuestion("", q, u) || failed
+		c.requireAllUsed(u, failed)
 		c.judgeOutput(q.Kind())
 		return
 	}
-	if p.Question != "" || len(p.Options) > 0 || len(p.Levels) > 0 || len(p.Criteria) > 0 || p.Threshold != 0 {
-		c.add("question", CodeInvalidPipe, "a judge asks one question or has question tables, not both")
+	for _, k := range []struct {
+		name string
+		set  bool
+	}{{"options", len(p.Options) > 0}, {"levels", len(p.Levels) > 0}, {"criteria", len(p.Criteria) > 0}, {"threshold", p.Threshold != 0}} {
+		if k.set {
+			c.add(k.name, CodeInvalidPipe, "a PipeJudge asking several questions sets "+k.name+" on each question, not on the pipe")
+		}
 	}
 	fields := map[string]Field{}
 	for _, f := range c.v.lib.Concepts().Fields(ParseConceptSpec(p.Output).Name) {
@@ -157,25 +142,36 @@ func (c *pipeCheck) judgeFile() {
 			c.add("questions."+q.Field, CodeInvalidPipe, "question asked twice")
 		}
 		seen[q.Field] = true
-		c.judgeQuestion(prefix, q)
+		if !admittedFieldName(q.Field) {
+			c.add("questions."+q.Field, CodeInvalidPipe, "a question's key names the output field of its verdict: "+strconv.Quote(q.Field)+" is not an admitted field name")
+		}
+		failed = !c.judgeQuestion(prefix, q, u) || failed
 		if len(fields) > 0 {
 			if _, ok := fields[q.Field]; !ok {
 				c.add("questions."+q.Field, CodeInvalidPipe, "the output concept has no field "+strconv.Quote(q.Field))
 			}
 		}
 	}
-	for name, f := range fields {
-		if f.Required && !seen[name] {
+	for _, name := range sortedKeys(fields) {
+		if fields[name].Required && !seen[name] {
 			c.add("questions", CodeInvalidPipe, "required output field "+strconv.Quote(name)+" has no question")
 		}
 	}
+	c.requireAllUsed(u, failed)
 }
 
-func (c *pipeCheck) judgeQuestion(prefix string, q JudgeQuestion) {
-	if q.Question == "" {
-		c.add(prefix+"question", CodeInvalidPipe, "question is required")
+// judgeQuestion checks one question (Pipelex's _validate_question_kind
+// and _validate_levels); it reports whether its template parsed.
+func (c *pipeCheck) judgeQuestion(prefix string, q JudgeQuestion, u used) bool {
+	ok := true
+	if strings.TrimSpace(q.Question) == "" {
+		if prefix != "" || c.p.Question != "" {
+			c.add(prefix+"question", CodeInvalidPipe, "a question cannot be empty")
+		}
 	} else {
-		c.checkTemplate(tmplField{field: prefix + "question", src: q.Question, cat: templating.Basic, sigils: true})
+		info := c.checkTemplate(tmplField{field: prefix + "question", src: q.Question, cat: templating.Basic, sigils: true})
+		ok = info != nil
+		u.addFacts(info)
 	}
 	switch {
 	case len(q.Options) > 0 && len(q.Levels) > 0:
@@ -185,15 +181,19 @@ func (c *pipeCheck) judgeQuestion(prefix string, q JudgeQuestion) {
 	case len(q.Levels) == 1:
 		c.add(prefix+"levels", CodeInvalidPipe, "a rating needs at least two levels")
 	}
-	for k := range q.Options {
+	for _, k := range sortedKeys(q.Options) {
 		if strings.TrimSpace(k) == "" {
 			c.add(prefix+"options", CodeInvalidPipe, "empty option key")
 		}
 	}
+	seen := map[string]bool{}
 	for i, l := range q.Levels {
 		if strings.TrimSpace(l) == "" {
 			c.add(prefix+"levels", CodeInvalidPipe, "level "+strconv.Itoa(i)+" is empty")
+		} else if seen[l] {
+			c.add(prefix+"levels", CodeInvalidPipe, "level "+strconv.Quote(l)+" is repeated: a rating verdict names its level")
 		}
+		seen[l] = true
 	}
 	if q.Kind() != JudgeYesNo && len(q.Criteria) > 0 {
 		c.add(prefix+"criteria", CodeInvalidPipe, "criteria apply to yes/no questions only")
@@ -204,96 +204,52 @@ func (c *pipeCheck) judgeQuestion(prefix string, q JudgeQuestion) {
 	if q.Threshold < 0 || q.Threshold >= 1 {
 		c.add(prefix+"threshold", CodeInvalidPipe, "threshold must be in (0, 1)")
 	}
-	for _, k := range sortedKeys(q.Criteria) {
-		if k != "yes" && k != "no" {
-			c.add(prefix+"criteria", CodeInvalidPipe, "criteria keys are yes and no, not "+strconv.Quote(k))
+	if len(q.Criteria) > 0 {
+		// JudgeYesNoCriteria: exactly yes and no, both non-empty.
+		for _, k := range sortedKeys(q.Criteria) {
+			if k != "yes" && k != "no" {
+				c.add(prefix+"criteria", CodeInvalidPipe, "criteria keys are yes and no, not "+strconv.Quote(k))
+			}
+		}
+		for _, side := range []string{"yes", "no"} {
+			if strings.TrimSpace(q.Criteria[side]) == "" {
+				c.add(prefix+"criteria", CodeInvalidPipe, "criteria describe both answers: "+side+" is missing or empty")
+			}
 		}
 	}
+	return ok
 }
 
-// judgeOutput: a single question's output is YesNo, Choice or Rating by
-// its kind (or a concept refining it), or Anything.
+// judgeOutput: a single question's output is its kind's native verdict
+// (YesNo, Choice, Rating) or a concept refining it.
 func (c *pipeCheck) judgeOutput(kind string) {
 	p := c.p
 	if p.Output == "" {
 		return
 	}
 	spec := ParseConceptSpec(p.Output)
-	want := map[string]string{JudgeYesNo: ConceptYesNo, JudgeChoice: ConceptChoice, JudgeRating: ConceptRating}[kind]
-	base := c.v.lib.Concepts().Base(spec.Name)
-	if spec.List {
-		c.add("output", CodeInvalidPipe, "a judge's output has no multiplicity")
-	} else if base != want && base != ConceptAnything {
+	want := verdictConcepts[kind]
+	if !spec.List && c.base(spec.Name) != want {
 		c.add("output", CodeInvalidPipe, "this judge asks a "+strings.ReplaceAll(kind, "_", "/")+" question, so its output must be "+want+" or refine it, not "+strconv.Quote(p.Output))
 	}
 }
 
-// judgeKinds adds the Pipelex kind rules to the single-question judge of
-// JSON bundles: criteria and threshold belong to yes/no questions, and an
-// output of YesNo, Choice or Rating must match the question's kind.
-func (c *pipeCheck) judgeKinds() {
-	p := c.p
-	q := JudgeQuestion{Options: p.Options, Levels: p.Levels}
-	if q.Kind() != JudgeYesNo && len(p.Criteria) > 0 {
-		c.add("criteria", CodeInvalidPipe, "criteria apply to yes/no questions only")
-	}
-	if q.Kind() != JudgeYesNo && p.Threshold != 0 {
-		c.add("threshold", CodeInvalidPipe, "a threshold applies to yes/no questions only")
-	}
-	switch c.v.lib.Concepts().Base(ParseConceptSpec(p.Output).Name) {
-	case ConceptYesNo, ConceptChoice, ConceptRating:
-		c.judgeOutput(q.Kind())
-	}
-}
-
+// judge runs the judge: render the evidence (llm_prompt), then one
+// request per question; a single question answers with the native
+// verdict content, several fill the output concept's fields.
 func (x *invocation) judge() (*Stuff, error) {
 	p := x.p
-	if p.Evidence != "" || len(p.Questions) > 0 {
-		return x.judgeFile()
-	}
-	field, src := "question", p.Question
-	if src == "" {
-		field, src = "prompt", p.Prompt
-	}
-	q, err := x.render(field, templating.Basic, x.style(nil), src, true, nil)
-	if err != nil {
-		return nil, err
-	}
-	req := x.request(RequestJudge, ConceptAnything)
-	req.Prompt, req.Options, req.Levels = q, sortedKeys(p.Options), p.Levels
-	resp, err := x.call(req)
-	if err != nil {
-		return nil, err
-	}
-	var content any = &value.OrderedMap{Keys: []string{"verdict"}, Values: []any{resp.Text}}
-	if x.nativeVerdict(req.Output) {
-		q := JudgeQuestion{Question: src, Options: p.Options, Levels: p.Levels, Criteria: p.Criteria, Threshold: p.Threshold}
-		if content, err = x.verdictContent("", q, resp.Text); err != nil {
-			return nil, err
-		}
-	}
-	return x.stuff(req.Output, content), nil
-}
-
-// judgeFile runs the method-file judge: render the evidence, then one
-// request per question; one question answers with the native verdict
-// content, several fill the output concept's fields.
-func (x *invocation) judgeFile() (*Stuff, error) {
-	p := x.p
 	style := x.style(nil)
-	evidence := ""
-	if p.Evidence != "" {
-		var err error
-		if evidence, err = x.render("prompt", templating.Basic, style, p.Evidence, true, nil); err != nil {
-			return nil, err
-		}
+	evidence, err := x.render("prompt", templating.LLMPrompt, style, p.Prompt, true, nil)
+	if err != nil {
+		return nil, err
 	}
 	ask := func(prefix string, q JudgeQuestion) (any, error) {
 		text, err := x.render(prefix+"question", templating.Basic, style, q.Question, true, nil)
 		if err != nil {
 			return nil, err
 		}
-		req := x.request(RequestJudge, ConceptAnything)
+		req := x.request(RequestJudge, verdictConcepts[q.Kind()])
 		req.Prompt, req.Options, req.Levels = text, sortedKeys(q.Options), q.Levels
 		req.Evidence, req.Question, req.QuestionField = evidence, text, q.Field
 		req.Criteria, req.Threshold = q.Criteria, q.Threshold
@@ -307,12 +263,12 @@ func (x *invocation) judgeFile() (*Stuff, error) {
 		return x.verdictContent(prefix, q, resp.Text)
 	}
 	if len(p.Questions) == 0 {
-		q := JudgeQuestion{Question: p.Question, Options: p.Options, Levels: p.Levels, Criteria: p.Criteria, Threshold: p.Threshold}
+		q := p.single()
 		c, err := ask("", q)
 		if err != nil {
 			return nil, err
 		}
-		return x.stuff(p.outputOr(map[string]string{JudgeYesNo: ConceptYesNo, JudgeChoice: ConceptChoice, JudgeRating: ConceptRating}[q.Kind()]), c), nil
+		return x.stuff(p.outputOr(verdictConcepts[q.Kind()]), c), nil
 	}
 	out := &value.OrderedMap{}
 	for _, q := range p.Questions {
@@ -324,16 +280,6 @@ func (x *invocation) judgeFile() (*Stuff, error) {
 		out.Values = append(out.Values, c)
 	}
 	return x.stuff(p.outputOr(ConceptAnything), out), nil
-}
-
-// nativeVerdict reports whether a judge's output is YesNo, Choice or
-// Rating (or refines one), whose content has the native verdict shape.
-func (x *invocation) nativeVerdict(output string) bool {
-	switch x.concepts().Base(ParseConceptSpec(output).Name) {
-	case ConceptYesNo, ConceptChoice, ConceptRating:
-		return true
-	}
-	return false
 }
 
 // verdictContent is the native content of a verdict: YesNo {"yes_no"},

@@ -63,6 +63,13 @@ func checkLLM(c *pipeCheck) {
 		u.addPath(path)
 	}
 	c.requireAllUsed(u, failed)
+	// Pipelex's validate_preliminary_text_output: structuring through a
+	// preliminary text needs something to structure into.
+	if sm, _ := p.ModelSettings["structuring_method"].(string); sm == "preliminary_text" {
+		if len(c.v.lib.Concepts().Fields(ParseConceptSpec(p.Output).Name)) == 0 {
+			c.add("structuring_method", CodeInvalidPipe, "structuring_method \"preliminary_text\" needs a structured output concept, not "+strconv.Quote(p.Output))
+		}
+	}
 }
 
 func runLLM(x *invocation) (*Stuff, []Stuff, error) {

@@ -52,7 +52,17 @@ func checkSearch(c *pipeCheck) {
 	if p.MaxResults < 0 {
 		c.add("max_results", CodeInvalidPipe, "max_results must not be negative")
 	}
-	c.checkTemplate(tmplField{field: "prompt", src: p.Prompt, cat: templating.Basic, sigils: true})
+	info := c.checkTemplate(tmplField{field: "prompt", src: p.Prompt, cat: templating.Basic, sigils: true})
+	u := used{}
+	u.addFacts(info)
+	c.requireAllUsed(u, info == nil)
+	// The answer is a SearchResult (or a concept refining it).
+	if p.Output != "" {
+		spec := ParseConceptSpec(p.Output)
+		if spec.List || c.base(spec.Name) != ConceptSearchResult {
+			c.add("output", CodeInvalidPipe, "PipeSearch outputs a SearchResult (or a concept refining it), not "+strconv.Quote(p.Output))
+		}
+	}
 }
 
 // isISODate reports whether s is YYYY-MM-DD with a plausible month and day.
@@ -72,7 +82,7 @@ func runSearch(x *invocation) (*Stuff, []Stuff, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	req := x.request(RequestSearch, ConceptText)
+	req := x.request(RequestSearch, ConceptSearchResult)
 	req.Prompt, req.MaxResults = q, p.MaxResults
 	if err := x.decorate(&req); err != nil {
 		return nil, nil, err

@@ -136,6 +136,7 @@ func (l *Library) build() {
 	l.pipes = map[string]*PipeEntry{}
 	l.refs, l.crefs = nil, nil
 	l.problems = nil
+	var headers [][2]*PipeEntry // (signature, concrete pipe) pairs
 	add := func(address string, b *Bundle) {
 		for _, code := range sortedKeys(b.Concepts) {
 			c := b.Concepts[code]
@@ -157,12 +158,24 @@ func (l *Library) build() {
 				continue
 			}
 			ref := RefOf(address, b.Domain, code)
+			e := &PipeEntry{Ref: ref, Address: address, Domain: b.Domain, Code: code, Pipe: p, Bundle: b}
 			if prev, dup := l.pipes[ref]; dup {
-				l.problems = append(l.problems, &Problem{File: b.Source, Domain: b.Domain, Pipe: code, Code: CodeDuplicate,
-					Message: "pipe " + strconv.Quote(ref) + " is also defined in " + sourceName(prev.Bundle)})
+				// A PipeSignature and a concrete pipe of one code reconcile:
+				// the concrete one replaces the signature when their
+				// contracts match (checked below, on canonical concepts).
+				switch {
+				case prev.Pipe.Type == "" && p.Type != "":
+					headers = append(headers, [2]*PipeEntry{prev, e})
+					l.pipes[ref] = e
+				case prev.Pipe.Type != "" && p.Type == "":
+					headers = append(headers, [2]*PipeEntry{e, prev})
+				default:
+					l.problems = append(l.problems, &Problem{File: b.Source, Domain: b.Domain, Pipe: code, Code: CodeDuplicate,
+						Message: "pipe " + strconv.Quote(ref) + " is also defined in " + sourceName(prev.Bundle)})
+				}
 				continue
 			}
-			l.pipes[ref] = &PipeEntry{Ref: ref, Address: address, Domain: b.Domain, Code: code, Pipe: p, Bundle: b}
+			l.pipes[ref] = e
 		}
 	}
 	for _, b := range l.Bundles {
@@ -218,7 +231,18 @@ func (l *Library) build() {
 			p.Inputs[name] = l.canonSpec(sc, p.Inputs[name])
 		}
 		p.Output = l.canonSpec(sc, p.Output)
-		p.CombinedOutput = l.canonSpec(sc, p.CombinedOutput)
+	}
+	for _, h := range headers {
+		sig, def := h[0], h[1]
+		sc := sig.refScope()
+		same := l.canonSpec(sc, sig.Pipe.Output) == def.Pipe.Output && len(sig.Pipe.Inputs) == len(def.Pipe.Inputs)
+		for _, name := range sig.Pipe.InputNames() {
+			same = same && l.canonSpec(sc, sig.Pipe.Inputs[name]) == def.Pipe.Inputs[name]
+		}
+		if !same {
+			l.problems = append(l.problems, &Problem{File: def.Bundle.Source, Domain: def.Domain, Pipe: def.Code, Code: CodeInvalidPipe,
+				Message: "the pipe's inputs and output differ from its signature in " + sourceName(sig.Bundle)})
+		}
 	}
 }
 

@@ -57,6 +57,22 @@ type Step struct {
 	// BatchOver and BatchAs run the step once per item (both or neither).
 	BatchOver string `json:"batch_over,omitempty"`
 	BatchAs   string `json:"batch_as,omitempty"`
+	// NbOutput asks the step's pipe for exactly this many outputs, and
+	// MultipleOutput for a list of any length (Pipelex's step output
+	// multiplicity; one or the other).
+	NbOutput       int  `json:"nb_output,omitempty"`
+	MultipleOutput bool `json:"multiple_output,omitempty"`
+}
+
+// outputOverride is the output spec a step asks of its pipe ("" when it
+// asks nothing): the pipe's concept with the step's multiplicity.
+func (s Step) outputOverride(pipeOutput string) string {
+	if s.NbOutput == 0 && !s.MultipleOutput {
+		return ""
+	}
+	spec := ParseConceptSpec(pipeOutput)
+	spec.List, spec.Count, spec.Optional, spec.Required = true, s.NbOutput, false, false
+	return spec.String()
 }
 
 // resultName is where a step's output is stored.

@@ -137,22 +137,24 @@ func (r *Runner) RunPipe(ctx context.Context, pipe string, inputs *Memory) (*Res
 	if err != nil {
 		return &Result{}, Fail(pipe, "", errs.New(errs.Render, err.Error()))
 	}
-	return r.Invoke(ctx, e.Ref, r.Library.ResolveInputs(e, inputs), 0)
+	return r.Invoke(ctx, e.Ref, r.Library.ResolveInputs(e, inputs), 0, "")
 }
 
 // Invoke runs the pipe whose library reference is ref over mem at a
-// nesting depth: the entry point of the Temporal layer, whose pipe
-// workflows each invoke one pipe.
-func (r *Runner) Invoke(ctx context.Context, ref string, mem *Memory, depth int) (*Result, error) {
+// nesting depth, its output spec overridden by output when set: the
+// entry point of the Temporal layer, whose pipe workflows each invoke
+// one pipe.
+func (r *Runner) Invoke(ctx context.Context, ref string, mem *Memory, depth int, output string) (*Result, error) {
 	s := &run{r: r, ctx: ctx, res: &Result{}}
-	out, added, err := s.pipe(ref, mem, depth)
+	out, added, err := s.pipeAs(ref, mem, depth, output)
 	s.res.Output, s.res.Added = out, added
 	return s.res, err
 }
 
-// pipe runs one pipe by library reference: its output (nil when absent)
-// and the stuffs it adds to its caller's memory.
-func (s *run) pipe(ref string, mem *Memory, depth int) (*Stuff, []Stuff, error) {
+// pipeAs runs one pipe by library reference, its output spec overridden
+// when output is set: its output (nil when absent) and the stuffs it adds
+// to its caller's memory.
+func (s *run) pipeAs(ref string, mem *Memory, depth int, output string) (*Stuff, []Stuff, error) {
 	maxDepth := s.r.MaxDepth
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
@@ -171,7 +173,13 @@ func (s *run) pipe(ref string, mem *Memory, depth int) (*Stuff, []Stuff, error) 
 	if !ok {
 		return nil, nil, Fail(ref, "type", errs.New(errs.Render, "a "+kindName(e.Pipe)+" has no body to run"))
 	}
-	x := &invocation{s: s, e: e, p: e.Pipe, mem: mem, depth: depth}
+	p := e.Pipe
+	if output != "" {
+		q := *p
+		q.Output = output
+		p = &q
+	}
+	x := &invocation{s: s, e: e, p: p, mem: mem, depth: depth}
 	if err := x.checkRequiredInputs(); err != nil {
 		return nil, nil, err
 	}

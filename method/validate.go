@@ -1,6 +1,7 @@
 package method
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,11 +11,8 @@ import (
 	"github.com/jinjabox/jinjabox/policy"
 )
 
-// ValidateOptions are the application's registries validation checks
-// against.
+// ValidateOptions are what validation checks against beyond the library.
 type ValidateOptions struct {
-	// Funcs are the PipeFunc functions (nil: DefaultFuncs).
-	Funcs *FuncRegistry
 	// Models, when set, must resolve every model reference.
 	Models *ModelConfig
 }
@@ -27,9 +25,6 @@ type ValidateOptions struct {
 // is valid.
 func (l *Library) Validate(opts ValidateOptions) *Report {
 	v := &validator{lib: l, opts: opts, report: &Report{}}
-	if v.opts.Funcs == nil {
-		v.opts.Funcs = DefaultFuncs
-	}
 	v.report.Add(l.problems...)
 	v.library()
 	return v.report
@@ -59,7 +54,13 @@ func (v *validator) library() {
 	for _, b := range l.Bundles {
 		v.bundle(b)
 	}
-	if l.Main != "" {
+	v.conceptCycles()
+	v.domainMetadata()
+	fromBundle := false
+	for _, b := range l.Bundles {
+		fromBundle = fromBundle || l.MainOf(b) == l.Main
+	}
+	if l.Main != "" && !fromBundle { // a bundle's main_pipe is checked with its bundle
 		if _, ok := l.Pipe(l.Main); !ok {
 			v.report.Add(&Problem{Field: "main_pipe", Code: CodeUnknownPipe, Message: "main pipe " + strconv.Quote(l.Main) + " is not defined"})
 		}
@@ -84,9 +85,18 @@ func (v *validator) bundle(b *Bundle) {
 	if _, err := b.TemplatingStyle.Resolved(); err != nil {
 		v.bundleProblem(b, "templating_style", CodeInvalidMethod, err.Error())
 	}
-	if b.MainPipe != "" {
-		if _, ok := b.Pipes[b.MainPipe]; !ok {
-			v.bundleProblem(b, "main_pipe", CodeUnknownPipe, "main pipe "+strconv.Quote(b.MainPipe)+" is not defined in this bundle")
+	if b.Domain != "" && reservedDomain(b.Domain) {
+		v.bundleProblem(b, "domain", CodeInvalidMethod, "domain "+strconv.Quote(b.Domain)+" starts with a reserved segment ("+strings.Join(reservedDomains, ", ")+")")
+	}
+	switch mp := b.MainPipe; {
+	case mp == "":
+	case strings.Contains(mp, "."):
+		v.bundleProblem(b, "main_pipe", CodeInvalidMethod, "main_pipe "+strconv.Quote(mp)+" carries a domain: name a pipe of this bundle by its code")
+	case !isSnakeCase(mp):
+		v.bundleProblem(b, "main_pipe", CodeInvalidMethod, "main_pipe "+strconv.Quote(mp)+" is not snake_case")
+	default:
+		if _, ok := b.Pipes[mp]; !ok {
+			v.bundleProblem(b, "main_pipe", CodeUnknownPipe, "main pipe "+strconv.Quote(mp)+" is not defined in this bundle")
 		}
 	}
 	for _, code := range sortedKeys(b.Concepts) {
@@ -95,6 +105,26 @@ func (v *validator) bundle(b *Bundle) {
 			continue // a duplicate, reported by the assembly
 		}
 		v.concept(e)
+	}
+}
+
+// domainMetadata warns when the bundles of one domain give it different
+// descriptions or system prompts: the first loaded is kept (Pipelex's
+// domain_metadata_merge).
+func (v *validator) domainMetadata() {
+	first := map[string]*Bundle{}
+	for _, b := range v.lib.Bundles {
+		f, ok := first[b.Domain]
+		if !ok {
+			first[b.Domain] = b
+			continue
+		}
+		for _, d := range []struct{ field, a, b string }{{"description", f.Description, b.Description}, {"system_prompt", f.SystemPrompt, b.SystemPrompt}} {
+			if d.a != "" && d.b != "" && d.a != d.b {
+				v.report.Add(&Problem{File: b.Source, Domain: b.Domain, Field: d.field, Code: CodeDuplicate, Severity: SeverityWarning,
+					Message: "domain " + strconv.Quote(b.Domain) + " has another " + d.field + " in " + sourceName(f) + ", which is kept"})
+			}
+		}
 	}
 }
 
@@ -174,8 +204,17 @@ func (c *pipeCheck) pipeRef(field, target string) {
 		c.add(field, CodeInvalidPipe, "a pipe code is required")
 		return
 	}
-	if _, ok := c.v.lib.Pipe(c.v.lib.Resolve(c.e, target)); !ok {
+	e, ok := c.v.lib.Pipe(c.v.lib.Resolve(c.e, target))
+	if !ok {
 		c.add(field, CodeUnknownPipe, "pipe "+strconv.Quote(target)+" is not defined")
+		return
+	}
+	// Another package's pipe must be one it exports (Pipelex's [exports]
+	// visibility; a package without exports shows every pipe).
+	if e.Address != c.e.Address && e.Address != "" {
+		if m := c.v.lib.method(e.Address); m != nil && m.Exports != nil && !slices.Contains(m.Exports, RefOf("", e.Domain, e.Code)) {
+			c.add(field, CodeUnknownPipe, "pipe "+strconv.Quote(target)+" is not exported by "+strconv.Quote(e.Address))
+		}
 	}
 }
 
@@ -191,20 +230,36 @@ func (c *pipeCheck) target(ref string) (*Pipe, bool) {
 // pipe runs the checks every pipe shares, then its kind's.
 func (c *pipeCheck) pipe() {
 	p := c.p
+	if !isSnakeCase(c.e.Code) || strings.Contains(c.e.Code, ".") {
+		c.add("", CodeInvalidPipe, "pipe code "+strconv.Quote(c.e.Code)+" is not snake_case")
+	}
 	for _, in := range p.InputNames() {
-		if err := CheckConceptSpec(p.Inputs[in]); err != nil {
+		spec := ParseConceptSpec(p.Inputs[in])
+		switch err := CheckConceptSpec(p.Inputs[in]); {
+		case err != nil:
 			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": "+err.Error())
-		} else if !c.conceptKnown(ParseConceptSpec(p.Inputs[in]).Name) {
-			c.add("inputs", CodeUnknownConcept, "input "+strconv.Quote(in)+" has unknown concept "+strconv.Quote(ParseConceptSpec(p.Inputs[in]).Name))
+		case spec.List && spec.Optional:
+			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": a list is never absent (an empty list), so "+strconv.Quote(p.Inputs[in])+" takes no \"?\"")
+		case !c.conceptKnown(spec.Name):
+			c.add("inputs", CodeUnknownConcept, "input "+strconv.Quote(in)+" has unknown concept "+strconv.Quote(spec.Name))
 		}
-		if policy.IsPrivateName(in) || strings.Contains(in, ".") {
+		switch {
+		case policy.IsPrivateName(in):
 			c.add("inputs", CodePrivateName, "input name "+strconv.Quote(in)+" must be a plain public name")
+		case !isInputName(in):
+			c.add("inputs", CodeInvalidPipe, "input name "+strconv.Quote(in)+" is not a plain snake_case name ([a-z][a-z0-9_]*)")
 		}
 	}
 	if p.Output != "" {
-		if err := CheckConceptSpec(p.Output); err != nil {
+		spec := ParseConceptSpec(p.Output)
+		switch err := CheckConceptSpec(p.Output); {
+		case err != nil:
 			c.add("output", CodeInvalidPipe, err.Error())
-		} else if !c.conceptKnown(ParseConceptSpec(p.Output).Name) {
+		case spec.Required:
+			c.add("output", CodeInvalidPipe, "the presence marker \"!\" applies to inputs only, not to the output "+strconv.Quote(p.Output))
+		case spec.List && spec.Optional:
+			c.add("output", CodeInvalidPipe, "a list output is never absent (an empty list), so "+strconv.Quote(p.Output)+" takes no \"?\"")
+		case !c.conceptKnown(spec.Name):
 			c.add("output", CodeUnknownConcept, "unknown output concept "+strconv.Quote(p.Output))
 		}
 	}
@@ -352,6 +407,21 @@ func (c *pipeCheck) requireAllUsed(u used, anyFailed bool) {
 // ignoredVar: names Pipelex's required-variable check ignores.
 func ignoredVar(name string) bool {
 	return policy.IsPrivateName(name) || name == "place_holder"
+}
+
+// isInputName is Pipelex's input-name rule (validate_input_names): a
+// plain [a-z][a-z0-9_]* name, never dotted.
+func isInputName(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // plainName reports whether s is a plain public name (no underscore

@@ -94,7 +94,7 @@ func contentJSON(c any) string {
 // PipeCompose modes.
 func TestKindsEndToEnd(t *testing.T) {
 	reg := testFuncs(t)
-	m := mustLoad(t, "testdata/kinds.mthds", Options{Funcs: reg})
+	m := mustLoad(t, "testdata/kinds.mthds", Options{})
 	r := &method.Runner{Library: m, Provider: method.LocalProvider{Files: os.DirFS("testdata")}, Funcs: reg}
 	res, err := r.Run(context.Background(), loadInputs(t, "testdata/kinds_inputs.json"))
 	if err != nil {
@@ -139,7 +139,7 @@ func TestKindsEndToEnd(t *testing.T) {
 // TestKindsRunErrors: run-time refusals name the pipe and field.
 func TestKindsRunErrors(t *testing.T) {
 	reg := testFuncs(t)
-	m := mustLoad(t, "testdata/kinds.mthds", Options{Funcs: reg})
+	m := mustLoad(t, "testdata/kinds.mthds", Options{})
 	tests := []struct {
 		name, inputs, pipe, field, detail string
 	}{

@@ -39,7 +39,7 @@ func TestLegacyPlx(t *testing.T) {
 // is checked) and has no pipe to run; the caller picks one (--pipe), by
 // bare code or domain.code, as Pipelex's entry lookup does.
 func TestMainPipeOptional(t *testing.T) {
-	src := "domain = \"d\"\n[pipe.a]\ntype = \"PipeCompose\"\ndescription = \"a\"\ntemplate = \"a\"\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\ntemplate = \"b\"\n"
+	src := "domain = \"d\"\n[pipe.a]\ntype = \"PipeCompose\"\ndescription = \"a\"\noutput = \"Text\"\ntemplate = \"a\"\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\noutput = \"Text\"\ntemplate = \"b\"\n"
 	m, err := Load("t.mthds", []byte(src), Options{})
 	if err != nil || m.Main != "" {
 		t.Errorf("without main_pipe: main %q, %v", m.Main, err)
@@ -58,45 +58,82 @@ func TestMainPipeOptional(t *testing.T) {
 	}
 }
 
-// TestShapes: small files, one rule each.
+// TestShapes: small files, one rule each (the rule table of
+// docs/methodfiles.md).
 func TestShapes(t *testing.T) {
 	const head = "domain = \"d\"\ndescription = \"x\"\n"
+	// pipe writes a pipe table from its lines.
+	pipe := func(code string, lines ...string) string {
+		return "[pipe." + code + "]\n" + strings.Join(lines, "\n") + "\n"
+	}
+	compose := func(code string) string {
+		return pipe(code, `type = "PipeCompose"`, `description = "c"`, `output = "Text"`, `template = "x"`)
+	}
 	tests := []struct {
 		name, src string
 		problems  []string // "line pipe field code", in order; none: loads
 	}{
-		{"two roots", head + "[pipe.a]\ntype = \"PipeCompose\"\ndescription = \"a\"\ntemplate = \"a\"\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\ntemplate = \"b\"\n",
-			nil}, // main_pipe is optional: validation checks every pipe
-		{"one root chosen", head + "[pipe.a]\ntype = \"PipeSequence\"\ndescription = \"a\"\nsteps = [{ pipe = \"b\" }]\n[pipe.b]\ntype = \"PipeCompose\"\ndescription = \"b\"\ntemplate = \"b\"\n", nil},
-		{"dotted structure keys", head + "main_pipe = \"p\"\n[concept.Quote]\ndescription = \"q\"\nstructure.total = { type = \"number\" }\nstructure.currency = \"the currency\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\noutput = \"Quote\"\n[pipe.p.construct]\ntotal = 1.5\ncurrency = \"EUR\"\n", nil},
-		{"class structure", head + "main_pipe = \"p\"\n[concept.Quote]\ndescription = \"q\"\nstructure = \"QuoteClass\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\ntemplate = \"x\"\n",
-			[]string{"6  concept Quote invalid_method"}},
-		{"suffixes", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\ninputs = { a = \"Text[]\", b = \"Text[2]\", c = \"Text?\", d = \"Text!\", e = \"native.Text[3]!\", f = \"d.Number[]?\" }\noutput = \"Text\"\ntemplate = \"{{ a }}{{ b }}{% if c %}{{ c }}{% endif %}{{ d }}{{ e }}{% if f %}{{ f }}{% endif %}\"\n", nil},
-		{"bad suffixes", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\ninputs = { a = \"Text[0]\", b = \"Text?!\", c = \"text\" }\ntemplate = \"{{ a }}{{ b }}{{ c }}\"\n",
-			[]string{"7 p inputs unknown_concept", "7 p inputs unknown_concept", "7 p inputs unknown_concept"}},
-		{"native prefix only for natives", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\noutput = \"native.Ticket\"\ntemplate = \"x\"\n",
-			[]string{"7 p output unknown_concept"}},
-		{"wrong types", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeLLM\"\ndescription = \"p\"\nprompt = 3\nsystem_prompt = [\"a\"]\n",
+		{"two roots, no main_pipe", head + compose("a") + compose("b"), nil},
+		{"description and output required", head + pipe("p", `type = "PipeCompose"`, `template = "x"`),
+			[]string{"3 p description invalid_pipe", "3 p output invalid_pipe"}},
+		{"dotted structure keys", head + "main_pipe = \"p\"\n[concept.Quote]\ndescription = \"q\"\nstructure.total = { type = \"number\", description = \"t\" }\nstructure.currency = \"the currency\"\n" +
+			pipe("p", `type = "PipeCompose"`, `description = "p"`, `output = "Quote"`) + "[pipe.p.construct]\ntotal = 1.5\ncurrency = \"EUR\"\n", nil},
+		{"class structure", head + "[concept.Quote]\ndescription = \"q\"\nstructure = \"QuoteClass\"\n",
+			[]string{"5  concept Quote invalid_concept"}},
+		{"choices win over the type", head + "[concept.Q]\ndescription = \"q\"\n[concept.Q.structure]\ngrade = { type = \"number\", choices = [\"a\", \"b\"], description = \"g\" }\nlevel = { choices = [\"x\"], description = \"l\" }\n", nil},
+		{"field rules", head + "[concept.Q]\ndescription = \"q\"\n[concept.Q.structure]\nuntyped = { description = \"u\" }\nd = { type = \"dict\", key_type = \"integer\", value_type = \"text\", description = \"d\" }\nc = { type = \"concept\", description = \"c\" }\nl = { type = \"list\", item_type = \"concept\", description = \"l\" }\nr = { type = \"text\", required = true, default_value = \"x\", description = \"r\" }\n_x = { type = \"text\", description = \"x\" }\nmodel_dump = { type = \"text\", description = \"m\" }\n",
+			[]string{"6  concept Q field untyped invalid_concept", "7  concept Q field d invalid_concept", "8  concept Q field c invalid_concept",
+				"9  concept Q field l invalid_concept", "10  concept Q field r invalid_concept", "11  concept Q field _x template_private_name", "12  concept Q field model_dump invalid_concept"}},
+		{"concept table needs a description", head + "[concept.Q]\nrefines = \"Text\"\n", []string{"3  concept Q invalid_concept"}},
+		{"refines cycle", head + "[concept.A]\ndescription = \"a\"\nrefines = \"B\"\n[concept.B]\ndescription = \"b\"\nrefines = \"A\"\n",
+			[]string{"3  concept A invalid_concept"}},
+		{"structure cycle", head + "[concept.A]\ndescription = \"a\"\n[concept.A.structure]\nb = { type = \"concept\", concept_ref = \"B\", description = \"b\" }\n[concept.B]\ndescription = \"b\"\n[concept.B.structure]\na = { type = \"concept\", concept_ref = \"A\", description = \"a\" }\n",
+			[]string{"3  concept A invalid_concept"}},
+		{"suffixes", head + pipe("p", `type = "PipeCompose"`, `description = "p"`, `inputs = { a = "Text[]", b = "Text[2]", c = "Text?", d = "Text!", e = "native.Text[3]!", f = "d.Number?" }`, `output = "Text"`,
+			`template = "{{ a }}{{ b }}{% if c %}{{ c }}{% endif %}{{ d }}{{ e }}{% if f %}{{ f }}{% endif %}"`), nil},
+		{"bad suffixes", head + pipe("p", `type = "PipeCompose"`, `description = "p"`, `inputs = { a = "Text[0]", b = "Text?!", c = "text" }`, `output = "Text!"`, `template = "{{ a }}{{ b }}{{ c }}"`),
+			[]string{"6 p inputs unknown_concept", "6 p inputs unknown_concept", "6 p inputs unknown_concept", "7 p output invalid_pipe"}},
+		{"native prefix only for natives", head + pipe("p", `type = "PipeCompose"`, `description = "p"`, `output = "native.Ticket"`, `template = "x"`),
+			[]string{"6 p output unknown_concept"}},
+		{"wrong types", head + pipe("p", `type = "PipeLLM"`, `description = "p"`, `output = "Text"`, `prompt = 3`, `system_prompt = ["a"]`),
 			[]string{"7 p prompt wrong_type", "8 p system_prompt wrong_type"}},
-		{"templating style forms", head + "main_pipe = \"p\"\ntemplating_style = \"ticks\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\ninputs = { a = \"Text\" }\ntemplating_style = { tag_style = \"square_brackets\", text_format = \"markdown\" }\ntemplate = \"@a\"\n", nil},
-		{"bad templating style", head + "main_pipe = \"p\"\ntemplating_style = \"curly\"\n[pipe.p]\ntype = \"PipeCompose\"\ndescription = \"p\"\ntemplating_style = { tag_style = \"xml\", text_format = \"rtf\" }\ntemplate = \"x\"\n",
-			[]string{"4  templating_style invalid_method", "8 p templating_style invalid_pipe"}},
-		{"legacy and new prompt", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeLLM\"\ndescription = \"p\"\nprompt = \"a\"\nprompt_template = \"b\"\n",
+		{"templating style forms", head + "templating_style = \"ticks\"\n" + pipe("p", `type = "PipeCompose"`, `description = "p"`, `inputs = { a = "Text" }`, `output = "Text"`,
+			`templating_style = { tag_style = "square_brackets", text_format = "markdown" }`, `template = "@a"`), nil},
+		{"bad templating style", head + "templating_style = \"curly\"\n" + pipe("p", `type = "PipeCompose"`, `description = "p"`, `output = "Text"`,
+			`templating_style = { tag_style = "xml", text_format = "rtf" }`, `template = "x"`),
+			[]string{"3  templating_style invalid_method", "8 p templating_style invalid_pipe"}},
+		{"legacy and new prompt", head + pipe("p", `type = "PipeLLM"`, `description = "p"`, `output = "Text"`, `prompt = "a"`, `prompt_template = "b"`),
 			[]string{"8 p prompt invalid_pipe"}},
-		{"unknown model waterfall", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeLLM\"\ndescription = \"p\"\nprompt = \"a\"\nmodel = \"~nowhere\"\n",
+		{"unknown model waterfall", head + pipe("p", `type = "PipeLLM"`, `description = "p"`, `output = "Text"`, `prompt = "a"`, `model = "~nowhere"`),
 			[]string{"8 p model invalid_pipe"}},
-		{"malformed model", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeLLM\"\ndescription = \"p\"\nprompt = \"a\"\nmodel = \"$\"\n",
+		{"malformed model", head + pipe("p", `type = "PipeLLM"`, `description = "p"`, `output = "Text"`, `prompt = "a"`, `model = "$"`),
 			[]string{"8 p model invalid_pipe"}},
-		{"judge questions need a structured output", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeJudge\"\ndescription = \"p\"\noutput = \"YesNo\"\nprompt = \"x\"\n[pipe.p.questions.a]\nquestion = \"ok?\"\ncriteria = { maybe = \"m\" }\n",
-			[]string{"7 p output invalid_pipe", "11 p questions.a.criteria invalid_pipe"}},
-		{"judge output kind", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeJudge\"\ndescription = \"p\"\noutput = \"Rating\"\nquestion = \"ok?\"\n",
+		{"judge questions need a structured output", head + pipe("p", `type = "PipeJudge"`, `description = "p"`, `output = "YesNo"`, `prompt = "x"`) +
+			"[pipe.p.questions.a]\nquestion = \"ok?\"\ncriteria = { maybe = \"m\" }\n",
+			[]string{"6 p output invalid_pipe", "10 p questions.a.criteria invalid_pipe", "10 p questions.a.criteria invalid_pipe", "10 p questions.a.criteria invalid_pipe"}},
+		{"judge output kind", head + pipe("p", `type = "PipeJudge"`, `description = "p"`, `output = "Rating"`, `prompt = "x"`, `question = "ok?"`),
+			[]string{"6 p output invalid_pipe"}},
+		{"extract output", head + pipe("p", `type = "PipeExtract"`, `description = "p"`, `inputs = { doc = "PDF" }`, `output = "Text"`),
 			[]string{"7 p output invalid_pipe"}},
-		{"extract output", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeExtract\"\ndescription = \"p\"\ninputs = { doc = \"PDF\" }\noutput = \"Image\"\n",
-			[]string{"8 p output invalid_pipe"}},
-		{"parallel duplicate result", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeParallel\"\ndescription = \"p\"\nadd_each_output = true\nbranches = [{ pipe = \"q\", result = \"r\" }, { pipe = \"q\", result = \"r\" }]\n[pipe.q]\ntype = \"PipeCompose\"\ndescription = \"q\"\ntemplate = \"x\"\n",
+		{"parallel duplicate result", head + pipe("p", `type = "PipeParallel"`, `description = "p"`, `output = "Composite"`, `add_each_output = true`,
+			`branches = [{ pipe = "q", result = "r" }, { pipe = "q", result = "r" }]`) + compose("q"),
 			[]string{"8 p branches[1] invalid_pipe"}},
-		{"step keys", head + "main_pipe = \"p\"\n[pipe.p]\ntype = \"PipeParallel\"\ndescription = \"p\"\nadd_each_output = true\nbranches = [{ pipe = \"q\", batch_over = \"x\" }]\n[pipe.q]\ntype = \"PipeCompose\"\ndescription = \"q\"\ntemplate = \"x\"\n",
-			[]string{"8 p branches[0] invalid_pipe", "8 p branches[0].batch_over unknown_key"}},
+		{"parallel branch batches", head + pipe("p", `type = "PipeParallel"`, `description = "p"`, `inputs = { xs = "Text[]" }`, `output = "Composite"`,
+			`branches = [{ pipe = "q", result = "r", batch_over = "xs", batch_as = "x" }]`) + pipe("q", `type = "PipeCompose"`, `description = "q"`, `inputs = { x = "Text" }`, `output = "Text"`, `template = "$x"`), nil},
+		{"step keys", head + pipe("p", `type = "PipeSequence"`, `description = "p"`, `output = "Text[]"`,
+			`steps = [{ pipe = "q", nb_output = 2, multiple_output = true, other = 1 }]`) + compose("q"),
+			[]string{"7 p steps[0] invalid_pipe", "7 p steps[0].other unknown_key"}},
+		{"signature", head + pipe("p", `description = "a contract"`, `inputs = { a = "Text" }`, `output = "Text"`), nil},
+		{"signature with a body", head + pipe("p", `description = "s"`, `output = "Text"`, `template = "x"`),
+			[]string{"6 p template invalid_pipe"}},
+		{"signature is no type", head + pipe("p", `type = "PipeSignature"`, `description = "s"`, `output = "Text"`),
+			[]string{"4 p type invalid_pipe"}},
+		{"pipe key with its domain", head + "[pipe.\"d.p\"]\ntype = \"PipeCompose\"\ndescription = \"p\"\noutput = \"Text\"\ntemplate = \"x\"\n",
+			[]string{"3 d.p  invalid_pipe"}},
+		{"main_pipe with its domain", head + "main_pipe = \"d.p\"\n" + compose("p"),
+			[]string{"3  main_pipe invalid_method"}},
+		{"reserved domain", "domain = \"native.stuff\"\ndescription = \"x\"\n",
+			[]string{"1  domain invalid_method"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

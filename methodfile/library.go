@@ -22,8 +22,6 @@ func IsMethodFile(path string) bool {
 // Options are what a load validates against, where it looks, and the
 // entry point.
 type Options struct {
-	// Funcs are the PipeFunc functions (nil: method.DefaultFuncs).
-	Funcs *method.FuncRegistry
 	// Models, when set, must resolve every model reference.
 	Models *method.ModelConfig
 	// Pipe, when set, is the pipe a run starts from (Pipelex's --pipe): a
@@ -180,7 +178,7 @@ func (s *session) assemble(ld *Loaded, own []*method.Bundle, targets []string) {
 		lib.Main = lib.MainOf(ld.Targets[0])
 	}
 	ld.Library = lib
-	report := lib.Validate(method.ValidateOptions{Funcs: opts.Funcs, Models: opts.Models})
+	report := lib.Validate(method.ValidateOptions{Models: opts.Models})
 	for _, p := range report.Problems {
 		if s.reported(p) {
 			continue // the loader already explained this field

@@ -305,9 +305,13 @@ func sortedCodes[V any](m map[string]V) []string {
 	return keys
 }
 
-// description reads description, or its legacy name definition.
+// description reads description, or in a .plx file its legacy name
+// definition.
 func (l *loader) description(t *tnode, pipe string) string {
 	d, _ := l.str(t.get("description"), pipe, "description")
+	if !l.legacy {
+		return d
+	}
 	if def, ok := l.str(t.get("definition"), pipe, "definition"); ok {
 		if t.get("description") != nil {
 			l.problem(t.get("definition").at, pipe, "definition", method.CodeInvalidPipe, "definition is the old name of description; give one")
@@ -354,20 +358,32 @@ func (l *loader) conceptRef(ref string, at pos, pipe, field string) string {
 	return ref
 }
 
-// concept converts [concept] Name = "..." or [concept.Name].
+// concept converts [concept] Name = "..." or [concept.Name] (Pipelex's
+// ConceptBlueprint: description, refines, structure, hints; .plx files
+// also take definition).
 func (l *loader) concept(name string, n *tnode) {
 	field := "concept " + name
 	l.mark("", field, n)
 	c := &method.Concept{}
 	if method.CheckConceptSpec(name) != nil || strings.Contains(name, ".") {
-		l.problem(n.at, "", field, method.CodeInvalidMethod, "concept code "+strconv.Quote(name)+" is not PascalCase")
+		l.problem(n.at, "", field, method.CodeInvalidConcept, "concept code "+strconv.Quote(name)+" is not PascalCase")
 	}
 	switch n.kind {
 	case kString:
 		c.Description = n.val.(string)
 	case kTable:
-		l.known(n, "", field, "description", "definition", "refines", "structure")
+		keys := []string{"description", "refines", "structure", "hints"}
+		if l.legacy {
+			keys = append(keys, "definition")
+		}
+		l.known(n, "", field, keys...)
 		c.Description = l.description(n, "")
+		if n.get("description") == nil && n.get("definition") == nil {
+			l.problem(n.at, "", field, method.CodeInvalidConcept, "a concept table needs a description")
+		}
+		if h := n.get("hints"); h != nil {
+			_, _ = l.strMap(h, "", field+" hints") // advisory presentation hints: a flat string table
+		}
 		if r := n.get("refines"); r != nil {
 			l.mark("", field+" refines", r)
 			if s, ok := l.str(r, "", field+" refines"); ok {
@@ -376,7 +392,9 @@ func (l *loader) concept(name string, n *tnode) {
 		}
 		if st := n.get("structure"); st != nil {
 			if st.kind == kString {
-				l.problem(st.at, "", field, method.CodeInvalidMethod, "a structure naming a Python class ("+strconv.Quote(st.val.(string))+") cannot be loaded; declare its fields")
+				// Pipelex loads a registered Python class here; jinjabox
+				// has no Python classes to load.
+				l.problem(st.at, "", field, method.CodeInvalidConcept, "a structure naming a Python class ("+strconv.Quote(st.val.(string))+") cannot be loaded; declare its fields")
 			} else if t := l.table(st, "", field+" structure"); t != nil {
 				for _, fname := range t.keys {
 					c.Fields = append(c.Fields, l.conceptField(name, fname, t.kids[fname]))
@@ -387,53 +405,107 @@ func (l *loader) concept(name string, n *tnode) {
 		l.problem(n.at, "", field, method.CodeType, "a concept is a description string or a table, not "+n.kind.String())
 	}
 	if _, dup := l.m.Concepts[name]; dup {
-		l.problem(n.at, "", field, method.CodeInvalidMethod, "concept defined twice")
+		l.problem(n.at, "", field, method.CodeDuplicate, "concept defined twice")
 	}
 	l.m.Concepts[name] = c
 }
 
-// conceptField converts one structure field: "description" (optional
-// text) or a table.
+// fieldTypes are the types of a structure field in a method file
+// (Pipelex's ConceptStructureBlueprintFieldType).
+var fieldTypes = []string{"text", "list", "dict", "integer", "boolean", "number", "date", "datetime", "time", "concept"}
+
+// conceptField converts one structure field (Pipelex's
+// ConceptStructureBlueprint): a description string, which is a required
+// text field, or a table.
 func (l *loader) conceptField(concept, name string, n *tnode) method.Field {
 	field := "concept " + concept + " field " + name
 	l.mark("", field, n)
 	f := method.Field{Name: name, Type: "text"}
 	switch n.kind {
 	case kString:
-		f.Description = n.val.(string)
+		f.Description, f.Required = n.val.(string), true
 		return f
 	case kTable:
 	default:
 		l.problem(n.at, "", field, method.CodeType, "a structure field is a description string or a table, not "+n.kind.String())
 		return f
 	}
-	// default_value is accepted and not used: the runner does not fill
-	// missing fields (a provider's answer is taken as it is).
-	l.known(n, "", field, "type", "description", "definition", "required", "choices", "item_type", "concept_ref", "item_concept_ref", "default_value")
-	if t, ok := l.str(n.get("type"), "", field+" type"); ok {
-		f.Type = t // validation reports an unknown type
+	keys := []string{"type", "description", "required", "choices", "item_type", "concept_ref", "item_concept_ref", "default_value", "key_type", "value_type"}
+	if l.legacy {
+		keys = append(keys, "definition")
 	}
+	l.known(n, "", field, keys...)
+	bad := func(msg string) { l.problem(n.at, "", field, method.CodeInvalidConcept, msg) }
 	f.Description = l.description(n, "")
+	if n.get("description") == nil && n.get("definition") == nil {
+		bad("a structure field table needs a description")
+	}
 	f.Required = l.boolean(n.get("required"), "", field+" required")
 	f.Choices = l.strList(n.get("choices"), "", field+" choices")
-	if it, ok := l.str(n.get("item_type"), "", field+" item_type"); ok {
-		f.ItemType = it
-		switch it {
-		case "text", "integer", "number", "boolean", "date", "dict", "concept":
-		default:
-			f.ItemType = l.conceptRef(it, n.get("item_type").at, "", field)
-		}
+	typ, hasType := l.str(n.get("type"), "", field+" type")
+	switch {
+	case !hasType && n.get("type") == nil && len(f.Choices) == 0:
+		bad("a field without a type needs choices")
+	case hasType && !slices.Contains(fieldTypes, typ):
+		l.problem(n.get("type").at, "", field+" type", method.CodeInvalidConcept, "unknown field type "+strconv.Quote(typ)+" (text, list, dict, integer, boolean, number, date, datetime, time, concept)")
+	case hasType:
+		f.Type = typ
 	}
-	for _, k := range []string{"concept_ref", "item_concept_ref"} {
-		if r, ok := l.str(n.get(k), "", field+" "+k); ok {
-			if f.ConceptRef != "" {
-				l.problem(n.get(k).at, "", field, method.CodeInvalidMethod, "concept_ref and item_concept_ref are synonyms; give one")
+	it, hasItem := l.str(n.get("item_type"), "", field+" item_type")
+	cref, hasRef := l.str(n.get("concept_ref"), "", field+" concept_ref")
+	icref, hasItemRef := l.str(n.get("item_concept_ref"), "", field+" item_concept_ref")
+	if hasRef {
+		cref = l.conceptRef(cref, n.get("concept_ref").at, "", field)
+	}
+	if hasItemRef {
+		icref = l.conceptRef(icref, n.get("item_concept_ref").at, "", field)
+	}
+	switch f.Type {
+	case "dict":
+		kt, _ := l.str(n.get("key_type"), "", field+" key_type")
+		vt, _ := l.str(n.get("value_type"), "", field+" value_type")
+		if kt != "text" && kt != "str" {
+			bad("a dict field needs key_type = \"text\"")
+		}
+		if vt == "" {
+			bad("a dict field needs a value_type")
+		}
+	case "concept":
+		if !hasRef {
+			bad("a field of type concept needs concept_ref")
+		}
+		if n.get("default_value") != nil {
+			bad("a field of type concept cannot have a default_value")
+		}
+		f.ConceptRef = cref
+	case "list":
+		if hasItem {
+			f.ItemType = it
+			if it != "concept" && !slices.Contains(fieldTypes, it) {
+				f.ItemType = l.conceptRef(it, n.get("item_type").at, "", field)
 			}
-			f.ConceptRef = l.conceptRef(r, n.get(k).at, "", field)
 		}
+		switch {
+		case it == "concept" && !hasItemRef:
+			bad("a list of concepts (item_type = \"concept\") needs item_concept_ref")
+		case hasItemRef && it != "concept":
+			bad("item_concept_ref applies to a list whose item_type is \"concept\"")
+		}
+		f.ConceptRef = icref
 	}
-	if f.Type == "list" && f.ItemType == "" && f.ConceptRef != "" {
-		f.ItemType = "concept"
+	if hasRef && f.Type != "concept" {
+		bad("concept_ref applies to a field of type concept")
+	}
+	if hasItemRef && f.Type != "list" {
+		bad("item_concept_ref applies to a list field")
+	}
+	if dv := n.get("default_value"); dv != nil {
+		l.defaultValue(field, f, typ, dv)
+	}
+	if len(f.Choices) > 0 {
+		// Inline choices win over the type: the field is a string literal
+		// (Pipelex's resolved_fields._resolve_type).
+		f.Type, f.ItemType, f.ConceptRef = "text", "", ""
 	}
 	if f.Type == "concept" && strings.TrimPrefix(f.ConceptRef, method.NativePrefix) == method.ConceptImage {
 		// The model's image fields are typed "Image": templates then see
@@ -441,6 +513,34 @@ func (l *loader) conceptField(concept, name string, n *tnode) method.Field {
 		f.Type, f.ConceptRef = method.ConceptImage, ""
 	}
 	return f
+}
+
+// defaultValue checks a field's default_value against its declared type
+// and choices (ConceptStructureBlueprint._validate_default_value_type);
+// a required field has no default (the MTHDS language reference, 2d).
+// The value itself is not used: the runner does not fill missing fields.
+func (l *loader) defaultValue(field string, f method.Field, typ string, dv *tnode) {
+	bad := func(msg string) { l.problem(dv.at, "", field, method.CodeInvalidConcept, msg) }
+	if f.Required {
+		bad("a required field has no default_value")
+	}
+	want := map[string]kind{"text": kString, "integer": kInteger, "boolean": kBool, "list": kArray, "dict": kTable}[typ]
+	switch {
+	case typ == "" && len(f.Choices) > 0:
+		if s, ok := dv.val.(string); !ok || !slices.Contains(f.Choices, s) {
+			bad("default_value must be one of the choices")
+		}
+	case typ == "number":
+		if dv.kind != kInteger && dv.kind != kFloat {
+			bad("default_value must be a number")
+		}
+	case typ == "date" || typ == "datetime" || typ == "time":
+		if dv.kind != kDatetime {
+			bad("default_value must be a TOML " + typ)
+		}
+	case typ != "" && dv.kind != want:
+		bad("default_value must be " + want.String() + " for type " + strconv.Quote(typ) + ", not " + dv.kind.String())
+	}
 }
 
 // encodeJSON writes plain data as JSON, keeping ordered maps' order.

@@ -10,8 +10,10 @@ import (
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 
-// commonKeys every pipe may have.
-var commonKeys = []string{"type", "description", "definition", "inputs", "output", "templating_style"}
+// commonKeys every pipe may have (Pipelex's PipeBlueprint), with
+// templating_style, a jinjabox extension; .plx files also take
+// definition, the old name of description.
+var commonKeys = []string{"type", "description", "inputs", "output", "templating_style"}
 
 // signatureKeys are the keys of a typeless pipe, a PipeSignature
 // (Pipelex's normalize_typeless_signature_section).
@@ -85,18 +87,12 @@ var decoders = map[string]func(l *loader, code string, p *method.Pipe, t *tnode)
 		p.AddAliasFromExpressionTo = l.strField(code, t, "add_alias_from_expression_to")
 	},
 	method.KindSequence: func(l *loader, code string, p *method.Pipe, t *tnode) {
-		p.Steps = l.steps(code, t, "steps", true)
+		p.Steps = l.steps(code, t, "steps")
 	},
 	method.KindParallel: func(l *loader, code string, p *method.Pipe, t *tnode) {
-		p.Branches = l.steps(code, t, "branches", false)
+		p.Branches = l.steps(code, t, "branches")
 		p.AddEachOutput = l.boolean(t.get("add_each_output"), code, "add_each_output")
 		l.mark(code, "add_each_output", t.get("add_each_output"))
-		if co := t.get("combined_output"); co != nil {
-			l.mark(code, "combined_output", co)
-			if s, ok := l.str(co, code, "combined_output"); ok {
-				p.CombinedOutput = l.conceptRef(s, co.at, code, "combined_output")
-			}
-		}
 	},
 	method.KindBatch: func(l *loader, code string, p *method.Pipe, t *tnode) {
 		p.BranchPipeCode = l.strField(code, t, "branch_pipe_code")
@@ -143,7 +139,11 @@ func (l *loader) pipe(code string, n *tnode) {
 		l.problem(t.get("type").at, code, "type", method.CodeInvalidPipe, msg)
 		return
 	}
-	l.known(t, code, "", append(append([]string{}, commonKeys...), k.Keys...)...)
+	keys := append(append([]string{}, commonKeys...), k.Keys...)
+	if l.legacy {
+		keys = append(keys, "definition")
+	}
+	l.known(t, code, "", keys...)
 	l.common(code, p, t)
 	for _, key := range t.keys {
 		if settingKeys[key] {
@@ -161,9 +161,16 @@ func (l *loader) pipe(code string, n *tnode) {
 	}
 }
 
-// common reads the keys every pipe has.
+// common reads the keys every pipe has; description and output are
+// required (PipeBlueprint's fields without a default).
 func (l *loader) common(code string, p *method.Pipe, t *tnode) {
 	p.Description = l.description(t, code)
+	if t.get("description") == nil && t.get("definition") == nil {
+		l.problem(t.at, code, "description", method.CodeInvalidPipe, "description is required")
+	}
+	if t.get("output") == nil {
+		l.problem(t.at, code, "output", method.CodeInvalidPipe, "output is required")
+	}
 	if in := t.get("inputs"); in != nil {
 		l.mark(code, "inputs", in)
 		specs, order := l.strMap(in, code, "inputs")
@@ -251,9 +258,9 @@ func (l *loader) model(code string, p *method.Pipe, n *tnode) {
 	}
 }
 
-// steps reads steps = [{ pipe, result, batch_over?, batch_as? }] (or a
-// parallel's branches, which do not batch).
-func (l *loader) steps(code string, t *tnode, key string, batch bool) []method.Step {
+// steps reads steps = [{ pipe, result, batch_over?, batch_as?,
+// nb_output?, multiple_output? }], or a parallel's branches.
+func (l *loader) steps(code string, t *tnode, key string) []method.Step {
 	n := t.get(key)
 	if n == nil {
 		return nil
@@ -263,10 +270,8 @@ func (l *loader) steps(code string, t *tnode, key string, batch bool) []method.S
 		l.problem(n.at, code, key, method.CodeType, key+" must be an array of tables, not "+n.kind.String())
 		return nil
 	}
-	allowed := []string{"pipe", "result"}
-	if batch {
-		allowed = append(allowed, "batch_over", "batch_as")
-	}
+	// Pipelex's SubPipeBlueprint keys.
+	allowed := []string{"pipe", "result", "nb_output", "multiple_output", "batch_over", "batch_as"}
 	var out []method.Step
 	for i, it := range n.items {
 		field := key + "[" + strconv.Itoa(i) + "]"
@@ -281,6 +286,8 @@ func (l *loader) steps(code string, t *tnode, key string, batch bool) []method.S
 		s.Result, _ = l.str(st.get("result"), code, field+".result")
 		s.BatchOver, _ = l.str(st.get("batch_over"), code, field+".batch_over")
 		s.BatchAs, _ = l.str(st.get("batch_as"), code, field+".batch_as")
+		s.NbOutput = l.integer(st.get("nb_output"), code, field+".nb_output")
+		s.MultipleOutput = l.boolean(st.get("multiple_output"), code, field+".multiple_output")
 		out = append(out, s)
 	}
 	return out
@@ -364,18 +371,11 @@ func (l *loader) markConstruct(code string, t *tnode, prefix string) {
 }
 
 // judge reads a PipeJudge: prompt (the evidence), then question with its
-// kind's keys, or [pipe.X.questions.<field>] tables. A lone prompt is the
-// question (the older synonym).
+// kind's keys, or [pipe.X.questions.<field>] tables.
 func (l *loader) judge(code string, p *method.Pipe, t *tnode) {
-	var prompt, question string
-	l.prompt(code, t, "prompt", &prompt)
-	l.prompt(code, t, "question", &question)
+	l.prompt(code, t, "prompt", &p.Prompt)
+	l.prompt(code, t, "question", &p.Question)
 	qs := t.get("questions")
-	if question == "" && qs == nil {
-		p.Prompt = prompt
-	} else {
-		p.Evidence, p.Question = prompt, question
-	}
 	q := l.question(code, "", t)
 	p.Options, p.Levels, p.Criteria, p.Threshold = q.Options, q.Levels, q.Criteria, q.Threshold
 	if qs == nil {

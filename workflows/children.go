@@ -84,6 +84,6 @@ func (c *children) start(ch method.Child) (workflow.ChildWorkflowFuture, error) 
 	}
 	id := workflow.GetInfo(c.ctx).WorkflowExecution.ID + "/" + ch.Key
 	cctx := workflow.WithChildOptions(c.ctx, workflow.ChildWorkflowOptions{WorkflowID: id})
-	in := PipeInput{Method: c.in.Method, Pipe: ch.Pipe, Memory: ch.Memory, Depth: ch.Depth, Options: c.in.Options}
+	in := PipeInput{Method: c.in.Method, Pipe: ch.Pipe, Memory: ch.Memory, Depth: ch.Depth, Output: ch.Output, Options: c.in.Options}
 	return workflow.ExecuteChildWorkflow(cctx, WorkflowFor(e.Pipe.Type), in), nil
 }

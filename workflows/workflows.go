@@ -49,11 +49,14 @@ type RunOptions struct {
 // (its library reference), its working memory and its nesting depth
 // (bounded by method.DefaultMaxDepth).
 type PipeInput struct {
-	Method  *method.Library `json:"method"`
-	Pipe    string          `json:"pipe"`
-	Memory  *method.Memory  `json:"memory"`
-	Depth   int             `json:"depth"`
-	Options RunOptions      `json:"options"`
+	Method *method.Library `json:"method"`
+	Pipe   string          `json:"pipe"`
+	Memory *method.Memory  `json:"memory"`
+	Depth  int             `json:"depth"`
+	// Output, when set, overrides the pipe's output spec (a sequence
+	// step's nb_output or multiple_output).
+	Output  string     `json:"output,omitempty"`
+	Options RunOptions `json:"options"`
 }
 
 // PipeOutput is every pipe workflow's result: the output stuff (nil when
@@ -162,7 +165,7 @@ func (w *Workflows) PipeWorkflow(ctx workflow.Context, in PipeInput) (PipeOutput
 	if mem == nil {
 		mem = method.NewMemory()
 	}
-	res, err := w.runner(ctx, in).Invoke(context.Background(), in.Pipe, mem, in.Depth)
+	res, err := w.runner(ctx, in).Invoke(context.Background(), in.Pipe, mem, in.Depth, in.Output)
 	if err != nil {
 		return PipeOutput{}, failure.From(err)
 	}

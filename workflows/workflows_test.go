@@ -199,7 +199,7 @@ func TestRunMethodRejectsInvalidMethod(t *testing.T) {
 func TestPayloadLimitIsABudgetError(t *testing.T) {
 	lib := []byte(`{"main_pipe":"all","pipes":{
 		"all":{"type":"PipeBatch","inputs":{"xs":"Anything"},"output":"Text[]","branch_pipe_code":"one","input_list_name":"xs","input_item_name":"x"},
-		"one":{"type":"PipeCompose","inputs":{"x":"Anything"},"output":"Text","template":"{{ 'x' * 200000 }}"}}}`)
+		"one":{"type":"PipeCompose","inputs":{"x":"Anything"},"output":"Text","template":"{{ x and 'x' * 200000 }}"}}}`)
 	inputs := []byte(`{"xs":{"concept":"Anything","content":[1,2,3,4,5,6,7,8,9,10,11,12]}}`)
 	_, err := runMethod(t, newEnv(t), lib, inputs)
 	ae := appError(t, err)

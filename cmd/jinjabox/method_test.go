@@ -10,6 +10,8 @@ import (
 // bundles in process.
 func TestMethodCommands(t *testing.T) {
 	const td = "../../methodfile/testdata/"
+	const real = td + "real/"
+	const sig = "pipelex/tests/e2e/pipelex/pipes/additive_multi_file_library/signature_only/"
 	tests := []struct {
 		name   string
 		args   []string
@@ -22,17 +24,32 @@ func TestMethodCommands(t *testing.T) {
 		{"validate json", []string{"validate", "../../method/testdata/sample_method.json"}, 0, "ok", ""},
 		{"validate models", []string{"validate", "--models", td + "models_config.json", td + "models.mthds"}, 0, "ok", ""},
 		{"validate broken", []string{"validate", "--models", td + "models_config.json", td + "broken.mthds"}, 1,
-			`broken.mthds:2:1: domain "Broken-Domain", domain: invalid_method|broken.mthds:45:14: pipe "Broken-Domain.summarise", prompt: undeclared_input|broken.mthds:135:1: pipe "Broken-Domain.strange", type: invalid_pipe`, "38 problem(s)"},
+			`broken.mthds:3:1: domain "Broken-Domain", domain: invalid_method|broken.mthds:50:14: pipe "Broken-Domain.summarise", prompt: undeclared_input|broken.mthds:142:1: pipe "Broken-Domain.strange", type: invalid_pipe`, "44 problem(s)"},
 		{"validate broken json", []string{"validate", "../../method/testdata/broken_method.json"}, 1, `broken_method.json: pipe "bad_llm", prompt: undeclared_input`, "problem(s)"},
 		{"validate missing", []string{"validate", td + "nope.mthds"}, 2, "", "no such file"},
 		{"exec mthds", []string{"exec", td + "sample_method.mthds", td + "sample_inputs.json"}, 0, `"name": "handle_tickets"|"summary": "3 replies for 3 tickets"`, ""},
 		{"exec models", []string{"exec", "--models", td + "models_config.json", td + "models.mthds", td + "models_inputs.json"}, 0, `"concept": "triage.Answer"`, ""},
-		{"exec broken", []string{"exec", td + "broken.mthds", td + "sample_inputs.json"}, 1, "", "broken.mthds:5:1: method, version: unknown_key"},
+		{"exec broken", []string{"exec", td + "broken.mthds", td + "sample_inputs.json"}, 1, "", "broken.mthds:6:1: method, version: unknown_key"},
 		{"exec text document", []string{"exec", td + "extract.mthds", td + "extract_inputs.json"}, 0, `"text": "1: Quarterly notes / Sales rose in the North region.\n2: The South region`, ""},
 		{"exec docs dir", []string{"exec", "--docs", "../../workflows", td + "extract.mthds", td + "extract_inputs.json"}, 1, "", `pipe "pages.extract": unsupported extract request: cannot read`},
 		{"exec another pipe", []string{"exec", "--pipe", "extract", td + "extract.mthds", td + "extract_inputs.json"}, 0, `"name": "extract"|"concept": "Page[]"`, ""},
 		{"validate unknown pipe", []string{"validate", "--pipe", "nope", td + "extract.mthds"}, 1, `pipe "nope" is not defined`, ""},
 		{"usage", []string{"exec", td + "sample_method.mthds"}, 2, "", "usage: jinjabox exec"},
+		// Libraries, as Pipelex assembles them.
+		{"library of several directories", []string{"validate", td + "library/app", "-L", td + "library/common", "-L", td + "library/billing"}, 0, "ok", ""},
+		{"library run", []string{"exec", "-L", td + "library/common", "-L", td + "library/billing", td + "library/app", td + "library/app/inputs.json"}, 0, `"text": "Dear Ada, you owe 42."`, ""},
+		{"library without its directories", []string{"validate", td + "library/app"}, 1, `pipe "billing.invoice_letter" is not defined`, ""},
+		{"directory with one bundle", []string{"validate", real + "methods/methods/cv_analyzer"}, 0, "ok", ""},
+		{"directory with several bundles", []string{"validate", real + "methods/methods/due_diligence"}, 2, "", "several .mthds files (analysis.mthds, report.mthds) and no bundle.mthds: pass the file"},
+		{"not a method file", []string{"validate", td + "kinds_document.txt"}, 2, "", "is not a method file"},
+		{"missing method: a warning, valid", []string{"validate", real + "methods/methods/compliance_checker"}, 0,
+			`warning: pipe "compliance_checking.check_compliance": missing_method|ok`, ""},
+		{"installed method found walking up", []string{"validate", real + "installed_layout/project/doc_summarizer"}, 1, "PipeParallel output must be Composite", ""},
+		{"signatures are not runnable", []string{"validate", real + sig + "header.mthds", "-L", real + sig}, 1, "valid, but not runnable: PipeSignature(s) without implementation: research.find_key_findings", ""},
+		{"signatures allowed", []string{"validate", "--allow-signatures", real + sig + "header.mthds", "-L", real + sig}, 0, "ok (1 signatures)", ""},
+		{"json", []string{"validate", "--json", real + "methods/methods/compliance_checker"}, 0, `"valid": true|"runnable": false|"code": "missing_method"|"missing_methods": [`, ""},
+		{"json invalid", []string{"validate", "--json", td + "broken.mthds"}, 1, `"valid": false|"exit": 1|"line": 3`, ""},
+		{"exec needs a pipe", []string{"exec", real + "methods/methods/documents", td + "sample_inputs.json"}, 1, "", "no main_pipe; name one with --pipe"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
