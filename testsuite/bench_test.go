@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
 // workload is one benchmark of ../shared/bench/workloads: the Jinja2
@@ -209,7 +209,7 @@ func checkJinjabox(tb testing.TB, w workload) error {
 	if err != nil {
 		return err
 	}
-	data, err := corpus.DecodeObject(w.data)
+	data, err := casecheck.DecodeObject(w.data)
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func BenchmarkWorkloads(b *testing.B) {
 			// The engine renders from a map it does not mutate, so one
 			// decoded context serves every iteration, as it does for
 			// text/template below.
-			data, err := corpus.DecodeObject(w.data)
+			data, err := casecheck.DecodeObject(w.data)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
 var updateFloors = flag.Bool("update-floors", false,
@@ -22,7 +22,7 @@ const floorsFile = "testdata/floors.json"
 
 // slowCase is the per-case time the hostile README calls sensible. Slower
 // cases are reported, not failed: timing on a shared CI machine is noisy,
-// and corpus.DefaultTimeout already fails a runaway.
+// and casecheck.DefaultTimeout already fails a runaway.
 const slowCase = time.Second
 
 func readFloors(t *testing.T) map[string]int {
@@ -50,14 +50,14 @@ func TestCorpusFloors(t *testing.T) {
 	for _, rel := range files {
 		t.Run(rel, func(t *testing.T) {
 			rs := results(t, rel)
-			var sum corpus.Summary
+			var sum casecheck.Summary
 			var failing, slow []string
 			for i := range rs {
 				sum.Add(&rs[i])
 				if rs[i].Duration > slowCase {
 					slow = append(slow, fmt.Sprintf("%s (%v)", rs[i].Case.ID, rs[i].Duration))
 				}
-				if rs[i].Status == corpus.Fail {
+				if rs[i].Status == casecheck.Fail {
 					failing = append(failing, rs[i].Case.ID+": "+rs[i].Reason)
 				}
 			}
@@ -170,9 +170,9 @@ func TestRefusalsLeaveNoTrace(t *testing.T) {
 			}
 			refusals++
 			if r.Output != "" {
-				t.Errorf("%s: %s error came with output %s", r.Case.ID, r.ErrKind, corpus.Bound(r.Output, 80))
+				t.Errorf("%s: %s error came with output %s", r.Case.ID, r.ErrKind, casecheck.Bound(r.Output, 80))
 			}
-			if !ready || r.Env == nil || r.ErrKind == corpus.KindTimeout {
+			if !ready || r.Env == nil || r.ErrKind == casecheck.KindTimeout {
 				continue
 			}
 			got, err := r.Env.RenderString("clean", "{{ 1 + 1 }}", nil, engine.RenderOptions{})
@@ -188,14 +188,14 @@ func TestRefusalsLeaveNoTrace(t *testing.T) {
 
 // determinismSample picks every 5th ok case (expected output) of every
 // corpus, capped, so the test stays fast but spans all sources.
-func determinismSample(t *testing.T) []*corpus.Case {
-	var sample []*corpus.Case
+func determinismSample(t *testing.T) []*casecheck.Case {
+	var sample []*casecheck.Case
 	for _, rel := range corpusFiles(t) {
 		rs := results(t, rel)
 		n := 0
 		for i := range rs {
 			c := rs[i].Case
-			if c.Type() != corpus.TemplateCase || c.Expect.Output == nil {
+			if c.Type() != casecheck.TemplateCase || c.Expect.Output == nil {
 				continue
 			}
 			if n%5 == 0 && len(sample) < 400 {
@@ -221,31 +221,31 @@ func TestDeterminism(t *testing.T) {
 		out, kind, msg string
 		units          int64
 	}
-	of := func(r *corpus.Result) outcome { return outcome{r.Output, r.ErrKind, r.ErrMsg, r.Units} }
+	of := func(r *casecheck.Result) outcome { return outcome{r.Output, r.ErrKind, r.ErrMsg, r.Units} }
 	for _, c := range sample {
-		a := corpus.Run(c, corpus.RunOptions{Timeout: corpus.DefaultTimeout})
-		b := corpus.Run(c, corpus.RunOptions{Timeout: corpus.DefaultTimeout})
+		a := casecheck.Run(c, casecheck.RunOptions{Timeout: casecheck.DefaultTimeout})
+		b := casecheck.Run(c, casecheck.RunOptions{Timeout: casecheck.DefaultTimeout})
 		if of(&a) != of(&b) {
 			t.Errorf("%s: two fresh renders differ:\n  %+v\n  %+v", c.ID, of(&a), of(&b))
 			continue
 		}
-		if a.Env == nil || a.ErrKind == corpus.KindInternal {
+		if a.Env == nil || a.ErrKind == casecheck.KindInternal {
 			continue
 		}
 		// Same environment again: decode a fresh context, as a caller would.
-		data, err := corpus.DecodeObject(c.Context)
+		data, err := casecheck.DecodeObject(c.Context)
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
-		_, ro, err := corpus.Options(c)
+		_, ro, err := casecheck.Options(c)
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
 		}
 		res, err := a.Env.RenderString(c.ID, c.Source(), data, ro)
-		again := corpus.Result{Output: res.Output, Units: res.Units}
+		again := casecheck.Result{Output: res.Output, Units: res.Units}
 		if err != nil {
 			var e *engine.Error
-			again.ErrKind, again.ErrMsg = corpus.KindInternal, err.Error()
+			again.ErrKind, again.ErrMsg = casecheck.KindInternal, err.Error()
 			if errors.As(err, &e) {
 				again.ErrKind, again.ErrMsg = e.Kind.String(), e.Message
 			}
@@ -265,7 +265,7 @@ func TestCorpusIDsUnique(t *testing.T) {
 	all, _ := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
 	seen := map[string]string{}
 	for _, f := range all {
-		cases, err := corpus.LoadFile(f)
+		cases, err := casecheck.LoadFile(f)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -293,7 +293,7 @@ func TestConcurrentRenders(t *testing.T) {
 	const workers = 4
 	checked := 0
 	for _, c := range determinismSample(t) {
-		opts, ro, err := corpus.Options(c)
+		opts, ro, err := casecheck.Options(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,7 +306,7 @@ func TestConcurrentRenders(t *testing.T) {
 			continue // parse failures are the floors' business
 		}
 		render := func() (engine.Result, error) {
-			data, err := corpus.DecodeObject(c.Context)
+			data, err := casecheck.DecodeObject(c.Context)
 			if err != nil {
 				return engine.Result{}, err
 			}
@@ -328,7 +328,7 @@ func TestConcurrentRenders(t *testing.T) {
 			g := <-results
 			if g.r != want || fmt.Sprint(g.err) != fmt.Sprint(wantErr) {
 				t.Errorf("%s: concurrent render gave %q/%d/%v, sequential %q/%d/%v",
-					c.ID, corpus.Bound(g.r.Output, 60), g.r.Units, g.err, corpus.Bound(want.Output, 60), want.Units, wantErr)
+					c.ID, casecheck.Bound(g.r.Output, 60), g.r.Units, g.err, casecheck.Bound(want.Output, 60), want.Units, wantErr)
 			}
 		}
 		checked++

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
 // sharedDir returns the shared corpus directory, or skips the test when
@@ -55,20 +55,20 @@ func corpusFiles(t testing.TB) []string {
 // results runs every case of a corpus file once per test binary: the
 // floor, refusal and determinism tests all read the same run, which keeps
 // `make test` to one pass over the corpora.
-var resultCache = map[string][]corpus.Result{}
+var resultCache = map[string][]casecheck.Result{}
 
-func results(t testing.TB, rel string) []corpus.Result {
+func results(t testing.TB, rel string) []casecheck.Result {
 	t.Helper()
 	if rs, ok := resultCache[rel]; ok {
 		return rs
 	}
-	cases, err := corpus.LoadFile(filepath.Join(sharedDir(t), filepath.FromSlash(rel)))
+	cases, err := casecheck.LoadFile(filepath.Join(sharedDir(t), filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := make([]corpus.Result, len(cases))
+	rs := make([]casecheck.Result, len(cases))
 	for i := range cases {
-		rs[i] = corpus.Run(&cases[i], corpus.RunOptions{Timeout: corpus.DefaultTimeout})
+		rs[i] = casecheck.Run(&cases[i], casecheck.RunOptions{Timeout: casecheck.DefaultTimeout})
 	}
 	resultCache[rel] = rs
 	return rs

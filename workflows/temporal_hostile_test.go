@@ -15,7 +15,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
@@ -45,7 +45,7 @@ func (r *unitsRecorder) RecordRender(e workflows.RenderEvent) {
 
 // caseInput turns a corpus case into a PipeCompose (basic category) over
 // memory holding the case context, one Anything stuff per key.
-func caseInput(t *testing.T, c corpus.Case, cat categories.Category) workflows.PipeInput {
+func caseInput(t *testing.T, c casecheck.Case, cat categories.Category) workflows.PipeInput {
 	t.Helper()
 	m := &workflows.Method{MainPipe: "c", Pipes: map[string]*workflows.Pipe{"c": {
 		Type: workflows.KindCompose, Output: "Text",
@@ -127,7 +127,7 @@ func runCaseOnce(t *testing.T, in workflows.PipeInput) (caseRun, error) {
 // with identical bytes, error type and units. The slowest cases are
 // logged: they justify the in-workflow budget.
 func TestHostileCorpusInWorkflow(t *testing.T) {
-	cases, err := corpus.LoadFile(filepath.Join(sharedDir(t), "hostile", "cases.jsonl"))
+	cases, err := casecheck.LoadFile(filepath.Join(sharedDir(t), "hostile", "cases.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 	var times []timing
 	n := 0
 	for _, c := range cases {
-		if c.Type() != corpus.TemplateCase {
+		if c.Type() != casecheck.TemplateCase {
 			continue
 		}
 		for _, cat := range []categories.Category{categories.Basic, categories.HTML} {
@@ -174,12 +174,12 @@ func TestCorporaDeterministicInWorkflow(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		cases, err := corpus.LoadFile(f)
+		cases, err := casecheck.LoadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
-			if c.Type() != corpus.TemplateCase {
+			if c.Type() != casecheck.TemplateCase {
 				continue
 			}
 			in := caseInput(t, c, categories.Basic)

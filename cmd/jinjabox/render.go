@@ -15,7 +15,7 @@ import (
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
 // maxInput bounds what the CLI reads for a template or data file. The
@@ -95,7 +95,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
 		}
-		if data, err = corpus.DecodeObject(raw); err != nil {
+		if data, err = casecheck.DecodeObject(raw); err != nil {
 			fmt.Fprintf(stderr, "jinjabox: %s: %v\n", pos[1], err)
 			return 2
 		}
