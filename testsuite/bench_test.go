@@ -17,7 +17,7 @@ import (
 	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
-// workload is one benchmark of ../shared/bench/workloads: the Jinja2
+// workload is one benchmark of bench/workloads (corporaDir): the Jinja2
 // template, the same work as a text/template, the data and the bytes
 // Jinja2 3.1.2 renders.
 type workload struct {
@@ -30,10 +30,10 @@ type workload struct {
 
 func loadWorkloads(tb testing.TB) []workload {
 	tb.Helper()
-	dir := filepath.Join(sharedDir(tb), "bench", "workloads")
+	dir := filepath.Join(corporaDir, "bench", "workloads")
 	names, err := filepath.Glob(filepath.Join(dir, "*.j2"))
 	if err != nil || len(names) == 0 {
-		tb.Skipf("no workloads under %s", dir)
+		tb.Fatalf("no workloads under %s (run make sync-corpora)", dir)
 	}
 	sort.Strings(names)
 	read := func(p string) []byte {

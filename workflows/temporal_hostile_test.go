@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -19,17 +18,8 @@ import (
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("JINJABOX_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		t.Skipf("shared corpus directory %s not found (set JINJABOX_SHARED)", dir)
-	}
-	return dir
-}
+// corporaDir is the module's copy of the shared corpora.
+const corporaDir = "../testsuite/testdata/shared"
 
 // unitsRecorder collects the units of in-workflow renders.
 type unitsRecorder struct {
@@ -127,7 +117,7 @@ func runCaseOnce(t *testing.T, in workflows.PipeInput) (caseRun, error) {
 // with identical bytes, error type and units. The slowest cases are
 // logged: they justify the in-workflow budget.
 func TestHostileCorpusInWorkflow(t *testing.T) {
-	cases, err := casecheck.LoadFile(filepath.Join(sharedDir(t), "hostile", "cases.jsonl"))
+	cases, err := casecheck.LoadFile(filepath.Join(corporaDir, "hostile", "cases.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,9 +158,9 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 // identical bytes, error type and units: in-workflow rendering is
 // deterministic, which replay depends on.
 func TestCorporaDeterministicInWorkflow(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(sharedDir(t), "conformance", "*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob(filepath.Join(corporaDir, "conformance", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no conformance files under %s: %v", corporaDir, err)
 	}
 	n := 0
 	for _, f := range files {
