@@ -35,8 +35,9 @@ func (c *corpusCase) opts() Options {
 
 func (c *corpusCase) meter() *budget.Meter {
 	l := c.Options.Limits
-	if c.Options.BudgetUnits > 0 {
-		l = budget.Min(l, budget.Limits{WorkUnits: c.Options.BudgetUnits})
+	// budget_units and limits.work_units are one budget: the smaller wins.
+	if b := c.Options.BudgetUnits; b > 0 && (l.WorkUnits <= 0 || b < l.WorkUnits) {
+		l.WorkUnits = b
 	}
 	return budget.NewMeter(l)
 }
