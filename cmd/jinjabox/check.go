@@ -35,7 +35,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("verbose", false, "also list passing and skipped cases, and per-file counts")
 	timeout := fs.Duration("timeout", casecheck.DefaultTimeout, "wall-time bound per case (0: none)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...")
+		fmt.Fprintln(stderr, usageLine("check"))
 		fs.PrintDefaults()
 	}
 	files, err := parseInterspersed(fs, args)

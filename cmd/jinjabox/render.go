@@ -48,7 +48,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&l.ScratchBytes, "max-scratch-bytes", 0, "scratch memory limit (0: default)")
 	fs.Int64Var(&l.CapabilityCalls, "max-capability-calls", 0, "capability call limit (0: default)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jinjabox render [flags] TEMPLATE|- [DATA.json]")
+		fmt.Fprintln(stderr, usageLine("render"))
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
