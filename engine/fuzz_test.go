@@ -14,7 +14,7 @@ import (
 // FuzzRender: any template renders or returns a typed error; it never
 // panics (an internal error is a failure) and never spends past its budget.
 func FuzzRender(f *testing.F) {
-	for _, path := range []string{"testdata/render_cases.jsonl", "../../shared/conformance/systematic.jsonl", "../../shared/hostile/cases.jsonl"} {
+	for _, path := range []string{"testdata/render_cases.jsonl", "../testsuite/testdata/shared/conformance/systematic.jsonl", "../testsuite/testdata/shared/hostile/cases.jsonl"} {
 		fh, err := os.Open(path)
 		if err != nil {
 			continue

@@ -1,14 +1,18 @@
-// Command jinjabox renders Jinja2 templates with the jinjabox engine and
-// runs the shared case corpora against it.
+// Command jinjabox renders Jinja2 templates with the jinjabox engine, runs
+// case corpora against it, and validates and runs methods, in process or
+// on Temporal.
 //
 //	jinjabox render [flags] TEMPLATE|- [DATA.json]
-//	jinjabox check [--json] [--verbose] FILE.jsonl...
-//	jinjabox validate [flags] PATH...
-//	jinjabox exec [flags] METHOD INPUTS.json
-//	jinjabox run [flags] METHOD INPUTS.json
+//	jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...
+//	jinjabox validate [--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...
+//	jinjabox exec [-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json
+//	jinjabox run [-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--timeout D] METHOD INPUTS.json
+//	jinjabox help
 //
-// Exit status: 0 on success, 1 when a render, a case or a validation
-// fails, 2 on a usage or I/O error or a method path that names no bundle.
+// METHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a
+// directory holding bundle.mthds or a single .mthds. Exit status: 0 on
+// success, 1 when a render, a case or a method fails, 2 on a usage or
+// I/O error or a method path that names no bundle.
 package main
 
 import (
@@ -16,18 +20,42 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
-const usage = `usage:
-  jinjabox render [flags] TEMPLATE|- [DATA.json]   render a template (- reads stdin)
-  jinjabox check [--json] [--verbose] FILE.jsonl... run corpus cases
-  jinjabox validate [-L DIR]... [--json] PATH...   validate a method library (files or directories)
-  jinjabox exec [-L DIR]... METHOD INPUTS.json     run a method in process (local model)
-  jinjabox run [-L DIR]... METHOD INPUTS.json      run a method on Temporal (RunMethodWorkflow)
-  jinjabox help                                    show this help
+// commands are the commands run accepts, with their synopsis and what
+// they do: the usage text is built from this list, and each command
+// prints its own line from it on a usage error.
+var commands = []struct{ name, synopsis, summary string }{
+	{"render", "[flags] TEMPLATE|- [DATA.json]", "render a template (- reads stdin)"},
+	{"check", "[--json] [--verbose] [--timeout D] FILE.jsonl...", "run corpus cases"},
+	{"validate", "[--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...", "validate a method library: every pipe of the bundles PATH names and of the -L directories"},
+	{"exec", "[-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json", "run a method in process (local model by default)"},
+	{"run", "[-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--timeout D] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)"},
+	{"help", "", "show this help"},
+}
 
-run "jinjabox render -h" or "jinjabox check -h" for the flags.
-`
+// usage is the help text: each command's line and what it does.
+var usage = func() string {
+	var sb strings.Builder
+	sb.WriteString("usage:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&sb, "  %s\n      %s\n", strings.TrimSpace("jinjabox "+c.name+" "+c.synopsis), c.summary)
+	}
+	sb.WriteString("\nMETHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a directory\nholding bundle.mthds or a single .mthds.\n")
+	sb.WriteString("Run \"jinjabox COMMAND -h\" for a command's flags.\n")
+	return sb.String()
+}()
+
+// usageLine is one command's usage line, for its usage errors.
+func usageLine(name string) string {
+	for _, c := range commands {
+		if c.name == name {
+			return strings.TrimSpace("usage: jinjabox " + c.name + " " + c.synopsis)
+		}
+	}
+	panic("no command " + name)
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

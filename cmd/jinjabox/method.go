@@ -90,7 +90,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "usage: jinjabox validate [--json] [--allow-signatures] [-L DIR]... [--models MODELS.json] [--pipe PIPE] PATH...")
+		fmt.Fprintln(stderr, usageLine("validate"))
 		return 2
 	}
 	opts, err := mf.options()
@@ -200,7 +200,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "usage: jinjabox exec [-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json")
+		fmt.Fprintln(stderr, usageLine("exec"))
 		return 2
 	}
 	opts, err := mf.options()

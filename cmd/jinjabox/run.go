@@ -36,7 +36,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "usage: jinjabox run [-L DIR]... [--pipe PIPE] [--id ID] [--timeout D] METHOD INPUTS.json")
+		fmt.Fprintln(stderr, usageLine("run"))
 		return 2
 	}
 	opts, err := mf.options()

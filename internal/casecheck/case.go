@@ -1,8 +1,11 @@
-// Package corpus loads and runs the shared JSONL case corpora
-// (../shared/conformance, ../shared/hostile) against the engine. The
-// `jinjabox check` command and the go tests in package testsuite both use
-// it, so a case means the same thing wherever it runs.
-package corpus
+// Package casecheck loads the JSONL case files (the format of
+// testsuite/testdata/shared/conformance/README.md: template, context,
+// options, expected output or error kind) and checks each case against the
+// engine. `jinjabox check` and the go tests (testsuite, engine/builtins,
+// workflows) all use it, so a case means the same thing wherever it runs.
+// It is internal: the case format is the project's test format, not an
+// API.
+package casecheck
 
 import (
 	"bufio"
@@ -15,7 +18,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
-	"github.com/jinjabox/jinjabox/testsuite/fixtures"
+	"github.com/jinjabox/jinjabox/internal/casecheck/fixtures"
 )
 
 // Case is one line of a corpus file. The same struct holds template cases
@@ -224,16 +227,12 @@ func jsonType(v any) string {
 }
 
 // convertStuff walks v and replaces every {"$stuff": {...}} object by the
-// engine's artefact.
+// engine's artefact (see stuffFromMarker).
 func convertStuff(v any) (any, error) {
 	switch x := v.(type) {
 	case *value.OrderedMap:
 		if len(x.Keys) == 1 && x.Keys[0] == "$stuff" {
-			a, _, err := engine.StuffFromMarker(map[string]any{"$stuff": x.Values[0]})
-			if err != nil {
-				return nil, err
-			}
-			return a, nil
+			return stuffFromMarker(x.Values[0])
 		}
 		for i := range x.Values {
 			c, err := convertStuff(x.Values[i])
@@ -254,6 +253,33 @@ func convertStuff(v any) (any, error) {
 		return x, nil
 	}
 	return v, nil
+}
+
+// stuffFromMarker builds the artefact a case context's marker
+// {"$stuff": {"name", "concept", "content_class", "code", "content"}}
+// stands for (the hostile README's P12 cases), through the engine's public
+// constructor.
+func stuffFromMarker(raw any) (*engine.StuffArtefact, error) {
+	om, ok := raw.(*value.OrderedMap)
+	if !ok {
+		return nil, fmt.Errorf("$stuff marker must hold an object, not %s", jsonType(raw))
+	}
+	str := func(k string) string {
+		for i, key := range om.Keys {
+			if key == k {
+				s, _ := om.Values[i].(string)
+				return s
+			}
+		}
+		return ""
+	}
+	var content any
+	for i, key := range om.Keys {
+		if key == "content" {
+			content = om.Values[i]
+		}
+	}
+	return engine.NewStuffArtefact(str("name"), str("concept"), str("content_class"), str("code"), content)
 }
 
 // Bound shortens s to about n bytes for a one-line report, quoting it so

@@ -1,4 +1,4 @@
-package corpus
+package casecheck
 
 import (
 	"encoding/json"
@@ -114,6 +114,40 @@ func TestDecodeKeepsOrderAndMarkers(t *testing.T) {
 	// A map with more keys than the marker is ordinary data.
 	if _, ok := m["c"].(*value.OrderedMap); !ok {
 		t.Errorf("non-marker map converted: %#v", m["c"])
+	}
+}
+
+// A marker's fields reach the artefact the engine builds; a marker that
+// does not hold an object is a bad context, not silently data.
+func TestStuffMarker(t *testing.T) {
+	tpl := "{{ s._stuff_name }}|{{ s._concept_code }}|{{ s.title }}"
+	c := &Case{ID: "m", Template: &tpl, Expect: Expect{Output: new(string)},
+		Context: json.RawMessage(`{"s": {"$stuff": {"name": "doc", "concept": "Doc", "content": {"title": "T"}}}}`)}
+	*c.Expect.Output = "doc|Doc|T"
+	if r := Run(c, RunOptions{}); r.Status != Pass {
+		t.Errorf("marker artefact: %v %s", r.Status, r.Reason)
+	}
+	if _, err := DecodeObject([]byte(`{"s": {"$stuff": "x"}}`)); err == nil {
+		t.Error("a $stuff marker holding a string decoded without error")
+	}
+}
+
+// A filter need runs in its category's environment, which fixes the
+// options: a case that sets its own is a harness error, never a silent
+// override. An unknown path field is a harness error too.
+func TestHarnessErrors(t *testing.T) {
+	tpl := "{{ 'x' | markdown }}"
+	c := &Case{ID: "f", Template: &tpl, Needs: "pipelex-filter-markdown", Expect: Expect{AnyOutput: true}}
+	if r := Run(c, RunOptions{}); r.Status != Pass {
+		t.Fatalf("markdown need: %v %s", r.Status, r.Reason)
+	}
+	c.Options.TrimBlocks = true
+	if r := Run(c, RunOptions{}); r.Status != Fail || r.ErrKind != KindInternal || !strings.Contains(r.ErrMsg, "fixes the environment") {
+		t.Errorf("options with a filter need: %v %s %q", r.Status, r.ErrKind, r.ErrMsg)
+	}
+	p := &Case{ID: "paths/z", Field: "nope", Path: "a", Context: json.RawMessage(`{"a": 1}`), Expect: Expect{Value: json.RawMessage(`1`)}}
+	if r := Run(p, RunOptions{}); r.Status != Fail || r.ErrKind != KindInternal {
+		t.Errorf("unknown path field: %v %s %q", r.Status, r.ErrKind, r.ErrMsg)
 	}
 }
 

@@ -1,4 +1,4 @@
-package corpus
+package casecheck
 
 import (
 	"encoding/json"
@@ -13,8 +13,9 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/internal/casecheck/fixtures"
 	"github.com/jinjabox/jinjabox/method"
-	"github.com/jinjabox/jinjabox/testsuite/fixtures"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Status is the outcome of running one case.
@@ -207,7 +208,7 @@ func executePath(c *Case, res *Result) {
 		return
 	}
 	start := time.Now()
-	got, err := method.EvalPathCase(c.Field, c.Path, c.Key, ctx)
+	got, err := walkPath(c, ctx)
 	res.Duration = time.Since(start)
 	if err != nil {
 		setErr(res, err)
@@ -219,6 +220,21 @@ func executePath(c *Case, res *Result) {
 		return
 	}
 	res.Output = string(b)
+}
+
+// walkPath applies the method-layer walker a path case's field names
+// (the fields of a Pipelex method that take a data path) to ctx, plain
+// JSON decoded with value.DecodeJSON.
+func walkPath(c *Case, ctx any) (any, error) {
+	switch c.Field {
+	case "from", "image":
+		return method.WalkPath(ctx, c.Path)
+	case "batch_list":
+		return method.WalkList(ctx, c.Path)
+	case "list_to_dict_keyed_by":
+		return method.ListToDictKeyedBy(ctx, c.Path, c.Key)
+	}
+	return nil, fmt.Errorf("unknown path field %q", c.Field)
 }
 
 // judgePath compares a path case: the error kind, or the value as JSON
@@ -272,11 +288,7 @@ func execute(c *Case, res *Result) {
 			return
 		}
 	}
-	if c.Needs != "" {
-		// Host filters (markdown, with_images) come with the fixture.
-		opts.Filters = fixtures.Filters(c.Needs)
-	}
-	env, err := engine.NewEnvironment(opts)
+	env, err := environment(c, opts)
 	if err != nil {
 		setErr(res, err)
 		return
@@ -291,6 +303,21 @@ func execute(c *Case, res *Result) {
 		return
 	}
 	res.Units = r.Units
+}
+
+// environment builds the case's Environment. A filter need (markdown,
+// with_images) runs in the category environment that registers the host
+// filter, as in Pipelex; such a case may not set environment options of
+// its own, since the category fixes them.
+func environment(c *Case, opts engine.Options) (*engine.Environment, error) {
+	cat, ok := fixtures.FilterCategory(c.Needs)
+	if !ok {
+		return engine.NewEnvironment(opts)
+	}
+	if o := c.Options; o.Autoescape || o.TrimBlocks || o.LstripBlocks || o.KeepTrailingNewline || len(o.Templates) > 0 {
+		return nil, fmt.Errorf("case options with need %s: the %s category fixes the environment", c.Needs, cat)
+	}
+	return templating.NewEnvironment(cat, templating.DefaultStyle)
 }
 
 // setErr records err, classifying anything that is not an engine error
@@ -354,7 +381,7 @@ func panicSite(stack []byte) string {
 			continue
 		}
 		if strings.HasPrefix(fn, "runtime/debug.") || strings.HasPrefix(fn, "panic(") ||
-			strings.HasPrefix(fn, "runtime.") || strings.Contains(fn, "testsuite/corpus.execute") {
+			strings.HasPrefix(fn, "runtime.") || strings.Contains(fn, "internal/casecheck.execute") {
 			continue
 		}
 		return strings.TrimSpace(lines[i+1])

@@ -8,10 +8,10 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
-// Dump renders t as a compact, deterministic S-expression listing, one
-// statement per line with bodies indented. It is meant for tests and
-// debugging; positions are omitted.
-func Dump(t *Template) string {
+// dumpTree renders t as a compact, deterministic S-expression listing,
+// one statement per line with bodies indented (the golden file's format);
+// positions are omitted.
+func dumpTree(t *Template) string {
 	var b strings.Builder
 	dumpStmts(&b, t.Body, 0)
 	if len(t.Blocks) > 0 {
@@ -22,13 +22,6 @@ func Dump(t *Template) string {
 		sort.Strings(names)
 		b.WriteString("blocks: " + strings.Join(names, " ") + "\n")
 	}
-	return b.String()
-}
-
-// DumpExpr renders one expression like Dump does.
-func DumpExpr(x Expr) string {
-	var b strings.Builder
-	dumpExpr(&b, x)
 	return b.String()
 }
 
