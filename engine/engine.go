@@ -69,6 +69,21 @@ type RenderOptions struct {
 	// Limits for this render; each non-zero field replaces the
 	// environment's (the smaller wins for work units).
 	Limits budget.Limits
+	// Host is per-render state of the host's registered filters (an image
+	// registry, say): they read it from their value.Ctx through the Host
+	// method (HostState). The engine never reads or copies it, so an
+	// Environment holds no render's state and renders share nothing.
+	Host any
+}
+
+// HostState returns the Host of the render c belongs to (RenderOptions),
+// or nil: what a registered filter calls to reach its per-render state.
+// A Ctx of the host's own (a test's) provides one with a Host method.
+func HostState(c value.Ctx) any {
+	if h, ok := c.(interface{ Host() any }); ok {
+		return h.Host()
+	}
+	return nil
 }
 
 // Result is a successful render.

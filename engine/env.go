@@ -159,7 +159,7 @@ func (e *Environment) RenderString(name, source string, data map[string]any, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, m)
+	return t.render(data, m, ro.Host)
 }
 
 // Render renders the template with data.
@@ -170,7 +170,7 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)))
+	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)), ro.Host)
 }
 
 // Name returns the template's name.
@@ -191,8 +191,9 @@ func (t *Template) newRenderer(m *budget.Meter) *renderer {
 	}
 }
 
-func (t *Template) render(data map[string]any, m *budget.Meter) (Result, error) {
+func (t *Template) render(data map[string]any, m *budget.Meter, host any) (Result, error) {
 	r := t.newRenderer(m)
+	r.hostState = host
 	start := m.Used()
 	// The static text is known: size the output once instead of growing it.
 	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))

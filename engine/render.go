@@ -74,7 +74,11 @@ type renderer struct {
 	free       [][]byte  // recycled capture buffers
 	data       *value.DictData
 	pos        int
+	hostState  any // RenderOptions.Host
 }
+
+// Host is the render's RenderOptions.Host (HostState).
+func (r *renderer) Host() any { return r.hostState }
 
 // run runs fn, the body of a render. A render ends early by panicking
 // with its error (*errs.Error, or a *budget.Error from the meter); run

@@ -47,6 +47,19 @@ type Runner struct {
 	// Children runs the children of controller pipes; nil runs them
 	// inline, one after the other, in this runner.
 	Children Children
+
+	// set holds the category environments and every template parsed
+	// so far: each template is parsed once per runner. A Runner runs one
+	// run at a time.
+	set *templating.Set
+}
+
+// templates is the runner's template set, made on first use.
+func (r *Runner) templates() *templating.Set {
+	if r.set == nil {
+		r.set = templating.NewSet()
+	}
+	return r.set
 }
 
 // RenderEvent describes one render for observers.

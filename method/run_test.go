@@ -344,3 +344,21 @@ func TestSampleEndToEnd(t *testing.T) {
 	}
 	t.Log(digest)
 }
+
+// TestRunnerParsesOnce: a runner parses each template of the library
+// once, however many items a batch renders it for.
+func TestRunnerParsesOnce(t *testing.T) {
+	r := &Runner{Library: mustMethod(t, `{"main_pipe": "b", "pipes": {
+		"b": {"type": "PipeBatch", "inputs": {"l": "Text[]"}, "output": "Text[]", "branch_pipe_code": "c", "input_list_name": "l", "input_item_name": "it"},
+		"c": {"type": "PipeCompose", "inputs": {"it": "Text"}, "output": "Text", "template": "{{ it.text|upper }}"}}}`), Provider: LocalProvider{}}
+	res, err := r.Run(context.Background(), mustInputs(t, `{"l": {"concept": "Text[]", "content": ["a", "b", "c", "d"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Renders) != 4 {
+		t.Fatalf("%d renders", len(res.Renders))
+	}
+	if n := r.templates().Parsed(); n != 1 {
+		t.Errorf("%d parses for one template rendered 4 times", n)
+	}
+}

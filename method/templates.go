@@ -3,10 +3,9 @@ package method
 import (
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
-	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 
@@ -22,12 +21,12 @@ type tmplField struct {
 	extra map[string]bool
 }
 
-// checkTemplate parses and analyses one template field, reporting syntax
-// errors, private names, unknown filters, undeclared and unguarded
-// inputs. It returns the template's facts (nil when it does not parse).
-func (c *pipeCheck) checkTemplate(f tmplField) *TemplateFacts {
-	spec, ok := f.cat.Spec()
-	if !ok {
+// checkTemplate parses and analyses one template field, once, reporting
+// syntax errors, private names, unknown filters, undeclared and unguarded
+// inputs, and any other refusal of the engine's static pass. It returns
+// the template's facts (nil when it does not parse).
+func (c *pipeCheck) checkTemplate(f tmplField) *engine.Facts {
+	if _, ok := f.cat.Spec(); !ok {
 		c.add(f.field, CodeInvalidPipe, "unknown template category "+strconv.Quote(string(f.cat)))
 		return nil
 	}
@@ -49,17 +48,21 @@ func (c *pipeCheck) checkTemplate(f tmplField) *TemplateFacts {
 		}
 		c.v.report.Add(pr)
 	}
-	tree, err := syntax.Parse(name, src, syntax.Options{TrimBlocks: spec.TrimBlocks, LstripBlocks: spec.LstripBlocks}, budget.NewMeter(budget.Limits{}))
+	env, err := c.v.templates.Environment(f.cat, templating.Style{}, templating.Config{})
 	if err != nil {
+		c.add(f.field, CodeInvalidPipe, err.Error())
+		return nil
+	}
+	facts, err := env.Check(name, src, c.optionalInputs())
+	if facts == nil {
 		c.engineProblem(f.field, err, shift)
 		return nil
 	}
-	info := analyzeTemplate(tree, c.optionalInputs())
-	for _, n := range info.Private {
+	for _, n := range facts.Private {
 		prob(CodePrivateName, "private name "+strconv.Quote(n.Name)+" is not readable by templates", n.Pos)
 	}
 	unknown := 0
-	for _, fl := range info.Filters {
+	for _, fl := range facts.Filters {
 		if _, ok := builtins.Filters[fl.Name]; ok || f.cat.HasExtraFilter(fl.Name) {
 			continue
 		}
@@ -72,29 +75,25 @@ func (c *pipeCheck) checkTemplate(f tmplField) *TemplateFacts {
 		}
 		prob(CodeUnknownFilter, msg, fl.Pos)
 	}
-	// The engine's own static pass (P4 refusals, unknown tests, ...):
-	// report what the analysis above did not already explain.
-	env, err := templating.NewEnvironment(f.cat, templating.Style{})
-	if err == nil {
-		_, err = env.Parse(name, src)
-	}
+	// The engine's static pass (P4 refusals, unknown tests, ...): report
+	// what the facts above did not already explain.
 	if err != nil {
 		k := errKind(err)
-		covered := (k == errs.Security && len(info.Private) > 0) || (k == errs.Syntax && unknown > 0)
+		covered := (k == errs.Security && len(facts.Private) > 0) || (k == errs.Syntax && unknown > 0)
 		if !covered {
 			c.engineProblem(f.field, err, shift)
 		}
 	}
-	for _, n := range info.Vars {
+	for _, n := range facts.Vars {
 		if _, declared := c.p.Inputs[n.Name]; declared || f.extra[n.Name] || ignoredVar(n.Name) {
 			continue
 		}
 		prob(CodeUndeclaredInput, "variable "+strconv.Quote(n.Name)+" is not a declared input", n.Pos)
 	}
-	for _, n := range info.Unguarded {
+	for _, n := range facts.Unguarded {
 		prob(CodeOptionalUnguarded, "optional input "+strconv.Quote(n.Name)+" is used outside a guard ({% if "+n.Name+" %}, is defined, an inline if, or @?"+n.Name+")", n.Pos)
 	}
-	return &info
+	return facts
 }
 
 // render renders one template field of the invocation against its
@@ -121,7 +120,7 @@ func (x *invocation) renderWith(field string, cat templating.Category, style tem
 		rc.Limits = s.r.LimitsFor(cat)
 	}
 	code := x.code()
-	out, err := templating.Render(cat, style, code+"."+field, src, data, rc)
+	out, err := s.r.templates().Render(cat, style, code+"."+field, src, data, rc)
 	if s.r.OnRender != nil {
 		s.r.OnRender(RenderEvent{Pipe: code, Field: field, Category: cat, TemplateBytes: len(src),
 			Units: out.Units, OutputBytes: len(out.Text), Err: err})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/policy"
 )
 
@@ -24,7 +25,7 @@ type ValidateOptions struct {
 // bundle, then pipe-reference order. Report.Err is nil when the library
 // is valid.
 func (l *Library) Validate(opts ValidateOptions) *Report {
-	v := &validator{lib: l, opts: opts, report: &Report{}}
+	v := &validator{lib: l, opts: opts, report: &Report{}, templates: templating.NewSet()}
 	v.report.Add(l.problems...)
 	v.library()
 	return v.report
@@ -42,6 +43,8 @@ type validator struct {
 	lib    *Library
 	opts   ValidateOptions
 	report *Report
+	// templates holds the category environments templates are checked in.
+	templates *templating.Set
 }
 
 // bundleProblem reports a problem of a bundle's own keys or concepts.
@@ -376,7 +379,7 @@ func (c *pipeCheck) checkPath(field, path string, root bool) {
 // used collects the variables a pipe's templates and paths use.
 type used map[string]bool
 
-func (u used) addFacts(f *TemplateFacts) {
+func (u used) addFacts(f *engine.Facts) {
 	if f == nil {
 		return
 	}

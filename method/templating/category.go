@@ -13,6 +13,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // Category names the kind of a template; it fixes autoescape, whitespace
@@ -77,18 +78,15 @@ type Config struct {
 	// Strict selects strict undefined (document templates); {% if x %}
 	// still probes presence.
 	Strict bool
-	// Limits are the per-render limits (zero: engine defaults).
+	// Limits are the parse and render limits (zero: engine defaults).
 	Limits budget.Limits
-	// Images is the registry with_images, tag and format register images
-	// in. Nil means each with_images call uses a temporary registry (as
-	// Pipelex does without one), so numbering restarts per call; the
-	// render helpers below always pass a fresh per-render registry.
-	Images *ImageRegistry
 }
 
 // NewEnvironment builds an engine environment for the category with the
-// style driving tag and format. Each call returns an independent
-// environment; filters close over style and registry, never globals.
+// style driving tag and format. The environment holds no render's state:
+// the image registry with_images, tag and format use is the render's
+// (RenderOptions.Host, an *ImageRegistry; none: each with_images call
+// uses a temporary registry, as Pipelex does without one).
 func NewEnvironment(cat Category, style Style) (*engine.Environment, error) {
 	return NewEnvironmentWith(cat, style, Config{})
 }
@@ -99,7 +97,7 @@ func NewEnvironmentWith(cat Category, style Style, cfg Config) (*engine.Environm
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))
 	}
-	filters, err := extraFilters(cat, style, cfg.Images)
+	filters, err := extraFilters(cat, style)
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +111,8 @@ func NewEnvironmentWith(cat Category, style Style, cfg Config) (*engine.Environm
 	})
 }
 
-// extraFilters returns the category's extra filters bound to style and
-// images (nil: a temporary registry per with_images call).
-func extraFilters(cat Category, style Style, images *ImageRegistry) (map[string]engine.FilterFunc, error) {
+// extraFilters returns the category's extra filters bound to style.
+func extraFilters(cat Category, style Style) (map[string]engine.FilterFunc, error) {
 	s, ok := specs[cat]
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))
@@ -124,7 +121,7 @@ func extraFilters(cat Category, style Style, images *ImageRegistry) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	f := &filterSet{style: style, images: images}
+	f := &filterSet{style: style}
 	filters := make(map[string]engine.FilterFunc, len(s.Filters))
 	for _, name := range s.Filters {
 		filters[name] = f.byName(name)
@@ -132,11 +129,16 @@ func extraFilters(cat Category, style Style, images *ImageRegistry) (map[string]
 	return filters, nil
 }
 
-// filterSet binds the filters of one environment to its style and
-// registry.
+// filterSet binds the filters of one environment to its style; the
+// image registry is the render's (imagesOf).
 type filterSet struct {
-	style  Style
-	images *ImageRegistry
+	style Style
+}
+
+// imagesOf is the image registry of the render c belongs to, or nil.
+func imagesOf(c value.Ctx) *ImageRegistry {
+	reg, _ := engine.HostState(c).(*ImageRegistry)
+	return reg
 }
 
 func (f *filterSet) byName(name string) engine.FilterFunc {

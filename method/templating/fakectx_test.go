@@ -12,7 +12,10 @@ type fakeCtx struct {
 	m      *budget.Meter
 	esc    bool
 	strict bool
+	host   any // the render's state (engine.HostState)
 }
+
+func (f *fakeCtx) Host() any { return f.host }
 
 func newCtx(units int64) *fakeCtx {
 	m := budget.NewMeter(budget.Limits{WorkUnits: units})

@@ -168,8 +168,9 @@ func TestWithImages(t *testing.T) {
 	impostor.SetStr("default_tag_name", value.FromString("impostor"))
 
 	reg := NewImageRegistry()
-	f := &filterSet{style: DefaultStyle, images: reg}
+	f := &filterSet{style: DefaultStyle}
 	c := newCtx(1 << 20)
+	c.host = reg
 	steps := []struct {
 		v    value.Value
 		want string

@@ -126,14 +126,15 @@ func imageOf(c value.Ctx, v value.Value) (ImageRef, bool) {
 // registeredToken returns the placeholder of an image value already in
 // the registry.
 func (f *filterSet) registeredToken(c value.Ctx, v value.Value) (string, bool) {
-	if f.images == nil {
+	reg := imagesOf(c)
+	if reg == nil {
 		return "", false
 	}
 	img, ok := imageOf(c, v)
 	if !ok {
 		return "", false
 	}
-	n, ok := f.images.Lookup(img.URL)
+	n, ok := reg.Lookup(img.URL)
 	if !ok {
 		return "", false
 	}
@@ -155,7 +156,7 @@ func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) val
 		}
 		tf = t
 	}
-	reg := f.images
+	reg := imagesOf(c)
 	if reg == nil {
 		reg = NewImageRegistry() // Pipelex: a temporary registry when the context has none
 	}

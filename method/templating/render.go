@@ -38,19 +38,97 @@ func Prepare(src string, sigils bool) string {
 	return src
 }
 
-// Render renders src in the category with a fresh environment bound to
-// this render's image registry, so filters hold no state across renders.
-// Errors are *engine.Error.
+// Render renders src once in the category, parse and render: the
+// one-off form of Set.Render. Errors are *engine.Error.
 func Render(cat Category, style Style, name, src string, data map[string]any, rc RenderConfig) (Rendered, error) {
+	return NewSet().Render(cat, style, name, src, data, rc)
+}
+
+// Set holds one engine environment per category, style, strictness and
+// limits, and the templates parsed in them, each parsed once: what a
+// runner renders a bundle's templates with. An environment holds no
+// render's state (the image registry is the render's), so renders share
+// nothing but the parsed trees. A Set is not safe for concurrent use.
+type Set struct {
+	envs map[envKey]*engine.Environment
+	tpls map[tplKey]parsed
+}
+
+type envKey struct {
+	cat    Category
+	style  Style
+	strict bool
+	limits budget.Limits
+}
+
+type tplKey struct {
+	env    envKey
+	name   string
+	src    string
+	sigils bool
+}
+
+// parsed is a parse's outcome, kept so a failing source is not parsed
+// again either.
+type parsed struct {
+	t   *engine.Template
+	err error
+}
+
+// NewSet returns an empty set.
+func NewSet() *Set {
+	return &Set{envs: map[envKey]*engine.Environment{}, tpls: map[tplKey]parsed{}}
+}
+
+// Parsed is the number of templates the set has parsed.
+func (s *Set) Parsed() int { return len(s.tpls) }
+
+// Environment returns the set's environment for the category, style and
+// settings, built on first use.
+func (s *Set) Environment(cat Category, style Style, cfg Config) (*engine.Environment, error) {
+	k := envKey{cat: cat, style: style, strict: cfg.Strict, limits: cfg.Limits}
+	if env, ok := s.envs[k]; ok {
+		return env, nil
+	}
+	env, err := NewEnvironmentWith(cat, style, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.envs[k] = env
+	return env, nil
+}
+
+// Parse parses src in the category (sigils expanded when rc.Sigils)
+// under rc's limits, once per name, source and settings.
+func (s *Set) Parse(cat Category, style Style, name, src string, rc RenderConfig) (*engine.Template, error) {
+	cfg := Config{Strict: rc.Strict, Limits: rc.Limits}
+	k := tplKey{env: envKey{cat: cat, style: style, strict: cfg.Strict, limits: cfg.Limits}, name: name, src: src, sigils: rc.Sigils}
+	if p, ok := s.tpls[k]; ok {
+		return p.t, p.err
+	}
+	env, err := s.Environment(cat, style, cfg)
+	if err != nil {
+		return nil, err
+	}
+	t, err := env.Parse(name, Prepare(src, rc.Sigils))
+	s.tpls[k] = parsed{t, err}
+	return t, err
+}
+
+// Render renders src in the category with rc's image registry (nil: a
+// fresh one for this render) as the render's state. The parse is the
+// set's: a source rendered again is not parsed again. Units count the
+// render only.
+func (s *Set) Render(cat Category, style Style, name, src string, data map[string]any, rc RenderConfig) (Rendered, error) {
+	t, err := s.Parse(cat, style, name, src, rc)
+	if err != nil {
+		return Rendered{}, err
+	}
 	reg := rc.Images
 	if reg == nil {
 		reg = NewImageRegistry()
 	}
-	env, err := NewEnvironmentWith(cat, style, Config{Strict: rc.Strict, Limits: rc.Limits, Images: reg})
-	if err != nil {
-		return Rendered{}, err
-	}
-	res, err := env.RenderString(name, Prepare(src, rc.Sigils), data, engine.RenderOptions{Limits: rc.Limits})
+	res, err := t.RenderResult(data, engine.RenderOptions{Limits: rc.Limits, Host: reg})
 	if err != nil {
 		return Rendered{}, err
 	}

@@ -90,3 +90,45 @@ func TestRegistryPerRender(t *testing.T) {
 		t.Fatalf("shared registry: %q %v %v", r.Text, r.Images, err)
 	}
 }
+
+// TestSetParsesOnce: a Set builds one environment per category, style
+// and settings and parses a template once; renders of one parsed
+// template share no state (each numbers its own images).
+func TestSetParsesOnce(t *testing.T) {
+	s := NewSet()
+	e1, err := s.Environment(LLMPrompt, DefaultStyle, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, _ := s.Environment(LLMPrompt, DefaultStyle, Config{})
+	e3, _ := s.Environment(LLMPrompt, DefaultStyle, Config{Strict: true})
+	if e1 != e2 || e1 == e3 {
+		t.Error("environments are not one per category, style and settings")
+	}
+	t1, err := s.Parse(LLMPrompt, DefaultStyle, "p", "$a", RenderConfig{Sigils: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t2, _ := s.Parse(LLMPrompt, DefaultStyle, "p", "$a", RenderConfig{Sigils: true})
+	t3, _ := s.Parse(LLMPrompt, DefaultStyle, "p", "$a", RenderConfig{})
+	if t1 != t2 || t1 == t3 {
+		t.Error("a template is not parsed once per name, source and settings")
+	}
+	if _, err := s.Parse(Basic, DefaultStyle, "bad", "{% if %}", RenderConfig{}); err == nil {
+		t.Fatal("a syntax error parsed")
+	}
+	if len(s.tpls) != 3 || len(s.envs) != 3 {
+		t.Errorf("%d templates, %d environments", len(s.tpls), len(s.envs))
+	}
+	img := func(u string) map[string]any { return map[string]any{"url": u} }
+	for _, u := range []string{"https://x/1.png", "https://x/2.png"} {
+		data := map[string]any{"a": &ImageContent{URL: u}, "b": img(u)}
+		r, err := s.Render(LLMPrompt, DefaultStyle, "p", "{{ a|with_images }}", data, RenderConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Text != "[Image 1]" || len(r.Images) != 1 || r.Images[0].URL != u {
+			t.Errorf("render %s: %q %+v", u, r.Text, r.Images)
+		}
+	}
+}

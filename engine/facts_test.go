@@ -1,6 +1,7 @@
-package method
+package engine
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func names(l []NameAt) string {
 	return strings.Join(s, ",")
 }
 
-func TestAnalyzeTemplate(t *testing.T) {
+func TestFacts(t *testing.T) {
 	opt := map[string]bool{"o": true}
 	tests := []struct {
 		name                        string
@@ -44,7 +45,11 @@ func TestAnalyzeTemplate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			info := analyzeTemplate(&syntax.Template{Body: tc.body}, opt)
+			env, err := NewEnvironment(Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := env.facts(&syntax.Template{Body: tc.body}, opt)
 			if got := names(info.Vars); got != tc.vars {
 				t.Errorf("vars %q, want %q", got, tc.vars)
 			}
@@ -58,5 +63,32 @@ func TestAnalyzeTemplate(t *testing.T) {
 				t.Errorf("filters %q, want %q", got, tc.f)
 			}
 		})
+	}
+}
+
+// Check gives the facts and the static pass's refusal of one parse: an
+// unknown filter is both a fact and an error.
+func TestCheck(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := env.Check("t", "{{ a|nope }}{% if o %}{{ o }}{% endif %}{{ o }}", map[string]bool{"o": true})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindSyntax || names(f.Filters) != "nope" || names(f.Vars) != "a,o" || names(f.Unguarded) != "o" {
+		t.Fatalf("facts %+v, err %v", f, err)
+	}
+	if f, err := env.Check("t", "{% if %}", nil); err == nil || f != nil {
+		t.Fatalf("a syntax error: %+v %v", f, err)
+	}
+	if _, err := env.Parse("t", "{{ x.y }}{{ x._z }}"); err == nil {
+		t.Fatalf("parsed a literal private name")
+	}
+	tpl, err := env.Parse("t", "{% for i in l %}{{ i }}{% endfor %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(tpl.Facts(nil).Vars); got != "l" {
+		t.Errorf("vars %q", got)
 	}
 }

@@ -1,27 +1,55 @@
-package method
+package engine
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/builtins"
+	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/syntax"
-	"github.com/jinjabox/jinjabox/engine/value"
-	"github.com/jinjabox/jinjabox/policy"
 )
 
-// TemplateFacts is what static analysis learns about one parsed template.
-// All lists are in source walk order, deduplicated, so reports are
-// deterministic.
-type TemplateFacts struct {
+// Facts are what static analysis learns about one parsed template, the
+// way minijinja's undeclared_variables does, on the tree the template
+// was parsed into: no second parse. All lists are in source walk order,
+// deduplicated, so reports are deterministic.
+type Facts struct {
 	// Vars are the free variable names (read but never bound by the
 	// template), excluding the environment's globals.
 	Vars []NameAt
-	// Filters are the filter names used.
+	// Filters are the filter names used, registered or not.
 	Filters []NameAt
 	// Private are underscore attribute names reached by dot or by a
-	// literal |attr argument (the surface metadata names excepted).
+	// literal |attr argument, except the names the environment's declared
+	// surfaces read (SurfaceNames).
 	Private []NameAt
-	// Unguarded are references to optional names outside a guard.
+	// Unguarded are reads of optional names (those the caller says may
+	// be absent) outside a guard.
 	Unguarded []NameAt
+}
+
+// Facts analyses the template. optional names the variables that may be
+// absent from the data; Unguarded lists their reads outside a guard.
+func (t *Template) Facts(optional map[string]bool) Facts {
+	return t.env.facts(t.tree, optional)
+}
+
+// Check parses source and runs the environment's static pass, on one
+// parse: the template's facts (nil when the source does not parse) and
+// the parse or static-pass error (a *Error), if any. A validator reports
+// both without parsing twice.
+func (e *Environment) Check(name, source string, optional map[string]bool) (*Facts, error) {
+	m := budget.NewMeter(e.opts.Limits)
+	m.Phase = budget.PhaseParse
+	tree, err := syntax.Parse(name, source, e.synOpts, m)
+	if err != nil {
+		return nil, err
+	}
+	f := e.facts(tree, optional)
+	_, err = e.check(tree)
+	return &f, err
+}
+
+func (e *Environment) facts(tree *syntax.Template, optional map[string]bool) Facts {
+	a := &analyzer{env: e, optional: optional, seen: map[string]bool{}}
+	a.stmts(tree.Body, &factScope{bound: map[string]bool{}, guarded: map[string]bool{}})
+	return a.info
 }
 
 // NameAt is a name and the byte offset of its first occurrence.
@@ -30,38 +58,34 @@ type NameAt struct {
 	Pos  int
 }
 
-// analyzeTemplate walks tree. optional names the declared-optional
-// inputs; every reference to one must be guarded: under {% if var %} or
-// {% if var is defined %} (or an "and" holding one; the guard extends to
-// the right operand), in the then-arm of an inline "x if var else y", or
-// in test position (a bare name or a defined/undefined/none test). The
-// else arm is not guarded; "or" and "not" do not guard. Loop targets,
-// macro parameters and names set earlier shadow.
-func analyzeTemplate(tree *syntax.Template, optional map[string]bool) TemplateFacts {
-	a := &analyzer{optional: optional, seen: map[string]bool{}}
-	a.stmts(tree.Body, &scope{bound: map[string]bool{}, guarded: map[string]bool{}})
-	return a.info
-}
+// The analysis: every reference to an optional name must be guarded:
+// under {% if var %} or {% if var is defined %} (or an "and" holding one;
+// the guard extends to the right operand), in the then-arm of an inline
+// "x if var else y", or in test position (a bare name or a
+// defined/undefined/none test). The else arm is not guarded; "or" and
+// "not" do not guard. Loop targets, macro parameters and names set
+// earlier shadow.
 
 type analyzer struct {
+	env      *Environment
 	optional map[string]bool
-	info     TemplateFacts
+	info     Facts
 	seen     map[string]bool // kind+name dedup
 }
 
-type scope struct {
+type factScope struct {
 	bound   map[string]bool
 	guarded map[string]bool
 }
 
-// child is a scope whose bindings do not leak out (for, with, macro).
-func (s *scope) child() *scope {
-	return &scope{bound: copySet(s.bound), guarded: s.guarded}
+// child is a factScope whose bindings do not leak out (for, with, macro).
+func (s *factScope) child() *factScope {
+	return &factScope{bound: copySet(s.bound), guarded: s.guarded}
 }
 
-// guard is the same binding scope with more guarded names (if bodies
+// guard is the same binding factScope with more guarded names (if bodies
 // share bindings with the enclosing body, as in Jinja).
-func (s *scope) guard(names map[string]bool) *scope {
+func (s *factScope) guard(names map[string]bool) *factScope {
 	if len(names) == 0 {
 		return s
 	}
@@ -69,7 +93,7 @@ func (s *scope) guard(names map[string]bool) *scope {
 	for n := range names {
 		g[n] = true
 	}
-	return &scope{bound: s.bound, guarded: g}
+	return &factScope{bound: s.bound, guarded: g}
 }
 
 func copySet(m map[string]bool) map[string]bool {
@@ -91,13 +115,13 @@ func (a *analyzer) add(list *[]NameAt, kind, name string, pos int) {
 // runtimeNames are always bound while rendering.
 var runtimeNames = map[string]bool{"loop": true, "self": true, "varargs": true, "kwargs": true, "caller": true}
 
-func (a *analyzer) stmts(body []syntax.Stmt, s *scope) {
+func (a *analyzer) stmts(body []syntax.Stmt, s *factScope) {
 	for _, st := range body {
 		a.stmt(st, s)
 	}
 }
 
-func (a *analyzer) bindTarget(t syntax.Expr, s *scope) {
+func (a *analyzer) bindTarget(t syntax.Expr, s *factScope) {
 	switch n := t.(type) {
 	case *syntax.Name:
 		s.bound[n.Name] = true
@@ -110,7 +134,7 @@ func (a *analyzer) bindTarget(t syntax.Expr, s *scope) {
 	}
 }
 
-func (a *analyzer) stmt(st syntax.Stmt, s *scope) {
+func (a *analyzer) stmt(st syntax.Stmt, s *factScope) {
 	switch n := st.(type) {
 	case *syntax.Output:
 		a.expr(n.X, s, false)
@@ -215,11 +239,11 @@ func guardsOf(e syntax.Expr) map[string]bool {
 }
 
 // name records a variable read.
-func (a *analyzer) name(name string, pos int, s *scope, testPos bool) {
+func (a *analyzer) name(name string, pos int, s *factScope, testPos bool) {
 	if s.bound[name] || runtimeNames[name] {
 		return
 	}
-	if _, global := builtins.GlobalFuncs[name]; global {
+	if _, global := a.env.globals[name]; global {
 		return
 	}
 	a.add(&a.info.Vars, "var", name, pos)
@@ -229,12 +253,12 @@ func (a *analyzer) name(name string, pos int, s *scope, testPos bool) {
 }
 
 func (a *analyzer) private(name string, pos int) {
-	if policy.IsPrivateName(name) && !engine.SurfacePrivateNames[name] {
+	if privateName(name) && !SurfacePrivateNames[name] {
 		a.add(&a.info.Private, "private", name, pos)
 	}
 }
 
-func (a *analyzer) args(c *syntax.CallArgs, s *scope) {
+func (a *analyzer) args(c *syntax.CallArgs, s *factScope) {
 	for _, x := range c.Args {
 		a.expr(x, s, false)
 	}
@@ -253,7 +277,7 @@ func (a *analyzer) args(c *syntax.CallArgs, s *scope) {
 // safe reference to an optional name.
 var presenceTests = map[string]bool{"defined": true, "undefined": true, "none": true}
 
-func (a *analyzer) expr(e syntax.Expr, s *scope, testPos bool) {
+func (a *analyzer) expr(e syntax.Expr, s *factScope, testPos bool) {
 	switch n := e.(type) {
 	case nil:
 	case *syntax.Name:
@@ -322,12 +346,4 @@ func (a *analyzer) expr(e syntax.Expr, s *scope, testPos bool) {
 		}
 	case *syntax.Const, *syntax.NSRef:
 	}
-}
-
-// constString reports a string constant's value.
-func constString(e syntax.Expr) (string, bool) {
-	if c, ok := e.(*syntax.Const); ok && c.Value.Kind() == value.String {
-		return c.Value.Str(), true
-	}
-	return "", false
 }
