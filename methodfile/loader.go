@@ -289,7 +289,8 @@ func (l *loader) method(root *tnode) {
 	// its problems are that pipe's, at the prompt's place in the file.
 	if sp := root.get("system_prompt"); sp != nil {
 		for _, code := range sortedCodes(m.Pipes) {
-			if p := m.Pipes[code]; p.Type == method.KindLLM && p.SystemPrompt == "" {
+			k, ok := method.KindOf(m.Pipes[code].Type)
+			if ok && slices.Contains(k.Keys, "system_prompt") && m.Pipes[code].SystemPrompt == "" {
 				l.mark(code, "system_prompt", sp)
 			}
 		}
