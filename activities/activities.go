@@ -36,6 +36,9 @@ type Activities struct {
 	Provider method.Provider
 	// Tracer records render spans (nil: none).
 	Tracer trace.Tracer
+
+	// envs are the category environments renders use, built once.
+	envs templating.Environments
 }
 
 // ActivityRegistry is the part of a worker that registers activities.
@@ -107,7 +110,7 @@ func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (Render
 	var out templating.Rendered
 	err := a.span(ctx, cat, len(in.Source), func() (int64, int, error) {
 		var err error
-		out, err = templating.Render(cat, in.Style, name, in.Source, data,
+		out, err = a.envs.Render(cat, in.Style, name, in.Source, data,
 			templating.RenderConfig{Sigils: in.Sigils, Strict: in.Strict, Limits: in.Limits})
 		return out.Units, len(out.Text), err
 	})

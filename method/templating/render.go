@@ -1,6 +1,8 @@
 package templating
 
 import (
+	"sync"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 )
@@ -42,6 +44,41 @@ func Prepare(src string, sigils bool) string {
 // one-off form of Set.Render. Errors are *engine.Error.
 func Render(cat Category, style Style, name, src string, data map[string]any, rc RenderConfig) (Rendered, error) {
 	return NewSet().Render(cat, style, name, src, data, rc)
+}
+
+// Environments is a cache of environments, one per category, style and
+// settings, safe for concurrent use: what a host rendering one-off
+// templates from several goroutines (the activities) keeps, so no render
+// builds an environment. It holds no template.
+type Environments struct {
+	mu sync.Mutex
+	m  map[envKey]*engine.Environment
+}
+
+// Render parses src in the cached environment of its category and
+// renders it with rc's image registry (nil: a fresh one).
+func (e *Environments) Render(cat Category, style Style, name, src string, data map[string]any, rc RenderConfig) (Rendered, error) {
+	cfg := Config{Strict: rc.Strict, Limits: rc.Limits}
+	k := envKey{cat: cat, style: style, strict: cfg.Strict, limits: cfg.Limits}
+	e.mu.Lock()
+	env, ok := e.m[k]
+	if !ok {
+		var err error
+		if env, err = NewEnvironmentWith(cat, style, cfg); err != nil {
+			e.mu.Unlock()
+			return Rendered{}, err
+		}
+		if e.m == nil {
+			e.m = map[envKey]*engine.Environment{}
+		}
+		e.m[k] = env
+	}
+	e.mu.Unlock()
+	t, err := env.Parse(name, Prepare(src, rc.Sigils))
+	if err != nil {
+		return Rendered{}, err
+	}
+	return renderParsed(t, data, rc)
 }
 
 // Set holds one engine environment per category, style, strictness and
@@ -124,6 +161,12 @@ func (s *Set) Render(cat Category, style Style, name, src string, data map[strin
 	if err != nil {
 		return Rendered{}, err
 	}
+	return renderParsed(t, data, rc)
+}
+
+// renderParsed renders a parsed template with rc's image registry (nil:
+// a fresh one) as the render's state.
+func renderParsed(t *engine.Template, data map[string]any, rc RenderConfig) (Rendered, error) {
 	reg := rc.Images
 	if reg == nil {
 		reg = NewImageRegistry()
