@@ -5,6 +5,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/policy"
 )
 
 // checkInfo is what the static pass learned about a template.
@@ -14,16 +15,6 @@ type checkInfo struct {
 	staticBytes int64
 	macros      map[*syntax.Macro]*macroInfo
 	calls       map[*syntax.CallBlock]*macroInfo
-}
-
-// SurfacePrivateNames are the underscore names that registered template
-// surfaces declare readable (P12); the literal check defers them to render
-// time, where they are refused on anything but such a surface.
-var SurfacePrivateNames = map[string]bool{
-	"_stuff_name":    true,
-	"_content_class": true,
-	"_concept_code":  true,
-	"_stuff_code":    true,
 }
 
 // attrPathFilters maps each filter taking an attribute path to the
@@ -162,8 +153,11 @@ func (c *checker) target(t syntax.Expr) {
 	}
 }
 
+// privateAttr is the literal name rule (P4): an underscore attribute name
+// is refused before rendering, except the names a template surface
+// declares, which the lookup chokepoint checks on the receiver (P12).
 func (c *checker) privateAttr(pos int, name string) {
-	if privateName(name) && !SurfacePrivateNames[name] {
+	if privateName(name) && !policy.SurfaceReadable(name) {
 		c.fail(errs.Security, pos, "access to attribute "+errs.Quote(name)+" is unsafe")
 	}
 }

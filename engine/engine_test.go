@@ -247,32 +247,3 @@ func TestCopyInRefusesNonData(t *testing.T) {
 		t.Fatal("data deeper than the ceiling crossed the boundary")
 	}
 }
-
-// TestStuffArtefact: the P12 surface.
-func TestStuffArtefact(t *testing.T) {
-	a, err := NewStuffArtefact("note", "Text", "TextContent", "note_code", map[string]any{"text": "hello"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, _ := NewEnvironment(Options{})
-	cases := []struct{ tpl, want string }{
-		{"{{ note.text }}|{{ note['text'] }}|{{ note.get('text') }}|{{ note.get('zz', 1) }}", "hello|hello|hello|1"},
-		{"{{ note._stuff_name }}{{ note['_concept_code'] }}", "noteText"},
-		{"{{ note.iter_keys() }}", "['text', '_stuff_name', '_content_class', '_concept_code', '_stuff_code']"},
-		{"[{{ note.stuff }}]", "[]"},
-		{"{{ note }}", "hello"},
-	}
-	for _, c := range cases {
-		got, err := env.RenderString("t", c.tpl, map[string]any{"note": a}, RenderOptions{})
-		if err != nil || got.Output != c.want {
-			t.Errorf("%s: got %q %v, want %q", c.tpl, got.Output, err, c.want)
-		}
-	}
-	for _, bad := range []string{"{{ note._stuff }}", "{{ note['_x'] }}", "{{ note|attr('_content') }}", "{{ note.model_dump() }}", "{{ d._stuff_name }}"} {
-		_, err := env.RenderString("t", bad, map[string]any{"note": a, "d": map[string]any{"_stuff_name": 1}}, RenderOptions{})
-		var e *Error
-		if !errors.As(err, &e) || e.Kind != errs.Security {
-			t.Errorf("%s: want security error, got %v", bad, err)
-		}
-	}
-}

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/policy"
 )
 
 // Facts are what static analysis learns about one parsed template, the
@@ -253,7 +254,7 @@ func (a *analyzer) name(name string, pos int, s *factScope, testPos bool) {
 }
 
 func (a *analyzer) private(name string, pos int) {
-	if privateName(name) && !SurfacePrivateNames[name] {
+	if privateName(name) && !policy.SurfaceReadable(name) {
 		a.add(&a.info.Private, "private", name, pos)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
@@ -143,7 +142,7 @@ func (m *Memory) TemplateData(concepts Concepts) (map[string]any, error) {
 		if items, ok := s.Content.([]any); ok && spec.List {
 			list := make([]any, len(items))
 			for i, it := range items {
-				a, err := engine.NewStuffArtefact(n, code, class, fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
+				a, err := templating.NewStuffArtefact(n, code, class, fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
 				if err != nil {
 					return nil, fmt.Errorf("stuff %q item %d: %w", n, i, err)
 				}
@@ -152,7 +151,7 @@ func (m *Memory) TemplateData(concepts Concepts) (map[string]any, error) {
 			data[n] = list
 			continue
 		}
-		a, err := engine.NewStuffArtefact(n, code, class, s.Code, withImages(spec.Name, s.Content))
+		a, err := templating.NewStuffArtefact(n, code, class, s.Code, withImages(spec.Name, s.Content))
 		if err != nil {
 			return nil, fmt.Errorf("stuff %q: %w", n, err)
 		}

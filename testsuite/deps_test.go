@@ -172,3 +172,36 @@ func TestIsForbidden(t *testing.T) {
 		}
 	}
 }
+
+// pipelexWords are the names of the Pipelex template layer (its inputs,
+// their concepts, the bundle format, the sigil preprocessor). None may
+// appear under engine/: the engine is Jinja only, and the method layer
+// (method/templating) brings the Pipelex surface through the engine's
+// generic declared-surface mechanism.
+var pipelexWords = []string{"pipelex", "stuff", "concept", "mthds", "sigil"}
+
+// TestEngineIsJinjaOnly: no file under engine/ (code, tests, test data)
+// names the Pipelex layer.
+func TestEngineIsJinjaOnly(t *testing.T) {
+	root := filepath.Join("..", "engine")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		low := strings.ToLower(string(b))
+		for _, w := range pipelexWords {
+			if i := strings.Index(low, w); i >= 0 {
+				line := strings.Count(low[:i], "\n") + 1
+				t.Errorf("%s:%d names the Pipelex layer (%q): it belongs in method/", path, line, w)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

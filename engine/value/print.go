@@ -333,7 +333,7 @@ func sizeOf(v Value, limit int64, active reprActive) (n int64, fixed bool) {
 			n, _ := sizeOf(FromDict(ns.D), limit, append(active, ns))
 			return 8 + n, false
 		}
-		// Another host object prints as its TemplateString (a stuff
+		// Another host object prints as its TemplateString (a host
 		// artefact prints its whole content): count that, or formatting
 		// one thousands of times copies megabytes on an 8-unit charge.
 		// Not cached: the object decides what it prints.

@@ -16,9 +16,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/internal/casecheck/fixtures"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 // Case is one line of a corpus file. The same struct holds template cases
@@ -259,7 +259,7 @@ func convertStuff(v any) (any, error) {
 // {"$stuff": {"name", "concept", "content_class", "code", "content"}}
 // stands for (the hostile README's P12 cases), through the engine's public
 // constructor.
-func stuffFromMarker(raw any) (*engine.StuffArtefact, error) {
+func stuffFromMarker(raw any) (*templating.StuffArtefact, error) {
 	om, ok := raw.(*value.OrderedMap)
 	if !ok {
 		return nil, fmt.Errorf("$stuff marker must hold an object, not %s", jsonType(raw))
@@ -279,7 +279,7 @@ func stuffFromMarker(raw any) (*engine.StuffArtefact, error) {
 			content = om.Values[i]
 		}
 	}
-	return engine.NewStuffArtefact(str("name"), str("concept"), str("content_class"), str("code"), content)
+	return templating.NewStuffArtefact(str("name"), str("concept"), str("content_class"), str("code"), content)
 }
 
 // Bound shortens s to about n bytes for a one-line report, quoting it so

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/method/templating"
 )
 
 func ptr(v int64) *int64 { return &v }
@@ -89,7 +89,7 @@ func TestDecodeObject(t *testing.T) {
 	if n, ok := m["big"].(json.Number); !ok || n.String() != "9223372036854775807" {
 		t.Errorf("numbers must stay exact json.Number, got %#v", m["big"])
 	}
-	if _, ok := m["l"].([]any)[0].(*engine.StuffArtefact); !ok {
+	if _, ok := m["l"].([]any)[0].(*templating.StuffArtefact); !ok {
 		t.Errorf("$stuff marker not turned into an artefact: %#v", m["l"])
 	}
 	for _, bad := range []string{`[1]`, `"s"`, `{"a":1} {"b":2}`, `{`} {

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -36,7 +35,7 @@ func chargeSize(c value.Ctx, v value.Value, factor int64, op string) {
 
 // artefactFields returns the content field names and values of an
 // artefact, in content order.
-func artefactFields(c value.Ctx, a *engine.StuffArtefact) ([]string, []value.Value) {
+func artefactFields(c value.Ctx, a *StuffArtefact) ([]string, []value.Value) {
 	keys := a.Iter(c)
 	charge(c, int64(len(keys))*budget.Elem, "reading artefact fields")
 	names := make([]string, 0, len(keys))
@@ -49,12 +48,6 @@ func artefactFields(c value.Ctx, a *engine.StuffArtefact) ([]string, []value.Val
 	return names, vals
 }
 
-// artefactMeta reads one declared metadata name of an artefact.
-func artefactMeta(c value.Ctx, a *engine.StuffArtefact, name string) string {
-	v, _ := a.Attr(c, name)
-	return v.Str()
-}
-
 // textOnly returns the text of an artefact whose content is one text field.
 func textOnly(names []string, vals []value.Value) (value.Value, bool) {
 	if len(names) == 1 && names[0] == "text" {
@@ -65,7 +58,7 @@ func textOnly(names []string, vals []value.Value) (value.Value, bool) {
 
 // renderArtefact renders an artefact's content in a text format. HTML
 // results are markup (escaped here), the others plain strings.
-func renderArtefact(c value.Ctx, a *engine.StuffArtefact, tf TextFormat) value.Value {
+func renderArtefact(c value.Ctx, a *StuffArtefact, tf TextFormat) value.Value {
 	names, vals := artefactFields(c, a)
 	for _, v := range vals {
 		chargeSize(c, v, 2, "rendering artefact")
@@ -134,7 +127,7 @@ func formatValue(c value.Ctx, v value.Value, tf TextFormat) value.Value {
 		return v
 	}
 	switch o := v.ObjectImpl().(type) {
-	case *engine.StuffArtefact:
+	case *StuffArtefact:
 		return renderArtefact(c, o, tf)
 	case TextRenderable:
 		return o.RenderText(c, tf)

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -49,8 +48,8 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Valu
 	if tok, ok := f.registeredToken(c, v); ok {
 		body = value.FromString(tok)
 	} else if v.Kind() == value.Object {
-		if a, ok := v.ObjectImpl().(*engine.StuffArtefact); ok && name == "" {
-			name = artefactMeta(c, a, "_stuff_name")
+		if a, ok := v.ObjectImpl().(*StuffArtefact); ok && name == "" {
+			name = a.name
 		}
 		body = formatValue(c, v, f.style.TextFormat)
 	} else {

@@ -5,14 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 func artefact(t *testing.T, name, concept, class string, content any) value.Value {
 	t.Helper()
-	a, err := engine.NewStuffArtefact(name, concept, class, name+"_code", content)
+	a, err := NewStuffArtefact(name, concept, class, name+"_code", content)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -103,11 +102,11 @@ func imageOf(c value.Ctx, v value.Value) (ImageRef, bool) {
 	switch o := v.ObjectImpl().(type) {
 	case *ImageContent:
 		return ImageRef{URL: o.URL, Caption: o.Caption}, true
-	case *engine.StuffArtefact:
+	case *StuffArtefact:
 		if c == nil {
 			return ImageRef{}, false
 		}
-		if artefactMeta(c, o, "_concept_code") != "Image" && artefactMeta(c, o, "_content_class") != "ImageContent" {
+		if o.concept != "Image" && o.contentClass != "ImageContent" {
 			return ImageRef{}, false
 		}
 		u, ok := o.Item(c, value.FromString("url"))
@@ -194,7 +193,7 @@ func renderWithImages(c value.Ctx, reg *ImageRegistry, v value.Value, tf TextFor
 	if v.Kind() != value.Object {
 		return "", false
 	}
-	a, ok := v.ObjectImpl().(*engine.StuffArtefact)
+	a, ok := v.ObjectImpl().(*StuffArtefact)
 	if !ok {
 		return "", false
 	}

@@ -9,9 +9,9 @@ import (
 
 // These tests render through the engine (they need the parser).
 
-func mustArtefact(t *testing.T, name, concept, class string, content any) *engine.StuffArtefact {
+func mustArtefact(t *testing.T, name, concept, class string, content any) *StuffArtefact {
 	t.Helper()
-	a, err := engine.NewStuffArtefact(name, concept, class, name+"_code", content)
+	a, err := NewStuffArtefact(name, concept, class, name+"_code", content)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,14 @@
-package engine
+package templating
 
 import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
 )
 
 // StuffArtefact is the template surface of a method input (a Pipelex
-// "stuff"): content fields readable by dot, bracket and get(key, default),
+// "stuff", Pipelex's StuffArtefact): content fields readable by dot, bracket and get(key, default),
 // the four declared metadata names, and the methods get, iter_keys,
 // iter_items and iter_values. The wrapped object itself is unreachable.
 // The surface is declared on the type (artefactMeta, artefactMethods),
@@ -19,6 +20,11 @@ type StuffArtefact struct {
 
 // artefactMeta are the readable underscore names, in iter_items order.
 var artefactMeta = []string{"_stuff_name", "_content_class", "_concept_code", "_stuff_code"}
+
+// The metadata names are declared to the engine's literal name rule (P4),
+// which then leaves them to the lookup chokepoint: they read on an
+// artefact (ReadsPrivate) and are refused on anything else.
+func init() { policy.DeclareSurfaceNames(artefactMeta...) }
 
 // artefactMethods are the declared template-callable methods.
 var artefactMethods = map[string]bool{"get": true, "iter_keys": true, "iter_items": true, "iter_values": true}
@@ -54,7 +60,8 @@ func (a *StuffArtefact) TemplateSurface() {}
 // TypeName implements value.ObjectImpl.
 func (a *StuffArtefact) TypeName() string { return "StuffArtefact" }
 
-// ReadsPrivate declares the readable underscore names (P12).
+// ReadsPrivate declares the readable underscore names (P12); it makes
+// StuffArtefact one of the engine's declared surfaces.
 func (a *StuffArtefact) ReadsPrivate(name string) bool {
 	for _, m := range artefactMeta {
 		if m == name {
