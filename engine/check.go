@@ -291,9 +291,15 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 // macros and call-block bodies, which have their own.
 func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 	mi := &macroInfo{}
-	declared := map[string]bool{}
+	declared := make(map[string]bool, len(params))
 	for _, p := range params {
 		declared[p.Name] = true
+	}
+	if len(params) > smallScope {
+		mi.paramIdx = make(map[string]int, len(params))
+		for i := len(params) - 1; i >= 0; i-- {
+			mi.paramIdx[params[i].Name] = i // the first of a repeated name
+		}
 	}
 	var visit func(n syntax.Node)
 	visit = func(n syntax.Node) {

@@ -9,19 +9,26 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
+// lookupName resolves a name through the scope chain, the render's data,
+// the globals and `self`. It is an expression step; the scopes it walks
+// past the innermost add a slot each (each level is one O(1) probe, and
+// the chain is bounded by nesting and render depth).
 func (r *renderer) lookupName(name string, sc *scope) value.Value {
+	r.Charge(budget.Step, "name lookup")
 	s := sc
+	var walked int64
 	for {
-		for i := range s.vars {
-			if s.vars[i].name == name {
-				return s.vars[i].val
-			}
+		if i := s.find(name); i >= 0 {
+			r.chargeWalk(walked)
+			return s.vars[i].val
 		}
 		if s.parent == nil {
 			break
 		}
 		s = s.parent
+		walked++
 	}
+	r.chargeWalk(walked)
 	if !s.isolated && r.data != nil {
 		if v, ok := r.data.GetStr(name); ok {
 			return v
@@ -36,22 +43,32 @@ func (r *renderer) lookupName(name string, sc *scope) value.Value {
 	return value.Undef(name)
 }
 
+// chargeWalk charges the scopes a lookup walked past the innermost.
+func (r *renderer) chargeWalk(levels int64) {
+	if levels > 0 {
+		r.Charge(levels*budget.Slot, "name lookup")
+	}
+}
+
 func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
 	case *syntax.Const:
+		// A constant is no work of its own: the node holding it charges
+		// its slot (an operand of a charged operator, a literal's item, a
+		// call argument, a statement's value).
 		return n.Value
 	case *syntax.Name:
 		return r.lookupName(n.Name, sc)
 	case *syntax.Attr:
 		x := r.eval(n.X, sc)
 		r.pos = n.P
-		r.Charge(budget.Elem, "attribute lookup")
+		r.Charge(budget.Step, "attribute lookup")
 		return r.Attr(x, n.Name)
 	case *syntax.Item:
 		x := r.eval(n.X, sc)
 		k := r.eval(n.Key, sc)
 		r.pos = n.P
-		r.Charge(budget.Elem, "item lookup")
+		r.Charge(budget.Step, "item lookup")
 		return r.Item(x, k)
 	case *syntax.Slice:
 		return r.evalSlice(n, sc)
@@ -158,6 +175,11 @@ type argBuf struct {
 }
 
 func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
+	// Each argument is a slot: a constant argument is otherwise free, and
+	// a call may pass thousands of them.
+	if n := len(ca.Args) + len(ca.Kwargs); n > 0 {
+		r.Charge(int64(n)*budget.Slot, "call arguments")
+	}
 	ab := &argBuf{}
 	a := &ab.a
 	if len(ca.Args) > 0 {
@@ -171,13 +193,11 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 		}
 	}
 	if len(ca.Kwargs) > 0 {
+		if ca.DupKwarg != "" {
+			value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(ca.DupKwarg))
+		}
 		a.Kw = make([]value.KV, 0, len(ca.Kwargs))
-		for i, kw := range ca.Kwargs {
-			for _, prev := range ca.Kwargs[:i] {
-				if prev.Name == kw.Name {
-					value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(kw.Name))
-				}
-			}
+		for _, kw := range ca.Kwargs {
 			a.Kw = append(a.Kw, value.KV{Key: kw.Name, Val: r.eval(kw.X, sc)})
 		}
 	}

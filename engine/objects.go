@@ -12,6 +12,25 @@ import (
 // macroInfo is what the check pass learned about a macro body.
 type macroInfo struct {
 	usesVarargs, usesKwargs, usesCaller bool
+	// paramIdx maps each parameter name to its position when there are
+	// more than a few, so binding k keywords is O(k), not O(k*params).
+	paramIdx map[string]int
+}
+
+// param returns the position of the parameter called name, or -1.
+func (m *macro) param(name string) int {
+	if m.info != nil && m.info.paramIdx != nil {
+		if i, ok := m.info.paramIdx[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range m.params {
+		if m.params[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // macro is a {% macro %} or the caller of a {% call %} block.
@@ -70,6 +89,8 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if info == nil {
 		info = &macroInfo{}
 	}
+	// binding is per parameter: each gets a slot in the new scope
+	r.Charge(int64(len(m.params)+args.Len())*budget.Elem, "binding macro arguments")
 	sc := newScope(m.closure, len(m.params)+3)
 	var pos []value.Value
 	var kw []value.KV
@@ -88,19 +109,12 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	var caller value.Value
 	hasCaller := false
 	for _, kv := range kw {
-		found := false
-		for i, p := range m.params {
-			if p.Name == kv.Key {
-				if bound[i] {
-					value.Throwf(errs.Type, "macro %s got multiple values for argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
-				}
-				sc.set(p.Name, kv.Val)
-				bound[i] = true
-				found = true
-				break
+		if i := m.param(kv.Key); i >= 0 {
+			if bound[i] {
+				value.Throwf(errs.Type, "macro %s got multiple values for argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
 			}
-		}
-		if found {
+			sc.set(kv.Key, kv.Val)
+			bound[i] = true
 			continue
 		}
 		if kv.Key == "caller" && info.usesCaller {

@@ -11,14 +11,20 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
-// scope is one level of variable bindings. Scopes are small, so a linear
-// scan beats a map and allocates less.
+// scope is one level of variable bindings. A small scope is scanned (a
+// scan of a few bindings beats a map and allocates less); past smallScope
+// bindings it indexes them in a map, so a lookup or a set is O(1) however
+// many names a template binds (50,000 top-level sets must not be
+// quadratic). A lookup walks the chain of scopes, whose length is bounded
+// by the template's nesting and the render depth, and is charged for it.
 type scope struct {
 	parent *scope
 	// isolated marks the root of a template rendered without context: the
 	// render's data is not visible from it (globals still are).
 	isolated bool
 	vars     []binding
+	// idx maps a name to its index in vars once vars outgrows smallScope.
+	idx map[string]int
 }
 
 type binding struct {
@@ -26,19 +32,62 @@ type binding struct {
 	val  value.Value
 }
 
+// smallScope is the number of bindings a scope scans before it indexes.
+const smallScope = 8
+
 // newScope returns a scope with room for n bindings in one allocation.
 func newScope(parent *scope, n int) *scope {
 	return &scope{parent: parent, vars: make([]binding, 0, n)}
 }
 
-func (s *scope) set(name string, v value.Value) {
+// find returns the index of name in s.vars, or -1.
+func (s *scope) find(name string) int {
+	if s.idx != nil {
+		if i, ok := s.idx[name]; ok {
+			return i
+		}
+		return -1
+	}
 	for i := range s.vars {
 		if s.vars[i].name == name {
-			s.vars[i].val = v
-			return
+			return i
 		}
 	}
+	return -1
+}
+
+func (s *scope) set(name string, v value.Value) {
+	if i := s.find(name); i >= 0 {
+		s.vars[i].val = v
+		return
+	}
 	s.vars = append(s.vars, binding{name, v})
+	switch {
+	case s.idx != nil:
+		s.idx[name] = len(s.vars) - 1
+	case len(s.vars) > smallScope:
+		s.idx = make(map[string]int, 2*len(s.vars))
+		for i := range s.vars {
+			s.idx[s.vars[i].name] = i
+		}
+	}
+}
+
+// reset drops every binding and keeps the storage: a loop's scope is
+// reused by each iteration.
+func (s *scope) reset() {
+	s.vars = s.vars[:0]
+	if s.idx != nil {
+		clear(s.idx)
+	}
+}
+
+// lookupLocal reads a binding of this scope only.
+func (s *scope) lookupLocal(name string) (value.Value, bool) {
+	if i := s.find(name); i >= 0 {
+		return s.vars[i].val, true
+	}
+	return value.Value{}, false
 }
 
 // frame is the per-template state of a render: which template is running

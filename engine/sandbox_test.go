@@ -357,7 +357,7 @@ func TestNamespaceCycles(t *testing.T) {
 // budget linear in the rounds (the walk per round would need ~10^10 units);
 // every walker over the nest ends.
 func TestDeepNestingBuiltAtRuntime(t *testing.T) {
-	env, _ := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: 200_000_000}})
+	env, _ := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: 400_000_000}})
 	tpl := "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l] %}{% endfor %}" +
 		"{{ ns.l|length }}{{ ns.l == ns.l }}{{ ns.l in [ns.l] }}{{ (ns.l|string)|length > 0 }}"
 	r, err := env.RenderString("t", tpl, nil, RenderOptions{})

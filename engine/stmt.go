@@ -48,13 +48,19 @@ func (r *renderer) execStmts(body []syntax.Stmt, sc *scope) {
 // extends another renders only through its parent.
 func (r *renderer) quiet() bool { return r.suppress && r.capturing == 0 }
 
+// exec runs one statement. Every statement that runs charges at least a
+// step, as Starlark counts every instruction: static text its step and
+// bytes, output the printed value's step, the others a step of their own
+// (an if a step per condition tested, a loop a step plus one per
+// iteration). A skipped output statement of an extending template costs
+// nothing and does nothing.
 func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 	switch n := st.(type) {
 	case *syntax.Text:
 		if r.quiet() {
 			return
 		}
-		r.Charge(int64(len(n.Text))+budget.Elem, "static text")
+		r.Charge(int64(len(n.Text))+budget.Step, "static text")
 		r.write(n.Text)
 	case *syntax.Output:
 		if r.quiet() {
@@ -67,6 +73,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 	case *syntax.If:
 		for {
 			r.pos = n.P
+			r.step("if")
 			if r.truth(r.eval(n.Cond, sc)) {
 				r.execStmts(n.Body, sc)
 				return
@@ -82,14 +89,17 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		}
 	case *syntax.For:
 		r.pos = n.P
+		r.step("for")
 		iter := r.eval(n.Iter, sc)
 		r.runLoop(n, sc, iter, 1)
 	case *syntax.Set:
 		r.pos = n.P
+		r.step("set")
 		v := r.eval(n.X, sc)
 		r.assign(n.Target, v, sc)
 	case *syntax.SetBlock:
 		r.pos = n.P
+		r.step("set block")
 		s := r.captureStmts(n.Body, sc)
 		v := r.markupOrString(s)
 		if n.Filter != nil {
@@ -98,6 +108,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.assign(n.Target, v, sc)
 	case *syntax.With:
 		r.pos = n.P
+		r.Charge(budget.Step+int64(len(n.Values))*budget.Slot, "with")
 		// Values see the enclosing scope, not the targets beside them.
 		vals := make([]value.Value, len(n.Values))
 		for i, x := range n.Values {
@@ -109,6 +120,8 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		}
 		r.execStmts(n.Body, inner)
 	case *syntax.Macro:
+		r.pos = n.P
+		r.step("macro definition")
 		m := &macro{name: n.Name, params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.macros[n]}
 		sc.set(n.Name, value.FromCallable(m))
 	case *syntax.CallBlock:
@@ -116,6 +129,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("call block")
 		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n], isCaller: true}
 		fn := r.eval(n.Call.Fn, sc)
 		args := r.evalArgs(&n.Call.CallArgs, sc)
@@ -127,10 +141,12 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("filter block")
 		s := r.captureStmts(n.Body, sc)
 		r.printValue(r.applyFilterChain(n.Filter, r.markupOrString(s), sc))
 	case *syntax.Autoescape:
 		r.pos = n.P
+		r.step("autoescape")
 		on := r.eval(n.X, sc).Truth()
 		saved := r.autoescape
 		r.autoescape = on
@@ -141,6 +157,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("block")
 		chain := r.fr.blocks[n.Name]
 		if len(chain) == 0 {
 			chain = []*blockRef{{block: n, tmpl: r.cur}}
@@ -148,6 +165,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.renderBlock(chain, 0, sc)
 	case *syntax.Extends:
 		r.pos = n.P
+		r.step("extends")
 		if r.fr.parent != nil {
 			value.Throw(errs.Render, "extended multiple times")
 		}
@@ -159,6 +177,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("include")
 		t := r.loadTemplate(r.eval(n.Template, sc), n.IgnoreMissing)
 		if t == nil {
 			return
@@ -170,10 +189,12 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.renderTemplate(t, root)
 	case *syntax.Import:
 		r.pos = n.P
+		r.step("import")
 		t := r.loadTemplate(r.eval(n.Template, sc), false)
 		sc.set(n.Target, value.FromObject(r.module(t, n.WithContext, sc)))
 	case *syntax.FromImport:
 		r.pos = n.P
+		r.Charge(budget.Step+int64(len(n.Names))*budget.Elem, "import")
 		t := r.loadTemplate(r.eval(n.Template, sc), false)
 		mod := r.module(t, n.WithContext, sc)
 		for _, in := range n.Names {
@@ -186,15 +207,6 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 	default:
 		value.Throwf(errs.Internal, "unknown statement %T", st)
 	}
-}
-
-func (s *scope) lookupLocal(name string) (value.Value, bool) {
-	for i := range s.vars {
-		if s.vars[i].name == name {
-			return s.vars[i].val, true
-		}
-	}
-	return value.Value{}, false
 }
 
 // truth is bool(v), which strict undefined refuses.
@@ -269,7 +281,7 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 		lp.i = i
 		// Each iteration starts from the enclosing scope: a set in the
 		// body does not carry into the next iteration (Jinja's scoping).
-		inner.vars = inner.vars[:0]
+		inner.reset()
 		inner.set("loop", lv)
 		r.assign(n.Target, it, inner)
 		r.execStmts(n.Body, inner)

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// units renders tpl at the default budget and returns the units spent.
+func units(t *testing.T, env *Environment, tpl string) int64 {
+	t.Helper()
+	r, err := env.RenderString("t", tpl, nil, RenderOptions{})
+	if err != nil {
+		t.Fatalf("%q: %v", tpl, err)
+	}
+	return r.Units
+}
+
+// TestEveryNodeCharges holds H5: every statement and expression node that
+// runs charges at least a step, as Starlark counts every instruction, so
+// no template shape runs for free. Each row repeats one construct n
+// times inside a loop and checks the extra units against n steps per
+// iteration (the empty loop is the baseline).
+func TestEveryNodeCharges(t *testing.T) {
+	env, err := NewEnvironment(Options{Templates: map[string]string{"e": ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const iters, n = 10, 20
+	loop := func(body string) string {
+		return "{% for i in range(" + fmt.Sprint(iters) + ") %}" + strings.Repeat(body, n) + "{% endfor %}"
+	}
+	base := units(t, env, loop(""))
+	for _, c := range []struct {
+		name, body string
+		steps      int64 // at least this many steps per repetition
+	}{
+		{"if-constant", "{% if false %}{% endif %}", 1},
+		{"if-name", "{% if a %}{% endif %}", 2},
+		{"elif", "{% if false %}{% elif false %}{% endif %}", 2},
+		{"set-constant", "{% set x = 1 %}", 1},
+		{"set-name", "{% set x = i %}", 2},
+		{"with", "{% with %}{% endwith %}", 1},
+		{"macro-definition", "{% macro m() %}{% endmacro %}", 1},
+		{"static-text", "{# #}x{% if false %}{% endif %}", 2},
+		{"output-constant", "{{ 1 }}", 1},
+		{"name-lookup", "{{ i }}", 2},
+		{"attribute", "{{ i.real }}", 3},
+		{"autoescape", "{% autoescape false %}{% endautoescape %}", 1},
+		{"include-missing", "{% include 'nope' ignore missing %}", 1},
+		{"include-empty", "{% include 'e' %}", 1},
+		{"namespace-free-call-args", "{{ [1, 2, 3] }}", 1},
+	} {
+		got := units(t, env, loop(c.body)) - base
+		if want := iters * n * c.steps * budget.Step; got < want {
+			t.Errorf("%s: %d units for %d runs, want at least %d", c.name, got, iters*n, want)
+		}
+	}
+}
+
+// TestFreeStatementsBounded is the attack of H5 at the default budget:
+// 2e8 empty if-statements charged nothing beyond the loop iterations and
+// ran for seconds; each is now a step, so the render is refused early.
+func TestFreeStatementsBounded(t *testing.T) {
+	tpl := "{% for i in range(10000) %}" + strings.Repeat("{% if a %}{% endif %}", 20000) + "{% endfor %}done"
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"20000-ifs-x-10000", tpl, nil, errs.Budget, ""},
+	})
+}
+
+// TestLinearShapes holds H6-H9: shapes that were quadratic in the
+// evaluator or the parser render at full size (each took seconds to
+// minutes before; they are correctness tests here, their speed is in
+// BenchmarkLinearShapes and the FuzzRender time property).
+func TestLinearShapes(t *testing.T) {
+	var sets strings.Builder
+	for i := 0; i < 50000; i++ {
+		fmt.Fprintf(&sets, "{%% set v%d=1 %%}", i)
+	}
+	var kw, params strings.Builder
+	for i := 0; i < 10000; i++ {
+		if i > 0 {
+			kw.WriteString(", ")
+		}
+		fmt.Fprintf(&kw, "a%d=1", i)
+	}
+	for i := 0; i < 50000; i++ {
+		if i > 0 {
+			params.WriteString(", ")
+		}
+		fmt.Fprintf(&params, "p%d", i)
+	}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		// H6: scopes index their names
+		{"50000-top-level-sets", sets.String() + "{{ v0 + v49999 }}", nil, 0, "2"},
+		// H7: the parser joins a text run once
+		{"comment-text-merge", strings.Repeat("y{##}", 170000) + "|", nil, 0, strings.Repeat("y", 170000) + "|"},
+		// H8: the duplicate-keyword check is a set built at parse time
+		{"10000-keywords-x-150", "{% for i in range(150) %}{% set d = dict(" + kw.String() + ") %}{% if loop.last %}{{ d|length }}{% endif %}{% endfor %}", nil, 0, "10000"},
+		{"duplicate-keyword", "{{ dict(a=1, b=2, a=3) }}", nil, errs.Render, ""},
+		// H9: macro parameters bind keywords through an index
+		{"50000-params-x-100000-keywords", "{% macro m(" + params.String() + ") %}{{ p49999 }}|{{ kwargs|length }}{% endmacro %}" +
+			"{{ m(p49999=5, **{}.fromkeys(range(100000)|map('string'))) }}", nil, 0, "5|100000"},
+		{"keyword-bound-twice", "{% macro m(" + params.String() + ") %}{% endmacro %}{{ m(1, p0=2) }}", nil, errs.Type, ""},
+	})
+}
+
+// BenchmarkLinearShapes measures the shapes of TestLinearShapes at two
+// sizes: the time per op of the larger must stay about 4x the smaller.
+func BenchmarkLinearShapes(b *testing.B) {
+	env, _ := NewEnvironment(Options{})
+	for _, n := range []int{12500, 50000} {
+		var sets strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&sets, "{%% set v%d = 1 %%}", i)
+		}
+		b.Run(fmt.Sprintf("sets-%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := env.RenderString("t", sets.String(), nil, RenderOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		comments := strings.Repeat("y{##}", 4*n)
+		b.Run(fmt.Sprintf("comment-merge-%d", 4*n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := env.RenderString("t", comments, nil, RenderOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
