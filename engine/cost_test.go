@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -133,4 +135,49 @@ func BenchmarkLinearShapes(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestIterationChargesBeforeAllocating holds C2 on the evaluator's
+// iteration paths: a for loop, a loop filter, tuple unpacking, *args and
+// iterating `loop` walk a string one character at a time, charging each
+// before making it; none materialises the string's characters first
+// (that took 2 GB for 40 MB and could kill the process).
+func TestIterationChargesBeforeAllocating(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	const strBytes = 40_000_000
+	for _, c := range []struct {
+		tpl  string
+		kind errs.Kind
+	}{
+		{"{% for c in 'x' * 40000000 %}{% endfor %}", errs.Budget},
+		{"{% for c in 'x' * 40000000 if c %}{% endfor %}", errs.Budget},
+		{"{% for c in ('é' * 20000000)|safe %}{{ loop.length }}{% endfor %}", errs.Budget},
+		{"{% for c in 'x' * 40000000 %}{% for d in loop %}{% endfor %}{% endfor %}", errs.Budget},
+		{"{% set a, b = 'x' * 40000000 %}", errs.Type},
+		{"{% for a, b in ['x' * 40000000] %}{% endfor %}", errs.Type},
+		{"{{ range(*('x' * 40000000)) }}", errs.Budget},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := env.RenderString("iter", c.tpl, nil, RenderOptions{})
+		runtime.ReadMemStats(&after)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != c.kind {
+			t.Errorf("%s: want %s error, got %v", c.tpl, c.kind, err)
+			continue
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 3*strBytes {
+			t.Errorf("%s: allocated %d bytes for a %d-byte string", c.tpl, grew, strBytes)
+		}
+	}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"loop-over-string", "{% for c in 'aé' %}{{ loop.index }}{{ c }}{{ loop.length }}{{ loop.revindex }}{{ loop.last }}{{ loop.previtem }}{{ loop.nextitem }};{% endfor %}", nil, 0,
+			"1a22Falseé;2é21Truea;"},
+		{"loop-filter-string", "{% for c in 'abcab' if c != 'b' %}{{ c }}{{ loop.length }}{% endfor %}", nil, 0, "a3c3a3"},
+		{"unpack-string", "{% set a, b = 'xé' %}{{ b }}{{ a }}", nil, 0, "éx"},
+		{"unpack-short", "{% set a, b, c = 'xy' %}", nil, errs.Type, ""},
+		{"splat-string", "{{ ['a', 'b']|join(*'-') }}", nil, 0, "a-b"},
+		{"empty-string-else", "{% for c in '' %}x{% else %}empty{% endfor %}", nil, 0, "empty"},
+	})
 }

@@ -202,10 +202,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 		}
 	}
 	if ca.DynArgs != nil {
-		v := r.eval(ca.DynArgs, sc)
-		items := value.Iterate(r, v)
-		r.Charge(int64(len(items))*budget.Elem, "argument unpacking")
-		a.Pos = append(a.Pos, items...)
+		a.Pos = append(a.Pos, r.elements(r.eval(ca.DynArgs, sc), "argument unpacking")...)
 	}
 	if ca.DynKwargs != nil {
 		v := r.eval(ca.DynKwargs, sc)

@@ -171,11 +171,18 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	return r.markupOrString(out)
 }
 
-// loop is the loop variable of a for loop.
+// loop is the loop variable of a for loop. Its items are a list, or a
+// string walked lazily (str), whose length is counted only when asked.
 type loop struct {
-	r       *renderer
-	items   []value.Value
-	i       int
+	r     *renderer
+	items []value.Value
+	str   *strCursor
+	// i is the index of the current item; cur and prev are the current
+	// and previous items; drawn counts the items drawn so far.
+	i, drawn  int
+	cur, prev value.Value
+	// n is the number of items, -1 until a lazy string is counted.
+	n       int
 	depth   int
 	node    *syntax.For
 	sc      *scope
@@ -183,25 +190,68 @@ type loop struct {
 	hasLast bool
 }
 
+// draw charges a step and an element, then returns the next item.
+func (l *loop) draw(op string) (value.Value, bool) {
+	if l.str != nil {
+		if l.str.done() {
+			return value.Value{}, false
+		}
+	} else if l.drawn >= len(l.items) {
+		return value.Value{}, false
+	}
+	l.r.Charge(budget.Step+budget.Elem, op)
+	l.prev = l.cur
+	if l.str != nil {
+		l.cur = l.str.next()
+	} else {
+		l.cur = l.items[l.drawn]
+	}
+	l.drawn++
+	return l.cur, true
+}
+
+func (l *loop) empty() bool {
+	if l.str != nil {
+		return l.str.done()
+	}
+	return len(l.items) == 0
+}
+
+// length counts a lazy string once (its scan charged by bytes).
+func (l *loop) length() int {
+	if l.n < 0 {
+		l.r.Charge(int64(len(l.str.s)), "loop length")
+		l.n = value.RuneLen(l.str.s)
+	}
+	return l.n
+}
+
+// hasNext reports whether an item follows the current one.
+func (l *loop) hasNext() bool {
+	if l.str != nil {
+		return !l.str.done()
+	}
+	return l.i+1 < len(l.items)
+}
+
 func (l *loop) TypeName() string { return "LoopContext" }
 
 func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
-	n := len(l.items)
 	switch name {
 	case "index":
 		return value.FromInt(int64(l.i + 1)), true
 	case "index0":
 		return value.FromInt(int64(l.i)), true
 	case "revindex":
-		return value.FromInt(int64(n - l.i)), true
+		return value.FromInt(int64(l.length() - l.i)), true
 	case "revindex0":
-		return value.FromInt(int64(n - l.i - 1)), true
+		return value.FromInt(int64(l.length() - l.i - 1)), true
 	case "first":
 		return value.FromBool(l.i == 0), true
 	case "last":
-		return value.FromBool(l.i == n-1), true
+		return value.FromBool(!l.hasNext()), true
 	case "length":
-		return value.FromInt(int64(n)), true
+		return value.FromInt(int64(l.length())), true
 	case "depth":
 		return value.FromInt(int64(l.depth)), true
 	case "depth0":
@@ -210,10 +260,13 @@ func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
 		if l.i == 0 {
 			return value.UndefHint("previtem", "there is no previous item"), true
 		}
-		return l.items[l.i-1], true
+		return l.prev, true
 	case "nextitem":
-		if l.i+1 >= n {
+		if !l.hasNext() {
 			return value.UndefHint("nextitem", "there is no next item"), true
+		}
+		if l.str != nil {
+			return l.str.peek(), true
 		}
 		return l.items[l.i+1], true
 	case "cycle":
@@ -243,10 +296,15 @@ func (l *loop) CallName() string { return "loop" }
 
 // Iter yields the items not yet reached, as iterating Jinja's LoopContext
 // does.
-func (l *loop) Iter(c value.Ctx) []value.Value { return l.items[l.i+1:] }
+func (l *loop) Iter(c value.Ctx) []value.Value {
+	if l.str != nil {
+		return l.r.restOf(l.str, "loop iteration")
+	}
+	return l.items[l.i+1:]
+}
 
 func (l *loop) Repr() string {
-	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, len(l.items))
+	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, l.length())
 }
 
 type loopMethod struct {

@@ -242,42 +242,44 @@ func (r *renderer) assign(target syntax.Expr, v value.Value, sc *scope) {
 	}
 }
 
-// unpack splits v into exactly n items for tuple targets.
-func (r *renderer) unpack(v value.Value, n int) []value.Value {
-	items := value.Iterate(r, v)
-	if len(items) != n {
-		if len(items) < n {
-			value.Throwf(errs.Type, "not enough values to unpack (expected %d, got %d)", n, len(items))
-		}
-		value.Throwf(errs.Type, "too many values to unpack (expected %d)", n)
-	}
-	return items
-}
-
-// runLoop runs a for loop over iter at the given recursion depth.
+// runLoop runs a for loop over iter at the given recursion depth. Each
+// iteration is charged before its item is drawn; a string is walked one
+// character at a time (never materialised first).
 func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int) {
-	items := value.Iterate(r, iter)
+	lp := &loop{r: r, depth: depth, node: n, sc: sc, n: -1}
+	if iter.Kind() == value.String {
+		lp.str = &strCursor{s: iter.Str()}
+	} else {
+		lp.items = value.Iterate(r, iter)
+		lp.n = len(lp.items)
+	}
 	inner := newScope(sc, 4)
 	if n.Filter != nil {
-		kept := make([]value.Value, 0, len(items))
-		for _, it := range items {
-			r.Charge(budget.Step+budget.Elem, "loop filter")
+		var kept []value.Value
+		for {
+			it, ok := lp.draw("loop filter")
+			if !ok {
+				break
+			}
 			r.assign(n.Target, it, inner)
 			if r.truth(r.eval(n.Filter, inner)) {
 				kept = append(kept, it)
 			}
 		}
-		items = kept
+		lp.items, lp.str, lp.n, lp.drawn = kept, nil, len(kept), 0
+		lp.cur, lp.prev = value.Value{}, value.Value{}
 	}
-	if len(items) == 0 {
+	if lp.empty() {
 		r.Charge(budget.Step, "loop")
 		r.execStmts(n.Else, sc)
 		return
 	}
-	lp := &loop{r: r, items: items, depth: depth, node: n, sc: sc}
 	lv := value.FromObject(lp)
-	for i, it := range items {
-		r.Charge(budget.Step+budget.Elem, "loop iteration")
+	for i := 0; ; i++ {
+		it, ok := lp.draw("loop iteration")
+		if !ok {
+			return
+		}
 		lp.i = i
 		// Each iteration starts from the enclosing scope: a set in the
 		// body does not carry into the next iteration (Jinja's scoping).
