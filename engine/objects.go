@@ -378,3 +378,7 @@ func (s *selfObj) Attr(c value.Ctx, name string) (value.Value, bool) {
 	}
 	return value.FromCallable(&superFn{chain: chain, i: 0, sc: s.fr.root}), true
 }
+
+// Callable implements value.CallableState: a loop object is callable (and
+// so not data, rule P10) in a recursive loop only.
+func (l *loop) Callable() bool { return l.node.Recursive }
