@@ -30,6 +30,22 @@ func (s *Surface) CanRead(name string) bool {
 	return s != nil && contains(s.Readable, name)
 }
 
+// surfaceReadable are the underscore names that the registered template
+// surfaces declare readable (P12: the metadata of a Pipelex input
+// artefact). Literal uses of them are not refused before rendering (P4):
+// the lookup chokepoint checks them at render time, on the receiver, and
+// refuses them on anything that is not a surface declaring them.
+var surfaceReadable = map[string]bool{
+	"_stuff_name":    true,
+	"_content_class": true,
+	"_concept_code":  true,
+	"_stuff_code":    true,
+}
+
+// SurfaceReadable reports whether a registered template surface declares
+// the underscore name readable (its check is deferred to render time).
+func SurfaceReadable(name string) bool { return surfaceReadable[name] }
+
 // Declares reports whether a private name is declared readable by any of
 // the surfaces (the parser uses it to defer the P4 check to render time).
 func Declares(surfaces []*Surface, name string) bool {

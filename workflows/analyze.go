@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -229,7 +228,7 @@ func (a *analyzer) name(name string, pos int, s *scope, testPos bool) {
 }
 
 func (a *analyzer) private(name string, pos int) {
-	if policy.IsPrivateName(name) && !engine.SurfacePrivateNames[name] {
+	if policy.IsPrivateName(name) && !policy.SurfaceReadable(name) {
 		a.add(&a.info.Private, "private", name, pos)
 	}
 }
