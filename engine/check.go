@@ -5,6 +5,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/policy"
 )
 
 // checkInfo is what the static pass learned about a template.
@@ -14,16 +15,6 @@ type checkInfo struct {
 	staticBytes int64
 	macros      map[*syntax.Macro]*macroInfo
 	calls       map[*syntax.CallBlock]*macroInfo
-}
-
-// SurfacePrivateNames are the underscore names that registered template
-// surfaces declare readable (P12); the literal check defers them to render
-// time, where they are refused on anything but such a surface.
-var SurfacePrivateNames = map[string]bool{
-	"_stuff_name":    true,
-	"_content_class": true,
-	"_concept_code":  true,
-	"_stuff_code":    true,
 }
 
 // attrPathFilters maps each filter taking an attribute path to the
@@ -162,8 +153,11 @@ func (c *checker) target(t syntax.Expr) {
 	}
 }
 
+// privateAttr is the literal name rule (P4): an underscore attribute name
+// is refused before rendering, except the names a template surface
+// declares, which the lookup chokepoint checks on the receiver (P12).
 func (c *checker) privateAttr(pos int, name string) {
-	if privateName(name) && !SurfacePrivateNames[name] {
+	if privateName(name) && !policy.SurfaceReadable(name) {
 		c.fail(errs.Security, pos, "access to attribute "+errs.Quote(name)+" is unsafe")
 	}
 }
@@ -191,24 +185,38 @@ func constString(e syntax.Expr) (string, bool) {
 	return k.Value.Str(), true
 }
 
+// filterArgs applies the literal name rule to the arguments that name
+// attributes: |attr's name, the attribute paths of attrPathFilters (each
+// dotted or comma-separated segment), and, through map('f', ...), the
+// same arguments of the filter map applies.
 func (c *checker) filterArgs(n *syntax.Filter) {
-	if n.Name == "attr" && len(n.Args) > 0 {
-		if s, ok := constString(n.Args[0]); ok {
-			c.privateAttr(n.P, s)
+	c.namedFilterArgs(n.P, n.Name, n.Args, n.Kwargs)
+}
+
+func (c *checker) namedFilterArgs(pos int, name string, args []syntax.Expr, kwargs []syntax.Kwarg) {
+	if name == "attr" && len(args) > 0 {
+		if s, ok := constString(args[0]); ok {
+			c.privateAttr(pos, s)
 		}
 	}
-	idx, ok := attrPathFilters[n.Name]
+	if name == "map" && len(args) > 0 && !hasKwarg(kwargs, "attribute") {
+		// map(filter_name, *args, **kwargs): the rest goes to that filter
+		if f, ok := constString(args[0]); ok {
+			c.namedFilterArgs(pos, f, args[1:], kwargs)
+		}
+	}
+	idx, ok := attrPathFilters[name]
 	if !ok {
 		return
 	}
 	var lits []syntax.Expr
-	for _, kw := range n.Kwargs {
+	for _, kw := range kwargs {
 		if kw.Name == "attribute" {
 			lits = append(lits, kw.X)
 		}
 	}
-	if idx >= 0 && idx < len(n.Args) {
-		lits = append(lits, n.Args[idx])
+	if idx >= 0 && idx < len(args) {
+		lits = append(lits, args[idx])
 	}
 	for _, l := range lits {
 		s, ok := constString(l)
@@ -216,11 +224,18 @@ func (c *checker) filterArgs(n *syntax.Filter) {
 			continue
 		}
 		for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ',' }) {
-			if privateName(strings.TrimSpace(seg)) {
-				c.fail(errs.Security, n.P, "access to attribute "+errs.Quote(seg)+" is unsafe")
-			}
+			c.privateAttr(pos, strings.TrimSpace(seg))
 		}
 	}
+}
+
+func hasKwarg(kwargs []syntax.Kwarg, name string) bool {
+	for _, kw := range kwargs {
+		if kw.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) expr(e syntax.Expr, soft bool) {

@@ -17,13 +17,20 @@ import (
 
 func privateName(name string) bool { return policy.IsPrivateName(name) }
 
-// PrivateReader is implemented by surfaces that declare readable
-// underscore names (on the type, never from the instance).
-type PrivateReader interface {
+// DeclaredSurface is implemented by a host type that declares its template
+// surface on the type, never from an instance (rule P12): ReadsPrivate
+// names the underscore names it exposes (its metadata); Undeclared names
+// what its host type has but does not expose (methods off the surface).
+// The chokepoint consults it on every path: a declared underscore name
+// reads on the surface only, and an undeclared host name is a security
+// error rather than undefined, so a probe learns nothing.
+type DeclaredSurface interface {
 	ReadsPrivate(name string) bool
+	Undeclared(name string) bool
 }
 
-// Indexer is implemented by objects that support subscripts.
+// Indexer is implemented by objects that support subscripts; ok is false
+// when the key is not there (the chokepoint then tries the attribute).
 type Indexer interface {
 	Item(c value.Ctx, key value.Value) (value.Value, bool)
 }
@@ -32,12 +39,24 @@ func (r *renderer) refuseName(v value.Value, name string) {
 	value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe", errs.Quote(name), errs.Quote(v.TypeName()))
 }
 
-func readsPrivate(v value.Value, name string) bool {
+func surfaceOf(v value.Value) DeclaredSurface {
 	if v.Kind() != value.Object {
-		return false
+		return nil
 	}
-	pr, ok := v.ObjectImpl().(PrivateReader)
-	return ok && pr.ReadsPrivate(name)
+	s, _ := v.ObjectImpl().(DeclaredSurface)
+	return s
+}
+
+// checkName is the name rule, run before any lookup (P1): an underscore
+// name is refused unless v is a surface that declares it readable.
+func (r *renderer) checkName(v value.Value, name string) {
+	if !privateName(name) {
+		return
+	}
+	if s := surfaceOf(v); s != nil && s.ReadsPrivate(name) {
+		return
+	}
+	r.refuseName(v, name)
 }
 
 func noAttr(v value.Value, name string) value.Value {
@@ -46,9 +65,7 @@ func noAttr(v value.Value, name string) value.Value {
 
 // Attr reads v.name (value.Ctx).
 func (r *renderer) Attr(v value.Value, name string) value.Value {
-	if privateName(name) && !readsPrivate(v, name) {
-		r.refuseName(v, name)
-	}
+	r.checkName(v, name)
 	switch v.Kind() {
 	case value.Undefined:
 		value.ThrowUndefined(v)
@@ -63,6 +80,9 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 	case value.Object:
 		if x, ok := v.ObjectImpl().Attr(r, name); ok {
 			return x
+		}
+		if s := surfaceOf(v); s != nil && s.Undeclared(name) {
+			value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe (not on its declared surface)", errs.Quote(name), errs.Quote(v.TypeName()))
 		}
 		return noAttr(v, name)
 	case value.Tuple:
@@ -108,9 +128,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 				return x // P2: a plain dict's own key is data
 			}
 		}
-		if !readsPrivate(v, key.Str()) {
-			r.refuseName(v, key.Str())
-		}
+		r.checkName(v, key.Str())
 	}
 	switch v.Kind() {
 	case value.Undefined:
@@ -179,9 +197,9 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 
 // Lookup reads one attribute-path segment (value.Ctx).
 func (r *renderer) Lookup(v value.Value, seg string) value.Value {
-	if privateName(seg) {
-		r.refuseName(v, seg)
-	}
+	// the name rule before Item: a plain dict holding the key is no
+	// exception on an attribute path (P1)
+	r.checkName(v, seg)
 	r.Charge(budget.Elem, "attribute path")
 	if seg != "" && strings.Trim(seg, "0123456789") == "" {
 		if i, err := strconv.ParseInt(seg, 10, 64); err == nil {
