@@ -355,9 +355,19 @@ func (s *superFn) Call(c value.Ctx, args *value.Args) value.Value {
 type module struct {
 	name string
 	vars *scope
+	// body is the output of the module's top level, which is what the
+	// module prints as (Jinja's TemplateModule.__str__), as markup.
+	body string
 }
 
 func (m *module) TypeName() string { return "TemplateModule" }
+
+// TemplateString is what the module prints: its rendered body.
+func (m *module) TemplateString() string { return m.body }
+
+// HTML is the module's markup (Python's __html__): its body was rendered
+// under the render's escaping, so printing it does not escape it again.
+func (m *module) HTML() string { return m.body }
 
 func (m *module) Attr(c value.Ctx, name string) (value.Value, bool) {
 	return m.vars.lookupLocal(name)

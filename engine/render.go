@@ -322,9 +322,19 @@ func (r *renderer) printValue(v value.Value) {
 	r.Charge(budget.Step+value.Size(v, r.meter.Left())*2, "printing value")
 	s := value.ToString(v)
 	if r.autoescape {
-		s = value.EscapeHTML(s)
+		if h, ok := v.ObjectImpl().(htmlObject); ok {
+			s = h.HTML()
+		} else {
+			s = value.EscapeHTML(s)
+		}
 	}
 	r.write(s)
+}
+
+// htmlObject is an object that is markup when printed (Python's
+// __html__), such as an imported module's rendered body.
+type htmlObject interface {
+	HTML() string
 }
 
 // stringify is str(v) under the render's undefined rules.

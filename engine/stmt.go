@@ -367,6 +367,6 @@ func (r *renderer) module(t *Template, withContext bool, sc *scope) *module {
 		root = &scope{parent: sc}
 	}
 	vars := &scope{parent: root}
-	r.capture(func() { r.renderTemplate(t, vars) })
-	return &module{name: t.name, vars: vars}
+	body := r.capture(func() { r.renderTemplate(t, vars) })
+	return &module{name: t.name, vars: vars, body: body}
 }
