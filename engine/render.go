@@ -320,7 +320,7 @@ func (r *renderer) printValue(v value.Value) {
 		return
 	}
 	r.Charge(budget.Step+value.Size(v, r.meter.Left())*2, "printing value")
-	s := value.ToString(v)
+	s := value.ToStringLimit(v, r.maxDepth)
 	if r.autoescape {
 		if h, ok := v.ObjectImpl().(htmlObject); ok {
 			s = h.HTML()
@@ -348,7 +348,7 @@ func (r *renderer) stringify(v value.Value) string {
 	if k := v.Kind(); k == value.List || k == value.Tuple || k == value.Dict || k == value.Object {
 		r.Charge(value.Size(v, r.meter.Left())*2, "converting to string")
 	}
-	return value.ToString(v)
+	return value.ToStringLimit(v, r.maxDepth)
 }
 
 func (r *renderer) enter() {
