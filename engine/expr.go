@@ -10,11 +10,12 @@ import (
 )
 
 // lookupName resolves a name through the scope chain, the render's data,
-// the globals and `self`. It is an expression step; the scopes it walks
-// past the innermost add a slot each (each level is one O(1) probe, and
-// the chain is bounded by nesting and render depth).
+// the globals and `self`. A lookup charges what it walks: an element for
+// the name found, and a slot for each scope it walks past the innermost
+// (each level is one O(1) probe; the chain is bounded by nesting and
+// render depth).
 func (r *renderer) lookupName(name string, sc *scope) value.Value {
-	r.Charge(budget.Step, "name lookup")
+	r.Charge(budget.Elem, "name lookup")
 	s := sc
 	var walked int64
 	for {
@@ -62,13 +63,13 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	case *syntax.Attr:
 		x := r.eval(n.X, sc)
 		r.pos = n.P
-		r.Charge(budget.Step, "attribute lookup")
+		r.Charge(budget.Elem, "attribute lookup")
 		return r.Attr(x, n.Name)
 	case *syntax.Item:
 		x := r.eval(n.X, sc)
 		k := r.eval(n.Key, sc)
 		r.pos = n.P
-		r.Charge(budget.Step, "item lookup")
+		r.Charge(budget.Elem, "item lookup")
 		return r.Item(x, k)
 	case *syntax.Slice:
 		return r.evalSlice(n, sc)

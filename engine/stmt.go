@@ -52,8 +52,10 @@ func (r *renderer) quiet() bool { return r.suppress && r.capturing == 0 }
 // step, as Starlark counts every instruction: static text its step and
 // bytes, output the printed value's step, the others a step of their own
 // (an if a step per condition tested, a loop a step plus one per
-// iteration). A skipped output statement of an extending template costs
-// nothing and does nothing.
+// iteration, a set its step, namespace assignments included). Expression
+// nodes charge in eval: operators, filters, tests and literals a step,
+// calls a call, lookups an element. A skipped output statement of an
+// extending template costs nothing and does nothing.
 func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 	switch n := st.(type) {
 	case *syntax.Text:
@@ -235,7 +237,6 @@ func (r *renderer) assign(target syntax.Expr, v value.Value, sc *scope) {
 		if !ok {
 			value.Throw(errs.Render, "cannot assign attribute on non-namespace object")
 		}
-		r.step("namespace assignment")
 		ns.Set(r, t.Attr, v)
 	default:
 		value.Throwf(errs.Syntax, "cannot assign to %T", target)
