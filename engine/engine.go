@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"context"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -69,7 +71,19 @@ type RenderOptions struct {
 	// Limits for this render; each non-zero field replaces the
 	// environment's (the smaller wins for work units).
 	Limits budget.Limits
+	// Context, when set, lets the host cancel the render (activities and
+	// servers: a deadline, a client gone). The evaluator polls it at its
+	// charge points, about every CancelCheckUnits work units, so a
+	// cancelled render stops within that much work and returns a budget
+	// error that wraps ctx.Err() (errors.Is(err, context.DeadlineExceeded)
+	// holds). Workflow code leaves it nil: there the meter alone bounds a
+	// render, deterministically.
+	Context context.Context
 }
+
+// CancelCheckUnits is how much work a render does between two polls of
+// RenderOptions.Context (about 0.1 ms at the calibrated cost per unit).
+const CancelCheckUnits = 1 << 16
 
 // Result is a successful render.
 type Result struct {

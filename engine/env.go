@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"math"
 	"slices"
 	"sync"
 
@@ -159,7 +161,7 @@ func (e *Environment) RenderString(name, source string, data map[string]any, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, m)
+	return t.render(data, m, ro.Context)
 }
 
 // Render renders the template with data.
@@ -170,7 +172,7 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)))
+	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)), ro.Context)
 }
 
 // Name returns the template's name.
@@ -179,24 +181,30 @@ func (t *Template) Name() string { return t.name }
 // Source returns the template's source.
 func (t *Template) Source() string { return t.tree.Source }
 
-func (t *Template) newRenderer(m *budget.Meter) *renderer {
+func (t *Template) newRenderer(m *budget.Meter, ctx context.Context) *renderer {
 	m.Phase = budget.PhaseRender
-	return &renderer{
+	r := &renderer{
 		env:        t.env,
 		meter:      m,
 		autoescape: t.env.opts.Autoescape,
 		maxDepth:   int(m.Limits.NestingDepth),
 		rng:        t.env.opts.Seed,
 		pos:        -1,
+		nextPoll:   math.MaxInt64,
 	}
+	if ctx != nil {
+		r.ctx, r.nextPoll = ctx, m.Used()
+	}
+	return r
 }
 
-func (t *Template) render(data map[string]any, m *budget.Meter) (Result, error) {
-	r := t.newRenderer(m)
+func (t *Template) render(data map[string]any, m *budget.Meter, ctx context.Context) (Result, error) {
+	r := t.newRenderer(m, ctx)
 	start := m.Used()
 	// The static text is known: size the output once instead of growing it.
 	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))
 	err := r.run(func() {
+		r.poll()
 		r.bindData(data)
 		r.renderTemplate(t, r.newRoot())
 	})
@@ -225,7 +233,7 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 		}
 		return value.FromString(s), nil
 	}
-	r := t.newRenderer(budget.NewMeter(t.env.opts.Limits))
+	r := t.newRenderer(budget.NewMeter(t.env.opts.Limits), nil)
 	var v value.Value
 	err := r.run(func() {
 		r.bindData(data)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -123,6 +124,10 @@ type renderer struct {
 	free       [][]byte  // recycled capture buffers
 	data       *value.DictData
 	pos        int
+	// ctx is the host's cancellation (nil: none); it is polled when the
+	// meter passes nextPoll (never when ctx is nil).
+	ctx      context.Context
+	nextPoll int64
 }
 
 // renderFail is how a render ends early: the error is raised by panicking
@@ -155,6 +160,9 @@ func (r *renderer) Charge(n int64, op string) {
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, op))
 	}
+	if r.meter.Used() >= r.nextPoll {
+		r.poll()
+	}
 }
 
 // chargeNamed is Charge with an operation named "kind name", built only
@@ -162,6 +170,24 @@ func (r *renderer) Charge(n int64, op string) {
 func (r *renderer) chargeNamed(n int64, kind, name string) {
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
+	}
+	if r.meter.Used() >= r.nextPoll {
+		r.poll()
+	}
+}
+
+// poll ends the render when the host cancelled it (RenderOptions.Context)
+// and schedules the next poll CancelCheckUnits of work later. Every path
+// that works charges, so a cancelled render stops within that much work.
+func (r *renderer) poll() {
+	if r.ctx == nil {
+		return
+	}
+	r.nextPoll = r.meter.Used() + CancelCheckUnits
+	if err := r.ctx.Err(); err != nil {
+		e := errs.Wrap(errs.Budget, err)
+		e.Message = "the render was cancelled by its host: " + err.Error()
+		panic(e)
 	}
 }
 
