@@ -4,7 +4,10 @@
 
 GO       ?= go
 BIN      := $(CURDIR)/bin
-# The shared corpora; JINJABOX_SHARED (also read by the go tests) overrides.
+# The module's copy of the shared corpora: what the tests, check and bench read.
+CORPORA  := testsuite/testdata/shared
+# The shared tree the copy comes from (make sync-corpora); JINJABOX_SHARED
+# overrides. The go tests only read it to check the copy is current.
 SHARED   ?= $(or $(JINJABOX_SHARED),$(CURDIR)/../shared)
 FUZZTIME ?= 30s
 # staticcheck 2026.2.2: the first release line that knows Go 1.26.
@@ -21,7 +24,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench lint fuzz floors check run devserver worker record-histories clean
+.PHONY: all build test bench lint fuzz floors check sync-corpora run devserver worker record-histories clean
 
 all: test
 
@@ -39,12 +42,14 @@ $(TEMPORAL): tools/devserver/go.mod tools/devserver/go.sum
 	cd tools/devserver && $(GO) build -o $(TEMPORAL) github.com/temporalio/cli/cmd/temporal
 
 # -timeout keeps a hung case from eating the CI budget (30 min on 2 cores).
+# The tests read the module's corpora; JINJABOX_SHARED only tells
+# TestSharedCopyInSync which shared tree the copy must equal.
 test:
 	$(GO) vet ./...
 	$(TEMPORAL_ENV) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
 
 bench:
-	JINJABOX_SHARED=$(SHARED) $(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
+	$(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
 	@echo
 	$(GO) run ./testsuite/cmd/benchtable < bench.out
 
@@ -69,12 +74,18 @@ fuzz:
 # Ratchet testsuite/testdata/floors.json up to the current pass counts
 # (never down); commit the result with the change that earned it.
 floors:
-	JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -run '^TestCorpusFloors$$' ./testsuite -update-floors -v | grep -E 'floors:|passed' || true
+	$(GO) test -count=1 -run '^TestCorpusFloors$$' ./testsuite -update-floors -v | grep -E 'floors:|passed' || true
 	git diff --stat -- testsuite/testdata/floors.json
 
-# One summary per corpus file; fails if any case fails.
+# Refreshes testsuite/testdata/shared from $(SHARED) (TestSharedCopyInSync
+# fails while they differ); commit the result, and any floor it moves.
+sync-corpora:
+	JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -run '^TestSharedCopyInSync$$' ./testsuite -sync-corpora -v
+	git status --short -- $(CORPORA)
+
+# One summary per corpus file (the module's copy); fails if any case fails.
 check: build
-	@status=0; for f in $(SHARED)/conformance/*.jsonl $(SHARED)/hostile/*.jsonl; do \
+	@status=0; for f in $(CORPORA)/conformance/*.jsonl $(CORPORA)/hostile/*.jsonl; do \
 		echo "== $$f"; $(BIN)/jinjabox check "$$f" || status=1; \
 	done; exit $$status
 

@@ -71,30 +71,6 @@ func (l Limits) Resolved() Limits {
 	}
 }
 
-// Min returns the limits where each field is the smaller non-zero of a and b.
-func Min(a, b Limits) Limits {
-	m := func(x, y int64) int64 {
-		switch {
-		case x <= 0:
-			return y
-		case y <= 0:
-			return x
-		case x < y:
-			return x
-		}
-		return y
-	}
-	return Limits{
-		WorkUnits:       m(a.WorkUnits, b.WorkUnits),
-		SourceBytes:     m(a.SourceBytes, b.SourceBytes),
-		ASTNodes:        m(a.ASTNodes, b.ASTNodes),
-		NestingDepth:    m(a.NestingDepth, b.NestingDepth),
-		OutputBytes:     m(a.OutputBytes, b.OutputBytes),
-		ScratchBytes:    m(a.ScratchBytes, b.ScratchBytes),
-		CapabilityCalls: m(a.CapabilityCalls, b.CapabilityCalls),
-	}
-}
-
 // Limit names used in errors.
 const (
 	LimitWorkUnits       = "work_units"

@@ -36,14 +36,10 @@ func TestChargeRefusesBeforeSpending(t *testing.T) {
 	}
 }
 
-func TestLimitsResolvedAndMin(t *testing.T) {
+func TestLimitsResolved(t *testing.T) {
 	l := Limits{}.Resolved()
 	if l.WorkUnits != DefaultWorkUnits || l.NestingDepth != DefaultNestingDepth {
 		t.Fatalf("defaults not applied: %+v", l)
-	}
-	m := Min(Limits{WorkUnits: 10, OutputBytes: 5}, Limits{WorkUnits: 20, ASTNodes: 7})
-	if m.WorkUnits != 10 || m.OutputBytes != 5 || m.ASTNodes != 7 {
-		t.Fatalf("Min wrong: %+v", m)
 	}
 }
 

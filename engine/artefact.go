@@ -52,36 +52,6 @@ func NewStuffArtefact(name, concept, contentClass, code string, content any) (*S
 	return &StuffArtefact{name: name, concept: concept, contentClass: contentClass, code: code, content: d}, nil
 }
 
-// StuffFromMarker builds an artefact from the corpus marker
-// {"$stuff": {"name", "concept", "content_class", "code", "content"}}.
-// It returns ok=false when m is not such a marker.
-func StuffFromMarker(m map[string]any) (*StuffArtefact, bool, error) {
-	if len(m) != 1 {
-		return nil, false, nil
-	}
-	raw, ok := m["$stuff"]
-	if !ok {
-		return nil, false, nil
-	}
-	fields := map[string]any{}
-	switch t := raw.(type) {
-	case map[string]any:
-		fields = t
-	case *value.OrderedMap:
-		for i, k := range t.Keys {
-			fields[k] = t.Values[i]
-		}
-	default:
-		return nil, true, errs.New(errs.Type, "$stuff marker must hold an object")
-	}
-	str := func(k string) string {
-		s, _ := fields[k].(string)
-		return s
-	}
-	a, err := NewStuffArtefact(str("name"), str("concept"), str("content_class"), str("code"), fields["content"])
-	return a, true, err
-}
-
 // TemplateSurface marks StuffArtefact as a declared surface.
 func (a *StuffArtefact) TemplateSurface() {}
 

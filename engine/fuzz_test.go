@@ -35,7 +35,7 @@ func timeBound(units int64) time.Duration {
 // and its wall time stays under timeBound of the units it spent (a
 // refused render is taken to have spent its whole budget).
 func FuzzRender(f *testing.F) {
-	for _, path := range []string{"testdata/render_cases.jsonl", "../../shared/conformance/systematic.jsonl", "../../shared/hostile/cases.jsonl"} {
+	for _, path := range []string{"testdata/render_cases.jsonl", "../testsuite/testdata/shared/conformance/systematic.jsonl", "../testsuite/testdata/shared/hostile/cases.jsonl"} {
 		fh, err := os.Open(path)
 		if err != nil {
 			continue

@@ -130,8 +130,11 @@ type renderer struct {
 	nextPoll int64
 }
 
-// renderFail is how a render ends early: the error is raised by panicking
-// and recovered in run.
+// run runs fn, the body of a render. A render ends early by panicking
+// with its error (*errs.Error, or a *budget.Error from the meter); run
+// recovers it, positions it at the code that was running and returns it.
+// Any other panic is a bug: it becomes an internal error whose stack the
+// host can log (Error.Stack).
 func (r *renderer) run(fn func()) (err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
@@ -140,8 +143,7 @@ func (r *renderer) run(fn func()) (err error) {
 				if be, ok2 := rec.(*budget.Error); ok2 {
 					e = errs.Wrap(errs.Budget, be)
 				} else {
-					e = errs.New(errs.Internal, fmt.Sprintf("internal error: %v\n%s", rec, debug.Stack()))
-					e.Message = errs.Bound(fmt.Sprintf("internal error: %v", rec))
+					e = errs.NewInternal(fmt.Sprintf("internal error: %v", rec), debug.Stack())
 				}
 			}
 			if r.cur != nil {

@@ -129,14 +129,6 @@ func Load(name string, data []byte, opts Options) (*workflows.Method, error) {
 	return m, out
 }
 
-// Parse converts a TOML method file without validating its meaning: the
-// problems are the file's shape only (TOML syntax, unknown keys, wrong
-// types, malformed concept references).
-func Parse(name string, data []byte) (*workflows.Method, error) {
-	m, _, err := parse(name, data, "")
-	return m, err
-}
-
 func parse(name string, data []byte, mainPipe string) (*workflows.Method, *loader, error) {
 	root, err := parseDoc(data)
 	if err != nil {

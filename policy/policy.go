@@ -137,7 +137,9 @@ func Lookup(r Receiver, name string) (Method, Status, string) {
 	return Method{}, NotFound, ""
 }
 
-// Methods returns r's allowed entries sorted by name.
+// Methods returns r's allowed entries sorted by name: the audited surface
+// a template can call on a plain value of that type (engine/builtins
+// checks every entry is implemented and nothing else is).
 func Methods(r Receiver) []Method {
 	t := tables[r]
 	if t == nil {
@@ -146,20 +148,6 @@ func Methods(r Receiver) []Method {
 	out := make([]Method, 0, len(t.allowed))
 	for _, m := range t.allowed {
 		out = append(out, m)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// Refusals returns r's refused methods sorted by name.
-func Refusals(r Receiver) []Refusal {
-	t := tables[r]
-	if t == nil {
-		return nil
-	}
-	out := make([]Refusal, 0, len(t.refused))
-	for n, why := range t.refused {
-		out = append(out, Refusal{Name: n, Reason: why})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -79,16 +79,16 @@ func TestTablesDocumented(t *testing.T) {
 				t.Errorf("%s.%s: private name on a surface", r, m.Name)
 			}
 		}
-		for _, f := range Refusals(r) {
-			if f.Reason == "" {
-				t.Errorf("%s.%s: no reason", r, f.Name)
+		for name, why := range tables[r].refused {
+			if why == "" {
+				t.Errorf("%s.%s: no reason", r, name)
 			}
 		}
 	}
 	if Receiver(42).String() != "unknown" || Cost(42).String() != "unknown" || Str.String() != "str" || Const.String() != "const" {
 		t.Error("names")
 	}
-	if Methods(Receiver(42)) != nil || Refusals(Receiver(42)) != nil {
+	if Methods(Receiver(42)) != nil {
 		t.Error("unknown receiver has a table")
 	}
 }
@@ -99,32 +99,5 @@ func TestIsPrivateName(t *testing.T) {
 		if got := IsPrivateName(n); got != want {
 			t.Errorf("IsPrivateName(%q) = %v", n, got)
 		}
-	}
-}
-
-func TestSurface(t *testing.T) {
-	s := &Surface{TypeName: "Stuff", Methods: []string{"get", "iter_keys"}, Readable: []string{"_stuff_name"}}
-	cases := []struct {
-		name          string
-		call, canRead bool
-	}{
-		{"get", true, true},
-		{"iter_keys", true, true},
-		{"stuff", false, true},
-		{"_stuff_name", false, true},
-		{"_stuff", false, false},
-		{"__class__", false, false},
-	}
-	for _, c := range cases {
-		if s.Callable(c.name) != c.call || s.CanRead(c.name) != c.canRead {
-			t.Errorf("%s: callable %v canRead %v", c.name, s.Callable(c.name), s.CanRead(c.name))
-		}
-	}
-	var nilS *Surface
-	if nilS.Callable("get") || nilS.CanRead("_x") || !nilS.CanRead("x") {
-		t.Error("nil surface")
-	}
-	if !Declares([]*Surface{nil, s}, "_stuff_name") || Declares([]*Surface{s}, "_x") {
-		t.Error("Declares")
 	}
 }

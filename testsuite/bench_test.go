@@ -14,10 +14,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
-// workload is one benchmark of ../shared/bench/workloads: the Jinja2
+// workload is one benchmark of bench/workloads (corporaDir): the Jinja2
 // template, the same work as a text/template, the data and the bytes
 // Jinja2 3.1.2 renders.
 type workload struct {
@@ -30,10 +30,10 @@ type workload struct {
 
 func loadWorkloads(tb testing.TB) []workload {
 	tb.Helper()
-	dir := filepath.Join(sharedDir(tb), "bench", "workloads")
+	dir := filepath.Join(corporaDir, "bench", "workloads")
 	names, err := filepath.Glob(filepath.Join(dir, "*.j2"))
 	if err != nil || len(names) == 0 {
-		tb.Skipf("no workloads under %s", dir)
+		tb.Fatalf("no workloads under %s (run make sync-corpora)", dir)
 	}
 	sort.Strings(names)
 	read := func(p string) []byte {
@@ -209,7 +209,7 @@ func checkJinjabox(tb testing.TB, w workload) error {
 	if err != nil {
 		return err
 	}
-	data, err := corpus.DecodeObject(w.data)
+	data, err := casecheck.DecodeObject(w.data)
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func BenchmarkWorkloads(b *testing.B) {
 			// The engine renders from a map it does not mutate, so one
 			// decoded context serves every iteration, as it does for
 			// text/template below.
-			data, err := corpus.DecodeObject(w.data)
+			data, err := casecheck.DecodeObject(w.data)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
 // hostileCost is one hostile case's wall time and peak heap growth.
@@ -20,7 +20,7 @@ type hostileCost struct {
 
 // measureCase renders c once and samples the heap while it runs, so the
 // peak includes memory a refused render allocated before it stopped.
-func measureCase(c *corpus.Case) hostileCost {
+func measureCase(c *casecheck.Case) hostileCost {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -44,7 +44,7 @@ func measureCase(c *corpus.Case) hostileCost {
 		}
 	}()
 	start := time.Now()
-	r := corpus.Run(c, corpus.RunOptions{})
+	r := casecheck.Run(c, casecheck.RunOptions{})
 	d := time.Since(start)
 	close(done)
 	runtime.ReadMemStats(&ms)
@@ -59,9 +59,9 @@ func measureCase(c *corpus.Case) hostileCost {
 // (or the case's own) and reports the slowest case's wall time and the
 // largest peak heap growth; -v logs the five slowest.
 func BenchmarkHostileCases(b *testing.B) {
-	cases, err := corpus.LoadFile(filepath.Join(sharedDir(b), "hostile", "cases.jsonl"))
+	cases, err := casecheck.LoadFile(filepath.Join(corporaDir, "hostile", "cases.jsonl"))
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	for i := 0; i < b.N; i++ {
 		costs := make([]hostileCost, 0, len(cases))

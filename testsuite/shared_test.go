@@ -1,52 +1,51 @@
 package testsuite
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
-// sharedDir returns the shared corpus directory, or skips the test when
-// it is absent (a checkout without the shared tree can still run the
-// unit tests). From this package's directory the repository root's
-// ../shared is ../../shared.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("JINJABOX_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		t.Skipf("shared corpus directory %s not found (set JINJABOX_SHARED)", dir)
-	}
-	return dir
+// corporaDir is the module's copy of the shared corpora, laid out as
+// ../shared is (conformance/, hostile/, bench/workloads/), so a clone of
+// the module alone runs every corpus test. TestSharedCopyInSync keeps it
+// equal to ../shared; `make sync-corpora` refreshes it.
+const corporaDir = "testdata/shared"
+
+// heldBack are corpus files the module carries (and TestSharedCopyInSync
+// and TestCorpusIDsUnique check) that the floor and invariant tests do not
+// run yet, each with the reason. Removing an entry puts the file under the
+// floors; TestFloorsFileCoversCorpora then asks for its floor.
+var heldBack = map[string]string{
+	"hostile/redteam.jsonl": "about 10 of its cases still run unmetered for minutes (issue 10, " +
+		"the budget must bound time) and a timed-out render's goroutine cannot be stopped, " +
+		"so it would starve every later test of the package; `jinjabox check` runs it " +
+		"(make check). Remove this entry with that fix and pin its floor",
 }
 
 // corpusFiles lists the corpora under the floors, as paths relative to
-// the shared directory (the keys of testdata/floors.json).
+// corporaDir (the keys of testdata/floors.json): every conformance and
+// hostile file but the held-back ones.
 func corpusFiles(t testing.TB) []string {
 	t.Helper()
-	dir := sharedDir(t)
-	matches, err := filepath.Glob(filepath.Join(dir, "conformance", "*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var files []string
-	for _, m := range matches {
-		rel, _ := filepath.Rel(dir, m)
-		files = append(files, filepath.ToSlash(rel))
-	}
-	for _, h := range []string{"hostile/cases.jsonl", "hostile/typed-cases.jsonl", "hostile/paths.jsonl"} {
-		if _, err := os.Stat(filepath.Join(dir, h)); err == nil {
-			files = append(files, h)
+	for _, pattern := range []string{"conformance/*.jsonl", "hostile/*.jsonl"} {
+		matches, err := filepath.Glob(filepath.Join(corporaDir, filepath.FromSlash(pattern)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range matches {
+			rel, _ := filepath.Rel(corporaDir, m)
+			if _, held := heldBack[filepath.ToSlash(rel)]; !held {
+				files = append(files, filepath.ToSlash(rel))
+			}
 		}
 	}
 	if len(files) == 0 {
-		t.Skipf("no corpus files under %s", dir)
+		t.Fatalf("no corpus files under %s (run make sync-corpora)", corporaDir)
 	}
 	sort.Strings(files)
 	return files
@@ -55,20 +54,20 @@ func corpusFiles(t testing.TB) []string {
 // results runs every case of a corpus file once per test binary: the
 // floor, refusal and determinism tests all read the same run, which keeps
 // `make test` to one pass over the corpora.
-var resultCache = map[string][]corpus.Result{}
+var resultCache = map[string][]casecheck.Result{}
 
-func results(t testing.TB, rel string) []corpus.Result {
+func results(t testing.TB, rel string) []casecheck.Result {
 	t.Helper()
 	if rs, ok := resultCache[rel]; ok {
 		return rs
 	}
-	cases, err := corpus.LoadFile(filepath.Join(sharedDir(t), filepath.FromSlash(rel)))
+	cases, err := casecheck.LoadFile(filepath.Join(corporaDir, filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := make([]corpus.Result, len(cases))
+	rs := make([]casecheck.Result, len(cases))
 	for i := range cases {
-		rs[i] = corpus.Run(&cases[i], corpus.RunOptions{Timeout: corpus.DefaultTimeout})
+		rs[i] = casecheck.Run(&cases[i], casecheck.RunOptions{Timeout: casecheck.DefaultTimeout})
 	}
 	resultCache[rel] = rs
 	return rs

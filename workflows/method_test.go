@@ -118,13 +118,3 @@ func TestMemoryIsPersistent(t *testing.T) {
 		t.Errorf("order %v", n)
 	}
 }
-
-func TestBatchChunks(t *testing.T) {
-	got := BatchChunks(19, 0)
-	if len(got) != 3 || got[2] != [2]int{16, 19} {
-		t.Errorf("%v", got)
-	}
-	if len(BatchChunks(0, 4)) != 0 {
-		t.Error("empty batch has chunks")
-	}
-}

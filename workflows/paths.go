@@ -173,28 +173,3 @@ func errKind(err error) engine.ErrorKind {
 	}
 	return 0
 }
-
-// Path case fields (the "field" of a paths.jsonl case).
-const (
-	PathFieldFrom    = "from"
-	PathFieldKeyed   = "list_to_dict_keyed_by"
-	PathFieldBatch   = "batch_list"
-	PathFieldImage   = "image"
-	PathFieldUnknown = ""
-)
-
-// EvalPathCase walks one hostile paths case (the shape of
-// ../shared/hostile/paths.jsonl) over ctx, plain JSON decoded with
-// value.DecodeJSON. `jinjabox check` calls it per case and compares the
-// value or the error kind (errors are *engine.Error).
-func EvalPathCase(field, path, key string, ctx any) (any, error) {
-	switch field {
-	case PathFieldFrom, PathFieldImage:
-		return WalkPath(ctx, path)
-	case PathFieldBatch:
-		return WalkList(ctx, path)
-	case PathFieldKeyed:
-		return ListToDictKeyedBy(ctx, path, key)
-	}
-	return nil, errs.New(errs.Render, "unknown path field "+errs.Quote(field))
-}

@@ -1,88 +1,13 @@
 package workflows
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"reflect"
 	"testing"
-
-	"github.com/jinjabox/jinjabox/engine/value"
 )
 
-// hostileDir holds the shared, read-only hostile corpus.
-const hostileDir = "../../shared/hostile"
-
-type pathCase struct {
-	ID      string          `json:"id"`
-	Field   string          `json:"field"`
-	Path    string          `json:"path"`
-	Key     string          `json:"key"`
-	Context json.RawMessage `json:"context"`
-	Expect  struct {
-		Value json.RawMessage `json:"value"`
-		Error string          `json:"error"`
-	} `json:"expect"`
-}
-
-// RunPathCase walks one paths.jsonl case and returns the value (as plain
-// JSON-compatible data) or the error.
-func runPathCase(c pathCase) (any, error) {
-	ctx, err := value.DecodeJSON(c.Context)
-	if err != nil {
-		return nil, err
-	}
-	return EvalPathCase(c.Field, c.Path, c.Key, ctx)
-}
-
-func TestHostilePaths(t *testing.T) {
-	f, err := os.Open(hostileDir + "/paths.jsonl")
-	if err != nil {
-		t.Skip("hostile corpus not present:", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	n := 0
-	for sc.Scan() {
-		var c pathCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		n++
-		t.Run(c.ID, func(t *testing.T) {
-			got, err := runPathCase(c)
-			if c.Expect.Error != "" {
-				if err == nil {
-					t.Fatalf("want %s error, got value %v", c.Expect.Error, got)
-				}
-				if k := errKind(err).String(); k != c.Expect.Error {
-					t.Fatalf("want %s error, got %s: %v", c.Expect.Error, k, err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(c.Expect.Value) == "null" || len(c.Expect.Value) == 0 {
-				return
-			}
-			var want any
-			if err := json.Unmarshal(c.Expect.Value, &want); err != nil {
-				t.Fatal(err)
-			}
-			gotJSON, _ := json.Marshal(plainJSON(got))
-			var gotPlain any
-			_ = json.Unmarshal(gotJSON, &gotPlain)
-			if !reflect.DeepEqual(gotPlain, want) {
-				t.Errorf("got %s, want %s", gotJSON, c.Expect.Value)
-			}
-		})
-	}
-	if n == 0 {
-		t.Fatal("no cases")
-	}
-}
+// The shared hostile/paths.jsonl cases run through the same walkers in
+// internal/casecheck (TestCorpusFloors in ./testsuite holds them); the
+// tests here pin the walkers' own rules.
 
 func TestParsePath(t *testing.T) {
 	tests := []struct {

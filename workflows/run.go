@@ -248,17 +248,3 @@ func (s *run) fields(spec string) []Field {
 func textContent(t string) *value.OrderedMap {
 	return &value.OrderedMap{Keys: []string{"text"}, Values: []any{t}}
 }
-
-// BatchChunks splits n batch items into the chunks of at most
-// maxConcurrency (default 8) that run together; the Temporal layer uses
-// it to fix task boundaries. Pure: same input, same chunks.
-func BatchChunks(n, maxConcurrency int) [][2]int {
-	if maxConcurrency <= 0 {
-		maxConcurrency = DefaultMaxConcurrency
-	}
-	var out [][2]int
-	for lo := 0; lo < n; lo += maxConcurrency {
-		out = append(out, [2]int{lo, min(lo+maxConcurrency, n)})
-	}
-	return out
-}

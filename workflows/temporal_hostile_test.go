@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -15,21 +14,12 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine/categories"
 	"github.com/jinjabox/jinjabox/engine/value"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("JINJABOX_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		t.Skipf("shared corpus directory %s not found (set JINJABOX_SHARED)", dir)
-	}
-	return dir
-}
+// corporaDir is the module's copy of the shared corpora.
+const corporaDir = "../testsuite/testdata/shared"
 
 // unitsRecorder collects the units of in-workflow renders.
 type unitsRecorder struct {
@@ -45,7 +35,7 @@ func (r *unitsRecorder) RecordRender(e workflows.RenderEvent) {
 
 // caseInput turns a corpus case into a PipeCompose (basic category) over
 // memory holding the case context, one Anything stuff per key.
-func caseInput(t *testing.T, c corpus.Case, cat categories.Category) workflows.PipeInput {
+func caseInput(t *testing.T, c casecheck.Case, cat categories.Category) workflows.PipeInput {
 	t.Helper()
 	m := &workflows.Method{MainPipe: "c", Pipes: map[string]*workflows.Pipe{"c": {
 		Type: workflows.KindCompose, Output: "Text",
@@ -127,7 +117,7 @@ func runCaseOnce(t *testing.T, in workflows.PipeInput) (caseRun, error) {
 // with identical bytes, error type and units. The slowest cases are
 // logged: they justify the in-workflow budget.
 func TestHostileCorpusInWorkflow(t *testing.T) {
-	cases, err := corpus.LoadFile(filepath.Join(sharedDir(t), "hostile", "cases.jsonl"))
+	cases, err := casecheck.LoadFile(filepath.Join(corporaDir, "hostile", "cases.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +129,7 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 	var times []timing
 	n := 0
 	for _, c := range cases {
-		if c.Type() != corpus.TemplateCase {
+		if c.Type() != casecheck.TemplateCase {
 			continue
 		}
 		for _, cat := range []categories.Category{categories.Basic, categories.HTML} {
@@ -168,18 +158,18 @@ func TestHostileCorpusInWorkflow(t *testing.T) {
 // identical bytes, error type and units: in-workflow rendering is
 // deterministic, which replay depends on.
 func TestCorporaDeterministicInWorkflow(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(sharedDir(t), "conformance", "*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob(filepath.Join(corporaDir, "conformance", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no conformance files under %s: %v", corporaDir, err)
 	}
 	n := 0
 	for _, f := range files {
-		cases, err := corpus.LoadFile(f)
+		cases, err := casecheck.LoadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cases {
-			if c.Type() != corpus.TemplateCase {
+			if c.Type() != casecheck.TemplateCase {
 				continue
 			}
 			in := caseInput(t, c, categories.Basic)

@@ -8,7 +8,7 @@ import (
 	"io"
 	"sort"
 
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
 // caseJSON is one line of `check --json` output.
@@ -33,9 +33,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "one JSON object per case on stdout; the summary line goes to stderr")
 	verbose := fs.Bool("verbose", false, "also list passing and skipped cases, and per-file counts")
-	timeout := fs.Duration("timeout", corpus.DefaultTimeout, "wall-time bound per case (0: none)")
+	timeout := fs.Duration("timeout", casecheck.DefaultTimeout, "wall-time bound per case (0: none)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...")
+		fmt.Fprintln(stderr, usageLine("check"))
 		fs.PrintDefaults()
 	}
 	files, err := parseInterspersed(fs, args)
@@ -51,24 +51,24 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	// Load everything first: a corrupt file is a usage error, reported
 	// before any case runs rather than after minutes of output.
-	var all [][]corpus.Case
+	var all [][]casecheck.Case
 	for _, f := range files {
-		cases, err := corpus.LoadFile(f)
+		cases, err := casecheck.LoadFile(f)
 		if err != nil {
 			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
 		}
 		all = append(all, cases)
 	}
-	var total corpus.Summary
+	var total casecheck.Summary
 	skips := map[string]int{} // reason -> count, for the skip breakdown
 	enc := json.NewEncoder(stdout)
 	for i, cases := range all {
-		var sum corpus.Summary
+		var sum casecheck.Summary
 		for j := range cases {
-			r := corpus.Run(&cases[j], corpus.RunOptions{Timeout: *timeout})
+			r := casecheck.Run(&cases[j], casecheck.RunOptions{Timeout: *timeout})
 			sum.Add(&r)
-			if r.Status == corpus.Skip {
+			if r.Status == casecheck.Skip {
 				skips[r.SkipReason]++
 			}
 			if *asJSON {
@@ -108,12 +108,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func printResult(w io.Writer, r *corpus.Result, verbose bool) {
+func printResult(w io.Writer, r *casecheck.Result, verbose bool) {
 	c := r.Case
 	switch r.Status {
-	case corpus.Fail:
+	case casecheck.Fail:
 		fmt.Fprintf(w, "FAIL %s (%s:%d)\n  want: %s\n  got:  %s\n", c.ID, c.File, c.Line, want(c), got(r))
-	case corpus.Skip:
+	case casecheck.Skip:
 		if verbose {
 			fmt.Fprintf(w, "SKIP %s: %s\n", c.ID, r.SkipReason)
 		}
@@ -131,9 +131,9 @@ const (
 	boundMessage = 240
 )
 
-func want(c *corpus.Case) string {
+func want(c *casecheck.Case) string {
 	if c.Expect.Output != nil {
-		return "output " + corpus.Bound(*c.Expect.Output, boundOutput)
+		return "output " + casecheck.Bound(*c.Expect.Output, boundOutput)
 	}
 	if c.Expect.AnyOutput {
 		return "any output (no error)"
@@ -141,24 +141,24 @@ func want(c *corpus.Case) string {
 	return c.Expect.Error + " error"
 }
 
-func got(r *corpus.Result) string {
+func got(r *casecheck.Result) string {
 	if !r.Errored() {
-		return "output " + corpus.Bound(r.Output, boundOutput)
+		return "output " + casecheck.Bound(r.Output, boundOutput)
 	}
-	s := r.ErrKind + " error: " + corpus.Bound(r.ErrMsg, boundMessage)
+	s := r.ErrKind + " error: " + casecheck.Bound(r.ErrMsg, boundMessage)
 	if r.Output != "" {
-		s += " (with output " + corpus.Bound(r.Output, boundOutput) + ")"
+		s += " (with output " + casecheck.Bound(r.Output, boundOutput) + ")"
 	}
 	return s
 }
 
-func toJSON(r *corpus.Result) caseJSON {
-	j := caseJSON{ID: r.Case.ID, Pass: r.Status == corpus.Pass, Units: r.Units, NS: r.Duration.Nanoseconds()}
+func toJSON(r *casecheck.Result) caseJSON {
+	j := caseJSON{ID: r.Case.ID, Pass: r.Status == casecheck.Pass, Units: r.Units, NS: r.Duration.Nanoseconds()}
 	switch r.Status {
-	case corpus.Skip:
+	case casecheck.Skip:
 		j.Skipped, j.Reason = true, r.SkipReason
 		return j
-	case corpus.Fail:
+	case casecheck.Fail:
 		j.Reason = r.Reason
 	}
 	g := &gotObj{}

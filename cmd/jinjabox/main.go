@@ -1,13 +1,17 @@
-// Command jinjabox renders Jinja2 templates with the jinjabox engine and
-// runs the shared case corpora against it.
+// Command jinjabox renders Jinja2 templates with the jinjabox engine, runs
+// case corpora against it, and validates and runs methods, in process or
+// on Temporal.
 //
 //	jinjabox render [flags] TEMPLATE|- [DATA.json]
-//	jinjabox check [--json] [--verbose] FILE.jsonl...
-//	jinjabox validate METHOD.json
-//	jinjabox exec METHOD.json INPUTS.json
+//	jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...
+//	jinjabox validate [--models M.json] [--pipe PIPE] METHOD
+//	jinjabox exec [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json
+//	jinjabox run [--id ID] [--timeout D] METHOD INPUTS.json
+//	jinjabox help
 //
-// Exit status: 0 on success, 1 when a render fails or a case fails, 2 on
-// a usage or I/O error.
+// METHOD is a JSON bundle or a Pipelex .mthds/.plx file. Exit status: 0
+// on success, 1 when a render, a case or a method fails, 2 on a usage or
+// I/O error.
 package main
 
 import (
@@ -15,18 +19,42 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
-const usage = `usage:
-  jinjabox render [flags] TEMPLATE|- [DATA.json]   render a template (- reads stdin)
-  jinjabox check [--json] [--verbose] FILE.jsonl... run corpus cases
-  jinjabox validate METHOD.json                    report every problem of a method bundle
-  jinjabox exec METHOD.json INPUTS.json            run a method in process (local model)
-  jinjabox run METHOD.json INPUTS.json             run a method on Temporal (RunMethodWorkflow)
-  jinjabox help                                    show this help
+// commands are the commands run accepts, with their synopsis and what
+// they do: the usage text is built from this list, and each command
+// prints its own line from it on a usage error.
+var commands = []struct{ name, synopsis, summary string }{
+	{"render", "[flags] TEMPLATE|- [DATA.json]", "render a template (- reads stdin)"},
+	{"check", "[--json] [--verbose] [--timeout D] FILE.jsonl...", "run corpus cases"},
+	{"validate", "[--models M.json] [--pipe PIPE] METHOD", "report every problem of a method"},
+	{"exec", "[--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json", "run a method in process (local model by default)"},
+	{"run", "[--id ID] [--timeout D] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)"},
+	{"help", "", "show this help"},
+}
 
-run "jinjabox render -h" or "jinjabox check -h" for the flags.
-`
+// usage is the help text: each command's line and what it does.
+var usage = func() string {
+	var sb strings.Builder
+	sb.WriteString("usage:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&sb, "  %s\n      %s\n", strings.TrimSpace("jinjabox "+c.name+" "+c.synopsis), c.summary)
+	}
+	sb.WriteString("\nMETHOD is a JSON bundle or a Pipelex .mthds/.plx file.\n")
+	sb.WriteString("Run \"jinjabox COMMAND -h\" for a command's flags.\n")
+	return sb.String()
+}()
+
+// usageLine is one command's usage line, for its usage errors.
+func usageLine(name string) string {
+	for _, c := range commands {
+		if c.name == name {
+			return strings.TrimSpace("usage: jinjabox " + c.name + " " + c.synopsis)
+		}
+	}
+	panic("no command " + name)
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

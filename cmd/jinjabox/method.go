@@ -68,7 +68,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: jinjabox validate [--models MODELS.json] [--pipe PIPE] METHOD.mthds|METHOD.plx|METHOD.json")
+		fmt.Fprintln(stderr, usageLine("validate"))
 		return 2
 	}
 	opts, err := mf.options()
@@ -113,7 +113,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "usage: jinjabox exec [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD.mthds|METHOD.plx|METHOD.json INPUTS.json")
+		fmt.Fprintln(stderr, usageLine("exec"))
 		return 2
 	}
 	opts, err := mf.options()

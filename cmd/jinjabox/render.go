@@ -15,7 +15,7 @@ import (
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
-	"github.com/jinjabox/jinjabox/testsuite/corpus"
+	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
 // maxInput bounds what the CLI reads for a template or data file. The
@@ -48,7 +48,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&l.ScratchBytes, "max-scratch-bytes", 0, "scratch memory limit (0: default)")
 	fs.Int64Var(&l.CapabilityCalls, "max-capability-calls", 0, "capability call limit (0: default)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: jinjabox render [flags] TEMPLATE|- [DATA.json]")
+		fmt.Fprintln(stderr, usageLine("render"))
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -95,7 +95,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
 		}
-		if data, err = corpus.DecodeObject(raw); err != nil {
+		if data, err = casecheck.DecodeObject(raw); err != nil {
 			fmt.Fprintf(stderr, "jinjabox: %s: %v\n", pos[1], err)
 			return 2
 		}

@@ -19,7 +19,7 @@ import (
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
-// cmdRun: jinjabox run [--id ID] [--timeout D] METHOD.json INPUTS.json —
+// cmdRun: jinjabox run [--id ID] [--timeout D] METHOD INPUTS.json —
 // starts RunMethodWorkflow on the Temporal server of TEMPORAL_ADDRESS
 // (the same settings as cmd/worker), waits for it and prints the output
 // stuff as JSON, exactly as `jinjabox exec` prints it.
@@ -33,7 +33,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, "usage: jinjabox run [--id ID] [--timeout D] METHOD.json INPUTS.json")
+		fmt.Fprintln(stderr, usageLine("run"))
 		return 2
 	}
 	// A .mthds (TOML) bundle is loaded and validated here and sent as

@@ -306,37 +306,6 @@ func markupStriptags(c value.Ctx, recv value.Value, args *value.Args) value.Valu
 	return fStriptags(c, value.FromString(recv.Str()), nil)
 }
 
-// StripTags is markupsafe's Markup.striptags in linear time: comments
-// (<!--...-->) then tags (<...>) are removed, whitespace runs collapse to
-// one space, and entities are unescaped.
-func StripTags(s string) string {
-	s = removeBetween(s, "<!--", "-->")
-	s = removeBetween(s, "<", ">")
-	var parts []string
-	wsSplit(s, -1, false, &parts)
-	return HTMLUnescape(strings.Join(parts, " "))
-}
-
-// removeBetween deletes each non-greedy open...close match, left to right,
-// like re.sub(open + ".*?" + close, "", s, flags=re.DOTALL).
-func removeBetween(s, open, close string) string {
-	var sb strings.Builder
-	for {
-		i := strings.Index(s, open)
-		if i < 0 {
-			break
-		}
-		j := strings.Index(s[i+len(open):], close)
-		if j < 0 {
-			break // no later open can close either
-		}
-		sb.WriteString(s[:i])
-		s = s[i+len(open)+j+len(close):]
-	}
-	sb.WriteString(s)
-	return sb.String()
-}
-
 // HTMLUnescape is Python's html.unescape.
 func HTMLUnescape(s string) string {
 	if strings.IndexByte(s, '&') < 0 {

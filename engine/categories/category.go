@@ -98,7 +98,7 @@ func NewEnvironmentWith(cat Category, style TemplatingStyle, cfg Config) (*engin
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))
 	}
-	filters, err := Filters(cat, style, cfg.Images)
+	filters, err := extraFilters(cat, style, cfg.Images)
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +112,9 @@ func NewEnvironmentWith(cat Category, style TemplatingStyle, cfg Config) (*engin
 	})
 }
 
-// Filters returns the category's extra filters bound to style and
-// images (nil: a temporary registry per with_images call), for callers
-// that build engine.Options themselves (the corpus harness).
-func Filters(cat Category, style TemplatingStyle, images *ImageRegistry) (map[string]engine.FilterFunc, error) {
+// extraFilters returns the category's extra filters bound to style and
+// images (nil: a temporary registry per with_images call).
+func extraFilters(cat Category, style TemplatingStyle, images *ImageRegistry) (map[string]engine.FilterFunc, error) {
 	s, ok := specs[cat]
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))

@@ -49,12 +49,27 @@ type Error struct {
 	// PyError is the Python exception class Jinja2 would raise, when known.
 	PyError string
 	cause   error
+	stack   []byte // see Stack
 }
 
 // New builds an error of the given kind with a bounded message.
 func New(k Kind, msg string) *Error {
 	return &Error{Kind: k, Offset: -1, Message: Bound(msg)}
 }
+
+// NewInternal builds the internal error for a panic the engine did not
+// raise itself (a bug in the engine or in a host filter): msg says what
+// panicked, stack is the goroutine's stack where the panic was recovered,
+// kept for Stack and never put in the message.
+func NewInternal(msg string, stack []byte) *Error {
+	return &Error{Kind: Internal, Offset: -1, Message: Bound(msg), stack: stack}
+}
+
+// Stack returns the goroutine stack captured where an internal error's
+// panic was recovered, for the host to log so the bug can be found; nil
+// for every other error. It is not part of Error() or Message, which the
+// author of an untrusted template may see.
+func (e *Error) Stack() []byte { return e.stack }
 
 // Wrap builds an error of the given kind around a cause.
 func Wrap(k Kind, cause error) *Error {

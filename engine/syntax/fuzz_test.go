@@ -73,6 +73,6 @@ func FuzzParse(f *testing.F) {
 		if tree.Nodes < 1 {
 			t.Fatal("no nodes")
 		}
-		_ = Dump(tree)
+		_ = dumpTree(tree)
 	})
 }

@@ -99,7 +99,7 @@ func TestGolden(t *testing.T) {
 			b.WriteString("ERROR " + err.Error() + "\n")
 			continue
 		}
-		b.WriteString(Dump(tree))
+		b.WriteString(dumpTree(tree))
 	}
 	got := b.String()
 	const path = "testdata/golden.txt"

@@ -199,7 +199,7 @@ func (v Value) Str() string { return v.s }
 // UndefName returns the missing name of an undefined value.
 func (v Value) UndefName() string { return v.s }
 
-// UndefHint returns the explanation of an undefined value, if any.
+// UndefHintText returns the explanation of an undefined value, if any.
 func (v Value) UndefHintText() string {
 	if u, ok := v.ref.(*UndefInfo); ok {
 		return u.Hint

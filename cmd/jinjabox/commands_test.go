@@ -1,0 +1,100 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// dispatched returns the command names run's switch accepts, read from
+// main.go's source so a command added there cannot escape the checks
+// below. Flag-style aliases of help (-h, --help) are left out.
+func dispatched(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "main.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "run" {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			cc, ok := n.(*ast.CaseClause)
+			if !ok {
+				return true
+			}
+			for _, e := range cc.List {
+				lit, ok := e.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				s, _ := strconv.Unquote(lit.Value)
+				if !strings.HasPrefix(s, "-") {
+					names = append(names, s)
+				}
+			}
+			return true
+		})
+	}
+	if len(names) == 0 {
+		t.Fatal("no command cases found in run")
+	}
+	slices.Sort(names)
+	return names
+}
+
+// TestEveryCommandDocumented: the commands run accepts are exactly the
+// listed ones, and each is in the usage text, in the package doc comment
+// with its synopsis, and in the README; each prints its own usage line
+// when called without arguments.
+func TestEveryCommandDocumented(t *testing.T) {
+	var listed []string
+	for _, c := range commands {
+		listed = append(listed, c.name)
+	}
+	slices.Sort(listed)
+	if got := dispatched(t); !slices.Equal(got, listed) {
+		t.Fatalf("run accepts %v, the commands list has %v", got, listed)
+	}
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _, _ := strings.Cut(string(src), "\npackage main")
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range commands {
+		line := strings.TrimSpace("jinjabox " + c.name + " " + c.synopsis)
+		if !strings.Contains(usage, line+"\n") {
+			t.Errorf("usage text lacks %q", line)
+		}
+		if !strings.Contains(doc, "//\t"+line+"\n") {
+			t.Errorf("package doc comment lacks %q", line)
+		}
+		if !regexp.MustCompile(`jinjabox ` + c.name + `\b`).Match(readme) {
+			t.Errorf("README.md never shows `jinjabox %s`", c.name)
+		}
+		if c.name == "help" {
+			if code, out, _ := runCLI(t, "", "help"); code != 0 || out != usage {
+				t.Errorf("help: code %d, output %q", code, out)
+			}
+			continue
+		}
+		code, _, errOut := runCLI(t, "", c.name)
+		if code != 2 || !strings.HasPrefix(errOut, usageLine(c.name)+"\n") {
+			t.Errorf("%s without arguments: code %d, stderr %q; want 2 and %q first", c.name, code, errOut, usageLine(c.name))
+		}
+	}
+}

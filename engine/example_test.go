@@ -1,0 +1,172 @@
+package engine_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// Parse once, render many times: a parsed Template is immutable and safe
+// for concurrent renders. Data is copied in through the boundary, so the
+// template sees plain values only, never your Go objects.
+func Example() {
+	env, err := engine.NewEnvironment(engine.Options{Autoescape: true})
+	if err != nil {
+		panic(err)
+	}
+	tpl, err := env.Parse("greeting", "Hello {{ user.name | title }}! {{ note }}")
+	if err != nil {
+		panic(err) // a *engine.Error of kind syntax or security
+	}
+	out, err := tpl.Render(map[string]any{
+		"user": map[string]any{"name": "ada lovelace"},
+		"note": "<b>escaped</b>",
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(out)
+	// Output: Hello Ada Lovelace! &lt;b&gt;escaped&lt;/b&gt;
+}
+
+// RenderResult reports the work units a render spent beside its output.
+// Units are deterministic: the same template, data and options spend the
+// same units on every run and every machine, so a host can cap, bill or
+// compare by them (Temporal replay relies on it).
+func ExampleTemplate_RenderResult() {
+	env, err := engine.NewEnvironment(engine.Options{})
+	if err != nil {
+		panic(err)
+	}
+	tpl, err := env.Parse("list", "{% for f in fruits %}{{ loop.index }}. {{ f }}\n{% endfor %}")
+	if err != nil {
+		panic(err)
+	}
+	data := map[string]any{"fruits": []any{"apple", "pear"}}
+	ro := engine.RenderOptions{Limits: budget.Limits{WorkUnits: 1 << 20, OutputBytes: 64 << 10}}
+	res, err := tpl.RenderResult(data, ro)
+	if err != nil {
+		panic(err)
+	}
+	again, err := tpl.RenderResult(data, ro)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(res.Output)
+	fmt.Println("units spent:", res.Units > 0, "same on every render:", res.Units == again.Units)
+	// Output:
+	// 1. apple
+	// 2. pear
+	// units spent: true same on every render: true
+}
+
+// RenderValue returns the typed value of a template that is a lone
+// {{ expression }}, instead of its text: here an int and a list.
+func ExampleTemplate_RenderValue() {
+	env, err := engine.NewEnvironment(engine.Options{})
+	if err != nil {
+		panic(err)
+	}
+	data := map[string]any{"items": []any{
+		map[string]any{"name": "pen", "price": 3},
+		map[string]any{"name": "ink", "price": 12},
+	}}
+	for _, src := range []string{
+		"{{ items | sum(attribute='price') }}",
+		"{{ items | selectattr('price', 'gt', 5) | map(attribute='name') | list }}",
+	} {
+		tpl, err := env.Parse("expr", src)
+		if err != nil {
+			panic(err)
+		}
+		v, err := tpl.RenderValue(data)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(v.Kind(), value.Repr(v))
+	}
+	// Output:
+	// int 15
+	// list ['ink']
+}
+
+// Limits bound each render: work units, source size, syntax-tree size,
+// nesting depth, output bytes, scratch memory and capability calls. A
+// render that would overdraw is refused before the big allocation or the
+// long loop happens, with a budget error naming the limit.
+func ExampleRenderOptions_limits() {
+	env, err := engine.NewEnvironment(engine.Options{})
+	if err != nil {
+		panic(err)
+	}
+	ro := engine.RenderOptions{Limits: budget.Limits{WorkUnits: 100_000, OutputBytes: 1 << 10}}
+	for _, src := range []string{
+		"{{ 'ab' * 1000000000 }}",                   // refused before allocating 2 GB
+		"{% for i in range(100000) %}.{% endfor %}", // the loop would overdraw the work units
+		"{{ 'x' * 2000 }}",                          // more output than 1 KiB
+	} {
+		_, err := env.RenderString("t", src, nil, ro)
+		var e *engine.Error
+		if errors.As(err, &e) && e.Kind == engine.KindBudget {
+			fmt.Println(e.Kind, e.BudgetError().Limit)
+		}
+	}
+	// Output:
+	// budget work_units
+	// budget work_units
+	// budget output_bytes
+}
+
+// Every failure is an *engine.Error: a kind, the template name, line and
+// column, and a bounded one-line message that never holds a data value.
+// A failed render returns no output at all.
+func ExampleError() {
+	env, err := engine.NewEnvironment(engine.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, src := range []string{
+		"{{ user.__class__ }}",
+		"line 1\n{{ 1 / count }}",
+		"{% for x in items %}{{ x }}",
+	} {
+		out, err := env.RenderString("page.html", src, map[string]any{"count": 0, "user": "ada"}, engine.RenderOptions{})
+		var e *engine.Error
+		if errors.As(err, &e) {
+			fmt.Printf("%s error at %s:%d:%d: %s (output %q)\n", e.Kind, e.Name, e.Line, e.Col, e.Message, out.Output)
+		}
+	}
+	// Output:
+	// security error at page.html:1:8: access to attribute "__class__" is unsafe (output "")
+	// render error at page.html:2:4: division by zero (output "")
+	// syntax error at page.html:1:26: Unexpected end of template. Jinja was looking for the following tags: 'endfor' or 'else'. The innermost block that needs to be closed is 'for'. (output "")
+}
+
+// A trusted in-memory template set serves include, import, extends and
+// from. It is for the application's own templates: an untrusted template
+// may only reach the names in the set, and what they spend comes out of
+// the including render's budget.
+func ExampleOptions_templates() {
+	env, err := engine.NewEnvironment(engine.Options{Templates: map[string]string{
+		"layout.html": "<h1>{% block title %}{% endblock %}</h1>{% block body %}{% endblock %}",
+		"macros.html": "{% macro badge(text) %}[{{ text | upper }}]{% endmacro %}",
+	}})
+	if err != nil {
+		panic(err)
+	}
+	page := `{% extends "layout.html" %}{% import "macros.html" as m %}` +
+		`{% block title %}{{ title }}{% endblock %}{% block body %}{{ m.badge("new") }}{% endblock %}`
+	res, err := env.RenderString("page", page, map[string]any{"title": "Release"}, engine.RenderOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Output)
+	_, err = env.RenderString("probe", `{% include "/etc/passwd" %}`, nil, engine.RenderOptions{})
+	fmt.Println(err)
+	// Output:
+	// <h1>Release</h1>[NEW]
+	// render error in probe:1:4: template not found: "/etc/passwd"
+}
