@@ -65,19 +65,20 @@ func TestRenderCancellation(t *testing.T) {
 	}
 }
 
-// TestCancellationPollsByWork: polls are spaced by work, so a render that
-// spends U units polls about U/CancelCheckUnits times (cheap), and a
+// TestCancellationPollsByWork: polls are spaced by work and by charges
+// (never more than one a charge, at least one each 16 charges), and a
 // render that finishes is not disturbed by a live context.
 func TestCancellationPollsByWork(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	ctx := &countdownCtx{Context: context.Background(), n: 1 << 30}
-	res, err := env.RenderString("t", "{% for i in range(20000) %}{{ i }}{% endfor %}", nil, RenderOptions{Context: ctx})
-	if err != nil {
-		t.Fatal(err)
+	tpl := "{% for i in range(20000) %}{{ i }}{% endfor %}"
+	res, err := env.RenderString("t", tpl, nil, RenderOptions{Context: ctx})
+	plain, err2 := env.RenderString("t", tpl, nil, RenderOptions{})
+	if err != nil || err2 != nil || res != plain {
+		t.Fatalf("a live context changed the render: %v %v", err, err2)
 	}
-	// a poll each CancelCheckUnits at most (one more at the start); a
-	// charge may cross several spacings at once, so at least half as many
-	if most := int(res.Units/CancelCheckUnits) + 1; ctx.polls > most || ctx.polls < most/2 {
-		t.Fatalf("%d units, %d polls, want at most %d and at least half", res.Units, ctx.polls, most)
+	// 20,000 iterations charge at least twice each (iteration, print)
+	if ctx.polls < 40000/cancelCheckCharges || ctx.polls > 40000 {
+		t.Fatalf("%d units, %d polls", res.Units, ctx.polls)
 	}
 }

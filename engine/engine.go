@@ -73,11 +73,12 @@ type RenderOptions struct {
 	Limits budget.Limits
 	// Context, when set, lets the host cancel the render (activities and
 	// servers: a deadline, a client gone). The evaluator polls it at its
-	// charge points, about every CancelCheckUnits work units, so a
-	// cancelled render stops within that much work and returns a budget
-	// error that wraps ctx.Err() (errors.Is(err, context.DeadlineExceeded)
-	// holds). Workflow code leaves it nil: there the meter alone bounds a
-	// render, deterministically.
+	// charge points, every CancelCheckUnits work units or 16 charges,
+	// whichever comes first, so a cancelled render stops within that much
+	// work and returns a budget error that wraps ctx.Err()
+	// (errors.Is(err, context.DeadlineExceeded) holds). Workflow code
+	// leaves it nil: there the meter alone bounds a render,
+	// deterministically, and nothing is polled.
 	Context context.Context
 }
 

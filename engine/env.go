@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"math"
 	"slices"
 	"sync"
 
@@ -190,7 +189,6 @@ func (t *Template) newRenderer(m *budget.Meter, ctx context.Context) *renderer {
 		maxDepth:   int(m.Limits.NestingDepth),
 		rng:        t.env.opts.Seed,
 		pos:        -1,
-		nextPoll:   math.MaxInt64,
 	}
 	if ctx != nil {
 		r.ctx, r.nextPoll = ctx, m.Used()

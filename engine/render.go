@@ -124,10 +124,12 @@ type renderer struct {
 	free       [][]byte  // recycled capture buffers
 	data       *value.DictData
 	pos        int
-	// ctx is the host's cancellation (nil: none); it is polled when the
-	// meter passes nextPoll (never when ctx is nil).
+	// ctx is the host's cancellation (nil: none, nothing is polled); it
+	// is polled when the meter passes nextPoll or every
+	// cancelCheckCharges charges.
 	ctx      context.Context
 	nextPoll int64
+	charges  uint64
 }
 
 // run runs fn, the body of a render. A render ends early by panicking
@@ -162,8 +164,8 @@ func (r *renderer) Charge(n int64, op string) {
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, op))
 	}
-	if r.meter.Used() >= r.nextPoll {
-		r.poll()
+	if r.ctx != nil {
+		r.tick()
 	}
 }
 
@@ -173,14 +175,28 @@ func (r *renderer) chargeNamed(n int64, kind, name string) {
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
 	}
-	if r.meter.Used() >= r.nextPoll {
+	if r.ctx != nil {
+		r.tick()
+	}
+}
+
+// tick counts a charge of a cancellable render and polls its context
+// every cancelCheckCharges charges or CancelCheckUnits units, whichever
+// comes first: units bound the work between polls where the charges are
+// honest, and the count bounds it where an operation works more than it
+// charges (a cancelled render then still stops soon).
+func (r *renderer) tick() {
+	r.charges++
+	if r.charges%cancelCheckCharges == 0 || r.meter.Used() >= r.nextPoll {
 		r.poll()
 	}
 }
 
+// cancelCheckCharges is the number of charges between two polls at most.
+const cancelCheckCharges = 16
+
 // poll ends the render when the host cancelled it (RenderOptions.Context)
-// and schedules the next poll CancelCheckUnits of work later. Every path
-// that works charges, so a cancelled render stops within that much work.
+// and schedules the next poll CancelCheckUnits of work later.
 func (r *renderer) poll() {
 	if r.ctx == nil {
 		return
