@@ -128,7 +128,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 			value.Throwf(errs.Type, "macro %s takes no keyword argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
 		}
 		if extraKw == nil {
-			extraKw = value.NewDict(4)
+			extraKw = value.NewDict(len(kw))
 		}
 		extraKw.SetStr(kv.Key, kv.Val)
 	}

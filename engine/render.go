@@ -67,7 +67,7 @@ func (s *scope) set(name string, v value.Value) {
 	case s.idx != nil:
 		s.idx[name] = len(s.vars) - 1
 	case len(s.vars) > smallScope:
-		s.idx = make(map[string]int, 2*len(s.vars))
+		s.idx = make(map[string]int, max(2*len(s.vars), cap(s.vars)))
 		for i := range s.vars {
 			s.idx[s.vars[i].name] = i
 		}
