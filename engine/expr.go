@@ -442,6 +442,8 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		if value.RuneLen(s) == len(s) {
 			length = len(s)
 		} else {
+			// the code points are indexed: 4 bytes each, paid first
+			r.Charge(4*int64(len(s)), "slice")
 			runes = []rune(s)
 			length = len(runes)
 		}
@@ -454,44 +456,52 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
 	}
 	lo, hi := sliceBounds(int64(length), start, hasStart, stop, hasStop, step)
-	var picks []int
-	if step > 0 {
-		for i := lo; i < hi; i += step {
-			picks = append(picks, int(i))
-		}
-	} else {
-		for i := lo; i > hi; i += step {
-			picks = append(picks, int(i))
+	count := sliceLen(lo, hi, step)
+	// the result is charged before it is built
+	r.Charge(int64(count)*budget.Elem/8, "slice")
+	// at yields the count picked indices in order (no index list is built)
+	at := func(yield func(int)) {
+		i := lo
+		for k := 0; k < count; k++ {
+			yield(int(i))
+			if k+1 < count {
+				i += step
+			}
 		}
 	}
-	r.Charge(int64(len(picks))*budget.Elem/8, "slice")
 	switch x.Kind() {
 	case value.String:
 		s := x.Str()
+		if runes == nil && step == 1 && count > 0 {
+			return sliceStr(x, s[lo:lo+int64(count)])
+		}
 		var sb strings.Builder
 		if runes == nil {
-			if step == 1 && len(picks) > 0 {
-				return sliceStr(x, s[picks[0]:picks[len(picks)-1]+1])
-			}
-			sb.Grow(len(picks))
-			for _, p := range picks {
-				sb.WriteByte(s[p])
-			}
+			sb.Grow(count)
+			at(func(p int) { sb.WriteByte(s[p]) })
 		} else {
-			for _, p := range picks {
-				sb.WriteRune(runes[p])
-			}
+			at(func(p int) { sb.WriteRune(runes[p]) })
 		}
 		return sliceStr(x, sb.String())
 	}
-	out := make([]value.Value, len(picks))
-	for i, p := range picks {
-		out[i] = items[p]
-	}
+	out := make([]value.Value, 0, count)
+	at(func(p int) { out = append(out, items[p]) })
 	if x.Kind() == value.Tuple {
 		return value.NewTuple(out)
 	}
 	return value.NewList(out)
+}
+
+// sliceLen is the number of indices range(lo, hi, step) holds (step != 0;
+// lo and hi within [-1, length]), without overflow for any int64 step.
+func sliceLen(lo, hi, step int64) int {
+	switch {
+	case step > 0 && lo < hi:
+		return int(uint64(hi-lo-1)/uint64(step)) + 1
+	case step < 0 && lo > hi:
+		return int(uint64(lo-hi-1)/uint64(-step)) + 1 // uint64(-MinInt64) is 2^63
+	}
+	return 0
 }
 
 func sliceStr(orig value.Value, s string) value.Value {

@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
@@ -160,22 +161,8 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
 			s := v.Str()
 			r.Charge(int64(len(s)), "string index")
-			i := key.Int()
-			if value.RuneLen(s) == len(s) {
-				if i < 0 {
-					i += int64(len(s))
-				}
-				if i >= 0 && i < int64(len(s)) {
-					return sliceStr(v, s[i:i+1])
-				}
-			} else {
-				rs := []rune(s)
-				if i < 0 {
-					i += int64(len(rs))
-				}
-				if i >= 0 && i < int64(len(rs)) {
-					return sliceStr(v, string(rs[i]))
-				}
+			if c, ok := runeAt(s, key.Int()); ok {
+				return sliceStr(v, c)
 			}
 			return value.UndefHint("", "string index out of range")
 		}
@@ -207,4 +194,30 @@ func (r *renderer) Lookup(v value.Value, seg string) value.Value {
 		}
 	}
 	return r.Item(v, value.FromString(seg))
+}
+
+// runeAt returns the i-th code point of s (Python indexing: negative from
+// the end) as a slice of s, scanning without building a rune list.
+func runeAt(s string, i int64) (string, bool) {
+	n := int64(value.RuneLen(s))
+	if i < 0 {
+		i += n
+	}
+	if i < 0 || i >= n {
+		return "", false
+	}
+	if n == int64(len(s)) {
+		return s[i : i+1], true
+	}
+	var k int64
+	for off, c := range s {
+		if k == i {
+			if c == utf8.RuneError {
+				return string(utf8.RuneError), true
+			}
+			return s[off : off+utf8.RuneLen(c)], true
+		}
+		k++
+	}
+	return "", false
 }
