@@ -1,6 +1,8 @@
 package categories
 
 import (
+	"context"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 )
@@ -18,6 +20,9 @@ type RenderConfig struct {
 	// registry for this render. Pass one registry to several renders
 	// (system prompt, prompt) to number their images together.
 	Images *ImageRegistry
+	// Context cancels the render (engine.RenderOptions.Context): an
+	// activity passes its own; workflow code leaves it nil.
+	Context context.Context
 }
 
 // Rendered is a successful categorized render.
@@ -50,7 +55,7 @@ func Render(cat Category, style TemplatingStyle, name, src string, data map[stri
 	if err != nil {
 		return Rendered{}, err
 	}
-	res, err := env.RenderString(name, Prepare(src, rc.Sigils), data, engine.RenderOptions{Limits: rc.Limits})
+	res, err := env.RenderString(name, Prepare(src, rc.Sigils), data, engine.RenderOptions{Limits: rc.Limits, Context: rc.Context})
 	if err != nil {
 		return Rendered{}, err
 	}
