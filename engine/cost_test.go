@@ -197,3 +197,33 @@ func TestIterationChargesBeforeAllocating(t *testing.T) {
 		{"string-index", "{{ 'aéb'[1] }}{{ 'aéb'[-1] }}{{ 'aéb'[3] is defined }}{{ 'ab'[-3] is defined }}", nil, 0, "ébFalseFalse"},
 	})
 }
+
+// TestMessagesShowNoLargeValue: an undefined hint or an error message
+// built eagerly shows a large value by its type: printing a list shared
+// 24 levels deep (2^24 leaves, cheap to build) for a hint nobody reads
+// was uncharged work (fuzz seed 18bf99d736a3aa0b, 1.1 s on 20,000 units).
+func TestMessagesShowNoLargeValue(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	build := "{% set v = 'a' %}" + strings.Repeat("{% set v = [v, v] %}", 24)
+	for _, c := range []struct {
+		tpl  string
+		kind errs.Kind
+	}{
+		{build + "{% set u = 'x'[v, v] %}{{ u is defined }}", 0},
+		{build + "{{ 'x'[(v,)] + 1 }}", errs.Undefined},
+		{build + "{% include [v] %}", errs.Render},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := env.RenderString("t", c.tpl, nil, RenderOptions{})
+		runtime.ReadMemStats(&after)
+		var e *Error
+		if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			t.Errorf("%s: want %v, got %v", c.tpl[len(build):], c.kind, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+			t.Errorf("%s: allocated %d bytes", c.tpl[len(build):], grew)
+		}
+	}
+}

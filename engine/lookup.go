@@ -144,7 +144,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 				return m
 			}
 		}
-		return value.UndefHint("", errs.Quote("dict object")+" has no attribute "+errs.Quote(value.ToString(key)))
+		return value.UndefHint("", errs.Quote("dict object")+" has no attribute "+errs.Quote(shownValue(key)))
 	case value.List, value.Tuple:
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
 			items := v.Items()
@@ -179,7 +179,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	if key.IsUndefined() {
 		value.ThrowUndefined(key)
 	}
-	return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element "+errs.Quote(value.ToString(key)))
+	return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element "+errs.Quote(shownValue(key)))
 }
 
 // Lookup reads one attribute-path segment (value.Ctx).
@@ -220,4 +220,18 @@ func runeAt(s string, i int64) (string, bool) {
 		k++
 	}
 	return "", false
+}
+
+// maxShown is the size past which a message shows a value by its type.
+const maxShown = 512
+
+// shownValue is a value as a message or an undefined hint shows it: its
+// str() when small, else its type. Python builds such a hint lazily, when
+// it is shown; building it eagerly must not print a huge value (a shared
+// list nested 24 times prints 2^24 leaves) for free.
+func shownValue(v value.Value) string {
+	if value.Size(v, maxShown) > maxShown {
+		return "<" + v.TypeName() + " too large to show>"
+	}
+	return value.ToString(v)
 }

@@ -356,7 +356,7 @@ func (r *renderer) loadTemplate(name value.Value, ignoreMissing bool) *Template 
 	if ignoreMissing {
 		return nil
 	}
-	e := errs.New(errs.Render, "template not found: "+errs.Quote(value.ToString(name)))
+	e := errs.New(errs.Render, "template not found: "+errs.Quote(shownValue(name)))
 	e.PyError = "TemplateNotFound"
 	panic(e)
 }
