@@ -364,7 +364,7 @@ func (r *renderer) printValue(v value.Value) {
 		return
 	}
 	r.Charge(budget.Step+value.Size(v, r.meter.Left())*2, "printing value")
-	s := value.ToStringLimit(v, r.maxDepth)
+	s := value.ToString(v)
 	if r.autoescape {
 		if h, ok := v.ObjectImpl().(htmlObject); ok {
 			s = h.HTML()
@@ -392,7 +392,7 @@ func (r *renderer) stringify(v value.Value) string {
 	if k := v.Kind(); k == value.List || k == value.Tuple || k == value.Dict || k == value.Object {
 		r.Charge(value.Size(v, r.meter.Left())*2, "converting to string")
 	}
-	return value.ToStringLimit(v, r.maxDepth)
+	return value.ToString(v)
 }
 
 func (r *renderer) enter() {
