@@ -140,18 +140,7 @@ func ListToDictKeyedBy(root any, path, key string) (*value.OrderedMap, error) {
 }
 
 // keyText is a key's text as a template would print it (Python's str).
-// Printing a key nested deeper than the nesting limit is refused with the
-// engine's budget error, raised by panicking as in a render.
-func keyText(k any) (s string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(*engine.Error)
-			if !ok {
-				panic(r)
-			}
-			s, err = "", e
-		}
-	}()
+func keyText(k any) (string, error) {
 	switch t := k.(type) {
 	case string:
 		return t, nil

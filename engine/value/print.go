@@ -2,8 +2,6 @@ package value
 
 import (
 	"math"
-
-	"github.com/jinjabox/jinjabox/budget"
 	"strconv"
 	"strings"
 	"unicode"
@@ -64,30 +62,15 @@ func ToString(v Value) string {
 			return ts.TemplateString()
 		}
 	}
-	return ToStringLimit(v, int(budget.DefaultNestingDepth))
-}
-
-// ToStringLimit is ToString for a render whose nesting limit is limit:
-// printing a structure nested deeper is a budget error (P11).
-func ToStringLimit(v Value, limit int) string {
-	if v.k == Object {
-		if ts, ok := v.ref.(interface{ TemplateString() string }); ok {
-			return ts.TemplateString()
-		}
-	}
-	switch v.k {
-	case Undefined, None, Bool, Int, Float, String:
-		return ToString(v)
-	}
 	var sb strings.Builder
-	writeRepr(&sb, v, 0, limit, nil)
+	writeRepr(&sb, v, 0, nil)
 	return sb.String()
 }
 
 // Repr is Python's repr() of a value.
 func Repr(v Value) string {
 	var sb strings.Builder
-	writeRepr(&sb, v, 0, int(budget.DefaultNestingDepth), nil)
+	writeRepr(&sb, v, 0, nil)
 	return sb.String()
 }
 
@@ -105,13 +88,13 @@ func (a reprActive) has(ns *Namespace) bool {
 	return false
 }
 
-// writeRepr writes v nested depth containers deep. A container at the
-// nesting limit is refused with a budget error (P11): Python would recurse
-// until its RecursionError, and the policy stops at the nesting limit.
-func writeRepr(sb *strings.Builder, v Value, depth, limit int, active reprActive) {
-	if depth >= limit && (v.k == List || v.k == Tuple || v.k == Dict || v.k == Object) {
-		ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: budget.PhaseRender,
-			Op: "printing a nested value", Configured: int64(limit), Observed: int64(depth + 1)})
+// maxReprDepth stops runaway nesting; the budget bounds sizes before this.
+const maxReprDepth = 300
+
+func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
+	if depth > maxReprDepth {
+		sb.WriteString("...")
+		return
 	}
 	switch v.k {
 	case Undefined:
@@ -131,7 +114,7 @@ func writeRepr(sb *strings.Builder, v Value, depth, limit int, active reprActive
 			if d.ViewArgs != "" {
 				sb.WriteString(d.ViewArgs)
 			} else {
-				writeRepr(sb, NewList(d.Items), depth+1, limit, active)
+				writeRepr(sb, NewList(d.Items), depth+1, active)
 			}
 			sb.WriteByte(')')
 			return
@@ -141,7 +124,7 @@ func writeRepr(sb *strings.Builder, v Value, depth, limit int, active reprActive
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1, limit, active)
+			writeRepr(sb, it, depth+1, active)
 		}
 		sb.WriteByte(']')
 	case Tuple:
@@ -151,7 +134,7 @@ func writeRepr(sb *strings.Builder, v Value, depth, limit int, active reprActive
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1, limit, active)
+			writeRepr(sb, it, depth+1, active)
 		}
 		if len(items) == 1 {
 			sb.WriteByte(',')
@@ -164,9 +147,9 @@ func writeRepr(sb *strings.Builder, v Value, depth, limit int, active reprActive
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, d.keys[i], depth+1, limit, active)
+			writeRepr(sb, d.keys[i], depth+1, active)
 			sb.WriteString(": ")
-			writeRepr(sb, d.vals[i], depth+1, limit, active)
+			writeRepr(sb, d.vals[i], depth+1, active)
 		}
 		sb.WriteByte('}')
 	case Callable:
@@ -185,7 +168,7 @@ func writeRepr(sb *strings.Builder, v Value, depth, limit int, active reprActive
 			if active.has(ns) {
 				sb.WriteString("{...}")
 			} else {
-				writeRepr(sb, FromDict(ns.D), depth+1, limit, append(active, ns))
+				writeRepr(sb, FromDict(ns.D), depth+1, append(active, ns))
 			}
 			sb.WriteByte('>')
 			return
