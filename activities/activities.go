@@ -111,10 +111,15 @@ func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (Render
 	err := a.span(ctx, cat, len(in.Source), func() (int64, int, error) {
 		var err error
 		out, err = a.envs.Render(cat, in.Style, name, in.Source, data,
-			templating.RenderConfig{Sigils: in.Sigils, Strict: in.Strict, Limits: in.Limits})
+			templating.RenderConfig{Sigils: in.Sigils, Strict: in.Strict, Limits: in.Limits, Context: ctx})
 		return out.Units, len(out.Text), err
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			// the activity was cancelled or timed out, and the render with
+			// it: not a template failure, so not a non-retryable error
+			return RenderOutput{}, ctx.Err()
+		}
 		return RenderOutput{}, failure.From(err)
 	}
 	return RenderOutput{Text: out.Text, Units: out.Units, Images: out.Images}, nil

@@ -1,6 +1,7 @@
 package activities_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -70,6 +71,22 @@ func TestRenderTemplateErrorTypes(t *testing.T) {
 		if ae.Type() != tc.typ || !ae.NonRetryable() || ae.Details(&d) != nil || d.Template != "t" || d.Line != 1 {
 			t.Errorf("%s: type %s nonretryable %v details %+v, want %s", tc.src, ae.Type(), ae.NonRetryable(), d, tc.typ)
 		}
+	}
+}
+
+// A cancelled activity stops its render at the next charge point and
+// returns the context's error, not a non-retryable template failure
+// (the attempt timed out or the worker stopped; the template is fine).
+func TestRenderTemplateCancelled(t *testing.T) {
+	a := &activities.Activities{}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := a.RenderTemplate(ctx, activities.RenderInput{
+		Name: "t", Source: "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}",
+		Limits: budget.Limits{WorkUnits: 1 << 60}})
+	var ae *temporal.ApplicationError
+	if !errors.Is(err, context.Canceled) || errors.As(err, &ae) {
+		t.Fatalf("want the context's error, got %v", err)
 	}
 }
 

@@ -185,24 +185,38 @@ func constString(e syntax.Expr) (string, bool) {
 	return k.Value.Str(), true
 }
 
+// filterArgs applies the literal name rule to the arguments that name
+// attributes: |attr's name, the attribute paths of attrPathFilters (each
+// dotted or comma-separated segment), and, through map('f', ...), the
+// same arguments of the filter map applies.
 func (c *checker) filterArgs(n *syntax.Filter) {
-	if n.Name == "attr" && len(n.Args) > 0 {
-		if s, ok := constString(n.Args[0]); ok {
-			c.privateAttr(n.P, s)
+	c.namedFilterArgs(n.P, n.Name, n.Args, n.Kwargs)
+}
+
+func (c *checker) namedFilterArgs(pos int, name string, args []syntax.Expr, kwargs []syntax.Kwarg) {
+	if name == "attr" && len(args) > 0 {
+		if s, ok := constString(args[0]); ok {
+			c.privateAttr(pos, s)
 		}
 	}
-	idx, ok := attrPathFilters[n.Name]
+	if name == "map" && len(args) > 0 && !hasKwarg(kwargs, "attribute") {
+		// map(filter_name, *args, **kwargs): the rest goes to that filter
+		if f, ok := constString(args[0]); ok {
+			c.namedFilterArgs(pos, f, args[1:], kwargs)
+		}
+	}
+	idx, ok := attrPathFilters[name]
 	if !ok {
 		return
 	}
 	var lits []syntax.Expr
-	for _, kw := range n.Kwargs {
+	for _, kw := range kwargs {
 		if kw.Name == "attribute" {
 			lits = append(lits, kw.X)
 		}
 	}
-	if idx >= 0 && idx < len(n.Args) {
-		lits = append(lits, n.Args[idx])
+	if idx >= 0 && idx < len(args) {
+		lits = append(lits, args[idx])
 	}
 	for _, l := range lits {
 		s, ok := constString(l)
@@ -210,11 +224,18 @@ func (c *checker) filterArgs(n *syntax.Filter) {
 			continue
 		}
 		for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ',' }) {
-			if privateName(strings.TrimSpace(seg)) {
-				c.fail(errs.Security, n.P, "access to attribute "+errs.Quote(seg)+" is unsafe")
-			}
+			c.privateAttr(pos, strings.TrimSpace(seg))
 		}
 	}
+}
+
+func hasKwarg(kwargs []syntax.Kwarg, name string) bool {
+	for _, kw := range kwargs {
+		if kw.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) expr(e syntax.Expr, soft bool) {
@@ -285,9 +306,15 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 // macros and call-block bodies, which have their own.
 func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 	mi := &macroInfo{}
-	declared := map[string]bool{}
+	declared := make(map[string]bool, len(params))
 	for _, p := range params {
 		declared[p.Name] = true
+	}
+	if len(params) > smallScope {
+		mi.paramIdx = make(map[string]int, len(params))
+		for i := len(params) - 1; i >= 0; i-- {
+			mi.paramIdx[params[i].Name] = i // the first of a repeated name
+		}
 	}
 	var visit func(n syntax.Node)
 	visit = func(n syntax.Node) {

@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"context"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -74,6 +76,15 @@ type RenderOptions struct {
 	// method (HostState). The engine never reads or copies it, so an
 	// Environment holds no render's state and renders share nothing.
 	Host any
+	// Context, when set, lets the host cancel the render (activities and
+	// servers: a deadline, a client gone). The evaluator polls it at its
+	// charge points, every CancelCheckUnits work units or 16 charges,
+	// whichever comes first, so a cancelled render stops within that much
+	// work and returns a budget error that wraps ctx.Err()
+	// (errors.Is(err, context.DeadlineExceeded) holds). Workflow code
+	// leaves it nil: there the meter alone bounds a render,
+	// deterministically, and nothing is polled.
+	Context context.Context
 }
 
 // HostState returns the Host of the render c belongs to (RenderOptions),
@@ -85,6 +96,10 @@ func HostState(c value.Ctx) any {
 	}
 	return nil
 }
+
+// CancelCheckUnits is how much work a render does between two polls of
+// RenderOptions.Context (about 0.1 ms at the calibrated cost per unit).
+const CancelCheckUnits = 1 << 16
 
 // Result is a successful render.
 type Result struct {

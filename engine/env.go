@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"slices"
 	"sync"
 
@@ -159,7 +160,7 @@ func (e *Environment) RenderString(name, source string, data map[string]any, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, m, ro.Host)
+	return t.render(data, m, ro.Host, ro.Context)
 }
 
 // Render renders the template with data.
@@ -170,7 +171,7 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)), ro.Host)
+	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)), ro.Host, ro.Context)
 }
 
 // Name returns the template's name.
@@ -179,9 +180,9 @@ func (t *Template) Name() string { return t.name }
 // Source returns the template's source.
 func (t *Template) Source() string { return t.tree.Source }
 
-func (t *Template) newRenderer(m *budget.Meter) *renderer {
+func (t *Template) newRenderer(m *budget.Meter, ctx context.Context) *renderer {
 	m.Phase = budget.PhaseRender
-	return &renderer{
+	r := &renderer{
 		env:        t.env,
 		meter:      m,
 		autoescape: t.env.opts.Autoescape,
@@ -189,15 +190,20 @@ func (t *Template) newRenderer(m *budget.Meter) *renderer {
 		rng:        t.env.opts.Seed,
 		pos:        -1,
 	}
+	if ctx != nil {
+		r.ctx, r.nextPoll = ctx, m.Used()
+	}
+	return r
 }
 
-func (t *Template) render(data map[string]any, m *budget.Meter, host any) (Result, error) {
-	r := t.newRenderer(m)
+func (t *Template) render(data map[string]any, m *budget.Meter, host any, ctx context.Context) (Result, error) {
+	r := t.newRenderer(m, ctx)
 	r.hostState = host
 	start := m.Used()
 	// The static text is known: size the output once instead of growing it.
 	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))
 	err := r.run(func() {
+		r.poll()
 		r.bindData(data)
 		r.renderTemplate(t, r.newRoot())
 	})
@@ -226,7 +232,7 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 		}
 		return value.FromString(s), nil
 	}
-	r := t.newRenderer(budget.NewMeter(t.env.opts.Limits))
+	r := t.newRenderer(budget.NewMeter(t.env.opts.Limits), nil)
 	var v value.Value
 	err := r.run(func() {
 		r.bindData(data)

@@ -9,19 +9,27 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
+// lookupName resolves a name through the scope chain, the render's data,
+// the globals and `self`. A lookup charges what it walks: an element for
+// the name found, and a slot for each scope it walks past the innermost
+// (each level is one O(1) probe; the chain is bounded by nesting and
+// render depth).
 func (r *renderer) lookupName(name string, sc *scope) value.Value {
+	r.Charge(budget.Elem, "name lookup")
 	s := sc
+	var walked int64
 	for {
-		for i := range s.vars {
-			if s.vars[i].name == name {
-				return s.vars[i].val
-			}
+		if i := s.find(name); i >= 0 {
+			r.chargeWalk(walked)
+			return s.vars[i].val
 		}
 		if s.parent == nil {
 			break
 		}
 		s = s.parent
+		walked++
 	}
+	r.chargeWalk(walked)
 	if !s.isolated && r.data != nil {
 		if v, ok := r.data.GetStr(name); ok {
 			return v
@@ -36,9 +44,19 @@ func (r *renderer) lookupName(name string, sc *scope) value.Value {
 	return value.Undef(name)
 }
 
+// chargeWalk charges the scopes a lookup walked past the innermost.
+func (r *renderer) chargeWalk(levels int64) {
+	if levels > 0 {
+		r.Charge(levels*budget.Slot, "name lookup")
+	}
+}
+
 func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
 	case *syntax.Const:
+		// A constant is no work of its own: the node holding it charges
+		// its slot (an operand of a charged operator, a literal's item, a
+		// call argument, a statement's value).
 		return n.Value
 	case *syntax.Name:
 		return r.lookupName(n.Name, sc)
@@ -158,6 +176,11 @@ type argBuf struct {
 }
 
 func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
+	// Each argument is a slot: a constant argument is otherwise free, and
+	// a call may pass thousands of them.
+	if n := len(ca.Args) + len(ca.Kwargs); n > 0 {
+		r.Charge(int64(n)*budget.Slot, "call arguments")
+	}
 	ab := &argBuf{}
 	a := &ab.a
 	if len(ca.Args) > 0 {
@@ -171,21 +194,16 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 		}
 	}
 	if len(ca.Kwargs) > 0 {
+		if ca.DupKwarg != "" {
+			value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(ca.DupKwarg))
+		}
 		a.Kw = make([]value.KV, 0, len(ca.Kwargs))
-		for i, kw := range ca.Kwargs {
-			for _, prev := range ca.Kwargs[:i] {
-				if prev.Name == kw.Name {
-					value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(kw.Name))
-				}
-			}
+		for _, kw := range ca.Kwargs {
 			a.Kw = append(a.Kw, value.KV{Key: kw.Name, Val: r.eval(kw.X, sc)})
 		}
 	}
 	if ca.DynArgs != nil {
-		v := r.eval(ca.DynArgs, sc)
-		items := value.Iterate(r, v)
-		r.Charge(int64(len(items))*budget.Elem, "argument unpacking")
-		a.Pos = append(a.Pos, items...)
+		a.Pos = append(a.Pos, r.elements(r.eval(ca.DynArgs, sc), "argument unpacking")...)
 	}
 	if ca.DynKwargs != nil {
 		v := r.eval(ca.DynKwargs, sc)
@@ -424,6 +442,8 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		if value.RuneLen(s) == len(s) {
 			length = len(s)
 		} else {
+			// the code points are indexed: 4 bytes each, paid first
+			r.Charge(4*int64(len(s)), "slice")
 			runes = []rune(s)
 			length = len(runes)
 		}
@@ -436,44 +456,52 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
 	}
 	lo, hi := sliceBounds(int64(length), start, hasStart, stop, hasStop, step)
-	var picks []int
-	if step > 0 {
-		for i := lo; i < hi; i += step {
-			picks = append(picks, int(i))
-		}
-	} else {
-		for i := lo; i > hi; i += step {
-			picks = append(picks, int(i))
+	count := sliceLen(lo, hi, step)
+	// the result is charged before it is built
+	r.Charge(int64(count)*budget.Elem/8, "slice")
+	// at yields the count picked indices in order (no index list is built)
+	at := func(yield func(int)) {
+		i := lo
+		for k := 0; k < count; k++ {
+			yield(int(i))
+			if k+1 < count {
+				i += step
+			}
 		}
 	}
-	r.Charge(int64(len(picks))*budget.Elem/8, "slice")
 	switch x.Kind() {
 	case value.String:
 		s := x.Str()
+		if runes == nil && step == 1 && count > 0 {
+			return sliceStr(x, s[lo:lo+int64(count)])
+		}
 		var sb strings.Builder
 		if runes == nil {
-			if step == 1 && len(picks) > 0 {
-				return sliceStr(x, s[picks[0]:picks[len(picks)-1]+1])
-			}
-			sb.Grow(len(picks))
-			for _, p := range picks {
-				sb.WriteByte(s[p])
-			}
+			sb.Grow(count)
+			at(func(p int) { sb.WriteByte(s[p]) })
 		} else {
-			for _, p := range picks {
-				sb.WriteRune(runes[p])
-			}
+			at(func(p int) { sb.WriteRune(runes[p]) })
 		}
 		return sliceStr(x, sb.String())
 	}
-	out := make([]value.Value, len(picks))
-	for i, p := range picks {
-		out[i] = items[p]
-	}
+	out := make([]value.Value, 0, count)
+	at(func(p int) { out = append(out, items[p]) })
 	if x.Kind() == value.Tuple {
 		return value.NewTuple(out)
 	}
 	return value.NewList(out)
+}
+
+// sliceLen is the number of indices range(lo, hi, step) holds (step != 0;
+// lo and hi within [-1, length]), without overflow for any int64 step.
+func sliceLen(lo, hi, step int64) int {
+	switch {
+	case step > 0 && lo < hi:
+		return int(uint64(hi-lo-1)/uint64(step)) + 1
+	case step < 0 && lo > hi:
+		return int(uint64(lo-hi-1)/uint64(-step)) + 1 // uint64(-MinInt64) is 2^63
+	}
+	return 0
 }
 
 func sliceStr(orig value.Value, s string) value.Value {

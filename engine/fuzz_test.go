@@ -4,15 +4,36 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
+// Time property of FuzzRender: a render's wall time stays under a
+// generous line in the units it spent, so an operation that works much
+// more than it charges (an order-of-magnitude hole in the cost model)
+// fails. The calibrated cost is about 2 ns a unit: 50 ns a unit plus
+// 100 ms is 25 times that, far above scheduling noise on a loaded 2-core
+// machine, and a render over the line is measured twice more (the best
+// of three counts), so a pause of the machine does not fail it.
+const (
+	fuzzNsPerUnit = 50
+	fuzzTimeSlack = 100 * time.Millisecond
+)
+
+// timeBound is the wall time allowed for a render that spent units.
+func timeBound(units int64) time.Duration {
+	return time.Duration(units)*fuzzNsPerUnit*time.Nanosecond + fuzzTimeSlack
+}
+
 // FuzzRender: any template renders or returns a typed error; it never
-// panics (an internal error is a failure) and never spends past its budget.
+// panics (an internal error is a failure), never spends past its budget,
+// and its wall time stays under timeBound of the units it spent (a
+// refused render is taken to have spent its whole budget).
 func FuzzRender(f *testing.F) {
 	for _, path := range []string{"testdata/render_cases.jsonl", "../testsuite/testdata/shared/conformance/systematic.jsonl", "../testsuite/testdata/shared/hostile/cases.jsonl"} {
 		fh, err := os.Open(path)
@@ -31,14 +52,35 @@ func FuzzRender(f *testing.F) {
 		}
 		fh.Close()
 	}
-	const units = 2_000_000
+	// large enough that a hole in the cost model shows in the time
+	// property (the work an uncharged scan adds grows with the budget),
+	// small enough that a fuzz input ends within ~30 ms
+	const units = 16_000_000
 	env, err := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: units}, Templates: oracleTemplates})
 	if err != nil {
 		f.Fatal(err)
 	}
 	data := map[string]any{"x": 1, "s": "<a>", "l": []any{1, "b", nil}, "d": map[string]any{"k": "v", "_p": 2}}
 	f.Fuzz(func(t *testing.T, src string) {
-		res, err := env.RenderString("fuzz", src, data, RenderOptions{})
+		var res Result
+		var err error
+		best := time.Duration(math.MaxInt64)
+		var bound time.Duration
+		for try := 0; try < 3; try++ {
+			start := time.Now()
+			res, err = env.RenderString("fuzz", src, data, RenderOptions{})
+			best = min(best, time.Since(start))
+			spent := res.Units
+			if err != nil {
+				spent = units
+			}
+			if bound = timeBound(spent); best <= bound {
+				break
+			}
+		}
+		if best > bound {
+			t.Fatalf("render took %v, over %v for the units it spent (%d ns a unit + %v): %q", best, bound, fuzzNsPerUnit, fuzzTimeSlack, src)
+		}
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
@@ -17,13 +18,20 @@ import (
 
 func privateName(name string) bool { return policy.IsPrivateName(name) }
 
-// PrivateReader is implemented by surfaces that declare readable
-// underscore names (on the type, never from the instance).
-type PrivateReader interface {
+// DeclaredSurface is implemented by a host type that declares its template
+// surface on the type, never from an instance (rule P12): ReadsPrivate
+// names the underscore names it exposes (its metadata); Undeclared names
+// what its host type has but does not expose (methods off the surface).
+// The chokepoint consults it on every path: a declared underscore name
+// reads on the surface only, and an undeclared host name is a security
+// error rather than undefined, so a probe learns nothing.
+type DeclaredSurface interface {
 	ReadsPrivate(name string) bool
+	Undeclared(name string) bool
 }
 
-// Indexer is implemented by objects that support subscripts.
+// Indexer is implemented by objects that support subscripts; ok is false
+// when the key is not there (the chokepoint then tries the attribute).
 type Indexer interface {
 	Item(c value.Ctx, key value.Value) (value.Value, bool)
 }
@@ -32,12 +40,24 @@ func (r *renderer) refuseName(v value.Value, name string) {
 	value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe", errs.Quote(name), errs.Quote(v.TypeName()))
 }
 
-func readsPrivate(v value.Value, name string) bool {
+func surfaceOf(v value.Value) DeclaredSurface {
 	if v.Kind() != value.Object {
-		return false
+		return nil
 	}
-	pr, ok := v.ObjectImpl().(PrivateReader)
-	return ok && pr.ReadsPrivate(name)
+	s, _ := v.ObjectImpl().(DeclaredSurface)
+	return s
+}
+
+// checkName is the name rule, run before any lookup (P1): an underscore
+// name is refused unless v is a surface that declares it readable.
+func (r *renderer) checkName(v value.Value, name string) {
+	if !privateName(name) {
+		return
+	}
+	if s := surfaceOf(v); s != nil && s.ReadsPrivate(name) {
+		return
+	}
+	r.refuseName(v, name)
 }
 
 func noAttr(v value.Value, name string) value.Value {
@@ -46,9 +66,7 @@ func noAttr(v value.Value, name string) value.Value {
 
 // Attr reads v.name (value.Ctx).
 func (r *renderer) Attr(v value.Value, name string) value.Value {
-	if privateName(name) && !readsPrivate(v, name) {
-		r.refuseName(v, name)
-	}
+	r.checkName(v, name)
 	switch v.Kind() {
 	case value.Undefined:
 		value.ThrowUndefined(v)
@@ -63,6 +81,9 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 	case value.Object:
 		if x, ok := v.ObjectImpl().Attr(r, name); ok {
 			return x
+		}
+		if s := surfaceOf(v); s != nil && s.Undeclared(name) {
+			value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe (not on its declared surface)", errs.Quote(name), errs.Quote(v.TypeName()))
 		}
 		return noAttr(v, name)
 	case value.Tuple:
@@ -108,9 +129,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 				return x // P2: a plain dict's own key is data
 			}
 		}
-		if !readsPrivate(v, key.Str()) {
-			r.refuseName(v, key.Str())
-		}
+		r.checkName(v, key.Str())
 	}
 	switch v.Kind() {
 	case value.Undefined:
@@ -125,7 +144,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 				return m
 			}
 		}
-		return value.UndefHint("", errs.Quote("dict object")+" has no attribute "+errs.Quote(value.ToString(key)))
+		return value.UndefHint("", errs.Quote("dict object")+" has no attribute "+errs.Quote(shownValue(key)))
 	case value.List, value.Tuple:
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
 			items := v.Items()
@@ -142,22 +161,8 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
 			s := v.Str()
 			r.Charge(int64(len(s)), "string index")
-			i := key.Int()
-			if value.RuneLen(s) == len(s) {
-				if i < 0 {
-					i += int64(len(s))
-				}
-				if i >= 0 && i < int64(len(s)) {
-					return sliceStr(v, s[i:i+1])
-				}
-			} else {
-				rs := []rune(s)
-				if i < 0 {
-					i += int64(len(rs))
-				}
-				if i >= 0 && i < int64(len(rs)) {
-					return sliceStr(v, string(rs[i]))
-				}
+			if c, ok := runeAt(s, key.Int()); ok {
+				return sliceStr(v, c)
 			}
 			return value.UndefHint("", "string index out of range")
 		}
@@ -174,14 +179,14 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	if key.IsUndefined() {
 		value.ThrowUndefined(key)
 	}
-	return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element "+errs.Quote(value.ToString(key)))
+	return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element "+errs.Quote(shownValue(key)))
 }
 
 // Lookup reads one attribute-path segment (value.Ctx).
 func (r *renderer) Lookup(v value.Value, seg string) value.Value {
-	if privateName(seg) {
-		r.refuseName(v, seg)
-	}
+	// the name rule before Item: a plain dict holding the key is no
+	// exception on an attribute path (P1)
+	r.checkName(v, seg)
 	r.Charge(budget.Elem, "attribute path")
 	if seg != "" && strings.Trim(seg, "0123456789") == "" {
 		if i, err := strconv.ParseInt(seg, 10, 64); err == nil {
@@ -189,4 +194,44 @@ func (r *renderer) Lookup(v value.Value, seg string) value.Value {
 		}
 	}
 	return r.Item(v, value.FromString(seg))
+}
+
+// runeAt returns the i-th code point of s (Python indexing: negative from
+// the end) as a slice of s, scanning without building a rune list.
+func runeAt(s string, i int64) (string, bool) {
+	n := int64(value.RuneLen(s))
+	if i < 0 {
+		i += n
+	}
+	if i < 0 || i >= n {
+		return "", false
+	}
+	if n == int64(len(s)) {
+		return s[i : i+1], true
+	}
+	var k int64
+	for off, c := range s {
+		if k == i {
+			if c == utf8.RuneError {
+				return string(utf8.RuneError), true
+			}
+			return s[off : off+utf8.RuneLen(c)], true
+		}
+		k++
+	}
+	return "", false
+}
+
+// maxShown is the size past which a message shows a value by its type.
+const maxShown = 512
+
+// shownValue is a value as a message or an undefined hint shows it: its
+// str() when small, else its type. Python builds such a hint lazily, when
+// it is shown; building it eagerly must not print a huge value (a shared
+// list nested 24 times prints 2^24 leaves) for free.
+func shownValue(v value.Value) string {
+	if value.Size(v, maxShown) > maxShown {
+		return "<" + v.TypeName() + " too large to show>"
+	}
+	return value.ToString(v)
 }

@@ -12,6 +12,25 @@ import (
 // macroInfo is what the check pass learned about a macro body.
 type macroInfo struct {
 	usesVarargs, usesKwargs, usesCaller bool
+	// paramIdx maps each parameter name to its position when there are
+	// more than a few, so binding k keywords is O(k), not O(k*params).
+	paramIdx map[string]int
+}
+
+// param returns the position of the parameter called name, or -1.
+func (m *macro) param(name string) int {
+	if m.info != nil && m.info.paramIdx != nil {
+		if i, ok := m.info.paramIdx[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range m.params {
+		if m.params[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // macro is a {% macro %} or the caller of a {% call %} block.
@@ -70,6 +89,8 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if info == nil {
 		info = &macroInfo{}
 	}
+	// binding is per parameter: each gets a slot in the new scope
+	r.Charge(int64(len(m.params)+args.Len())*budget.Elem, "binding macro arguments")
 	sc := newScope(m.closure, len(m.params)+3)
 	var pos []value.Value
 	var kw []value.KV
@@ -88,19 +109,12 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	var caller value.Value
 	hasCaller := false
 	for _, kv := range kw {
-		found := false
-		for i, p := range m.params {
-			if p.Name == kv.Key {
-				if bound[i] {
-					value.Throwf(errs.Type, "macro %s got multiple values for argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
-				}
-				sc.set(p.Name, kv.Val)
-				bound[i] = true
-				found = true
-				break
+		if i := m.param(kv.Key); i >= 0 {
+			if bound[i] {
+				value.Throwf(errs.Type, "macro %s got multiple values for argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
 			}
-		}
-		if found {
+			sc.set(kv.Key, kv.Val)
+			bound[i] = true
 			continue
 		}
 		if kv.Key == "caller" && info.usesCaller {
@@ -114,7 +128,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 			value.Throwf(errs.Type, "macro %s takes no keyword argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
 		}
 		if extraKw == nil {
-			extraKw = value.NewDict(4)
+			extraKw = value.NewDict(len(kw))
 		}
 		extraKw.SetStr(kv.Key, kv.Val)
 	}
@@ -157,11 +171,18 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	return r.markupOrString(out)
 }
 
-// loop is the loop variable of a for loop.
+// loop is the loop variable of a for loop. Its items are a list, or a
+// string walked lazily (str), whose length is counted only when asked.
 type loop struct {
-	r       *renderer
-	items   []value.Value
-	i       int
+	r     *renderer
+	items []value.Value
+	str   *strCursor
+	// i is the index of the current item; cur and prev are the current
+	// and previous items; drawn counts the items drawn so far.
+	i, drawn  int
+	cur, prev value.Value
+	// n is the number of items, -1 until a lazy string is counted.
+	n       int
 	depth   int
 	node    *syntax.For
 	sc      *scope
@@ -169,25 +190,68 @@ type loop struct {
 	hasLast bool
 }
 
+// draw charges a step and an element, then returns the next item.
+func (l *loop) draw(op string) (value.Value, bool) {
+	if l.str != nil {
+		if l.str.done() {
+			return value.Value{}, false
+		}
+	} else if l.drawn >= len(l.items) {
+		return value.Value{}, false
+	}
+	l.r.Charge(budget.Step+budget.Elem, op)
+	l.prev = l.cur
+	if l.str != nil {
+		l.cur = l.str.next()
+	} else {
+		l.cur = l.items[l.drawn]
+	}
+	l.drawn++
+	return l.cur, true
+}
+
+func (l *loop) empty() bool {
+	if l.str != nil {
+		return l.str.done()
+	}
+	return len(l.items) == 0
+}
+
+// length counts a lazy string once (its scan charged by bytes).
+func (l *loop) length() int {
+	if l.n < 0 {
+		l.r.Charge(int64(len(l.str.s)), "loop length")
+		l.n = value.RuneLen(l.str.s)
+	}
+	return l.n
+}
+
+// hasNext reports whether an item follows the current one.
+func (l *loop) hasNext() bool {
+	if l.str != nil {
+		return !l.str.done()
+	}
+	return l.i+1 < len(l.items)
+}
+
 func (l *loop) TypeName() string { return "LoopContext" }
 
 func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
-	n := len(l.items)
 	switch name {
 	case "index":
 		return value.FromInt(int64(l.i + 1)), true
 	case "index0":
 		return value.FromInt(int64(l.i)), true
 	case "revindex":
-		return value.FromInt(int64(n - l.i)), true
+		return value.FromInt(int64(l.length() - l.i)), true
 	case "revindex0":
-		return value.FromInt(int64(n - l.i - 1)), true
+		return value.FromInt(int64(l.length() - l.i - 1)), true
 	case "first":
 		return value.FromBool(l.i == 0), true
 	case "last":
-		return value.FromBool(l.i == n-1), true
+		return value.FromBool(!l.hasNext()), true
 	case "length":
-		return value.FromInt(int64(n)), true
+		return value.FromInt(int64(l.length())), true
 	case "depth":
 		return value.FromInt(int64(l.depth)), true
 	case "depth0":
@@ -196,10 +260,13 @@ func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
 		if l.i == 0 {
 			return value.UndefHint("previtem", "there is no previous item"), true
 		}
-		return l.items[l.i-1], true
+		return l.prev, true
 	case "nextitem":
-		if l.i+1 >= n {
+		if !l.hasNext() {
 			return value.UndefHint("nextitem", "there is no next item"), true
+		}
+		if l.str != nil {
+			return l.str.peek(), true
 		}
 		return l.items[l.i+1], true
 	case "cycle":
@@ -229,10 +296,15 @@ func (l *loop) CallName() string { return "loop" }
 
 // Iter yields the items not yet reached, as iterating Jinja's LoopContext
 // does.
-func (l *loop) Iter(c value.Ctx) []value.Value { return l.items[l.i+1:] }
+func (l *loop) Iter(c value.Ctx) []value.Value {
+	if l.str != nil {
+		return l.r.restOf(l.str, "loop iteration")
+	}
+	return l.items[l.i+1:]
+}
 
 func (l *loop) Repr() string {
-	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, len(l.items))
+	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, l.length())
 }
 
 type loopMethod struct {
@@ -283,9 +355,19 @@ func (s *superFn) Call(c value.Ctx, args *value.Args) value.Value {
 type module struct {
 	name string
 	vars *scope
+	// body is the output of the module's top level, which is what the
+	// module prints as (Jinja's TemplateModule.__str__), as markup.
+	body string
 }
 
 func (m *module) TypeName() string { return "TemplateModule" }
+
+// TemplateString is what the module prints: its rendered body.
+func (m *module) TemplateString() string { return m.body }
+
+// HTML is the module's markup (Python's __html__): its body was rendered
+// under the render's escaping, so printing it does not escape it again.
+func (m *module) HTML() string { return m.body }
 
 func (m *module) Attr(c value.Ctx, name string) (value.Value, bool) {
 	return m.vars.lookupLocal(name)
@@ -306,3 +388,7 @@ func (s *selfObj) Attr(c value.Ctx, name string) (value.Value, bool) {
 	}
 	return value.FromCallable(&superFn{chain: chain, i: 0, sc: s.fr.root}), true
 }
+
+// Callable implements value.CallableState: a loop object is callable (and
+// so not data, rule P10) in a recursive loop only.
+func (l *loop) Callable() bool { return l.node.Recursive }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -11,14 +12,20 @@ import (
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
-// scope is one level of variable bindings. Scopes are small, so a linear
-// scan beats a map and allocates less.
+// scope is one level of variable bindings. A small scope is scanned (a
+// scan of a few bindings beats a map and allocates less); past smallScope
+// bindings it indexes them in a map, so a lookup or a set is O(1) however
+// many names a template binds (50,000 top-level sets must not be
+// quadratic). A lookup walks the chain of scopes, whose length is bounded
+// by the template's nesting and the render depth, and is charged for it.
 type scope struct {
 	parent *scope
 	// isolated marks the root of a template rendered without context: the
 	// render's data is not visible from it (globals still are).
 	isolated bool
 	vars     []binding
+	// idx maps a name to its index in vars once vars outgrows smallScope.
+	idx map[string]int
 }
 
 type binding struct {
@@ -26,19 +33,62 @@ type binding struct {
 	val  value.Value
 }
 
+// smallScope is the number of bindings a scope scans before it indexes.
+const smallScope = 8
+
 // newScope returns a scope with room for n bindings in one allocation.
 func newScope(parent *scope, n int) *scope {
 	return &scope{parent: parent, vars: make([]binding, 0, n)}
 }
 
-func (s *scope) set(name string, v value.Value) {
+// find returns the index of name in s.vars, or -1.
+func (s *scope) find(name string) int {
+	if s.idx != nil {
+		if i, ok := s.idx[name]; ok {
+			return i
+		}
+		return -1
+	}
 	for i := range s.vars {
 		if s.vars[i].name == name {
-			s.vars[i].val = v
-			return
+			return i
 		}
 	}
+	return -1
+}
+
+func (s *scope) set(name string, v value.Value) {
+	if i := s.find(name); i >= 0 {
+		s.vars[i].val = v
+		return
+	}
 	s.vars = append(s.vars, binding{name, v})
+	switch {
+	case s.idx != nil:
+		s.idx[name] = len(s.vars) - 1
+	case len(s.vars) > smallScope:
+		s.idx = make(map[string]int, max(2*len(s.vars), cap(s.vars)))
+		for i := range s.vars {
+			s.idx[s.vars[i].name] = i
+		}
+	}
+}
+
+// reset drops every binding and keeps the storage: a loop's scope is
+// reused by each iteration.
+func (s *scope) reset() {
+	s.vars = s.vars[:0]
+	if s.idx != nil {
+		clear(s.idx)
+	}
+}
+
+// lookupLocal reads a binding of this scope only.
+func (s *scope) lookupLocal(name string) (value.Value, bool) {
+	if i := s.find(name); i >= 0 {
+		return s.vars[i].val, true
+	}
+	return value.Value{}, false
 }
 
 // frame is the per-template state of a render: which template is running
@@ -74,7 +124,13 @@ type renderer struct {
 	free       [][]byte  // recycled capture buffers
 	data       *value.DictData
 	pos        int
-	hostState  any // RenderOptions.Host
+	// ctx is the host's cancellation (nil: none, nothing is polled); it
+	// is polled when the meter passes nextPoll or every
+	// cancelCheckCharges charges.
+	ctx       context.Context
+	nextPoll  int64
+	charges   uint64
+	hostState any // RenderOptions.Host
 }
 
 // Host is the render's RenderOptions.Host (HostState).
@@ -112,6 +168,9 @@ func (r *renderer) Charge(n int64, op string) {
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, op))
 	}
+	if r.ctx != nil {
+		r.tick()
+	}
 }
 
 // chargeNamed is Charge with an operation named "kind name", built only
@@ -119,6 +178,38 @@ func (r *renderer) Charge(n int64, op string) {
 func (r *renderer) chargeNamed(n int64, kind, name string) {
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
+	}
+	if r.ctx != nil {
+		r.tick()
+	}
+}
+
+// tick counts a charge of a cancellable render and polls its context
+// every cancelCheckCharges charges or CancelCheckUnits units, whichever
+// comes first: units bound the work between polls where the charges are
+// honest, and the count bounds it where an operation works more than it
+// charges (a cancelled render then still stops soon).
+func (r *renderer) tick() {
+	r.charges++
+	if r.charges%cancelCheckCharges == 0 || r.meter.Used() >= r.nextPoll {
+		r.poll()
+	}
+}
+
+// cancelCheckCharges is the number of charges between two polls at most.
+const cancelCheckCharges = 16
+
+// poll ends the render when the host cancelled it (RenderOptions.Context)
+// and schedules the next poll CancelCheckUnits of work later.
+func (r *renderer) poll() {
+	if r.ctx == nil {
+		return
+	}
+	r.nextPoll = r.meter.Used() + CancelCheckUnits
+	if err := r.ctx.Err(); err != nil {
+		e := errs.Wrap(errs.Budget, err)
+		e.Message = "the render was cancelled by its host: " + err.Error()
+		panic(e)
 	}
 }
 
@@ -279,9 +370,19 @@ func (r *renderer) printValue(v value.Value) {
 	r.Charge(budget.Step+value.Size(v, r.meter.Left())*2, "printing value")
 	s := value.ToString(v)
 	if r.autoescape {
-		s = value.EscapeHTML(s)
+		if h, ok := v.ObjectImpl().(htmlObject); ok {
+			s = h.HTML()
+		} else {
+			s = value.EscapeHTML(s)
+		}
 	}
 	r.write(s)
+}
+
+// htmlObject is an object that is markup when printed (Python's
+// __html__), such as an imported module's rendered body.
+type htmlObject interface {
+	HTML() string
 }
 
 // stringify is str(v) under the render's undefined rules.

@@ -48,13 +48,21 @@ func (r *renderer) execStmts(body []syntax.Stmt, sc *scope) {
 // extends another renders only through its parent.
 func (r *renderer) quiet() bool { return r.suppress && r.capturing == 0 }
 
+// exec runs one statement. Every statement that runs charges at least a
+// step, as Starlark counts every instruction: static text its step and
+// bytes, output the printed value's step, the others a step of their own
+// (an if a step per condition tested, a loop a step plus one per
+// iteration, a set its step, namespace assignments included). Expression
+// nodes charge in eval: operators, filters, tests and literals a step,
+// calls a call, lookups an element. A skipped output statement of an
+// extending template costs nothing and does nothing.
 func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 	switch n := st.(type) {
 	case *syntax.Text:
 		if r.quiet() {
 			return
 		}
-		r.Charge(int64(len(n.Text))+budget.Elem, "static text")
+		r.Charge(int64(len(n.Text))+budget.Step, "static text")
 		r.write(n.Text)
 	case *syntax.Output:
 		if r.quiet() {
@@ -67,6 +75,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 	case *syntax.If:
 		for {
 			r.pos = n.P
+			r.step("if")
 			if r.truth(r.eval(n.Cond, sc)) {
 				r.execStmts(n.Body, sc)
 				return
@@ -82,14 +91,17 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		}
 	case *syntax.For:
 		r.pos = n.P
+		r.step("for")
 		iter := r.eval(n.Iter, sc)
 		r.runLoop(n, sc, iter, 1)
 	case *syntax.Set:
 		r.pos = n.P
+		r.step("set")
 		v := r.eval(n.X, sc)
 		r.assign(n.Target, v, sc)
 	case *syntax.SetBlock:
 		r.pos = n.P
+		r.step("set block")
 		s := r.captureStmts(n.Body, sc)
 		v := r.markupOrString(s)
 		if n.Filter != nil {
@@ -98,6 +110,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.assign(n.Target, v, sc)
 	case *syntax.With:
 		r.pos = n.P
+		r.Charge(budget.Step+int64(len(n.Values))*budget.Slot, "with")
 		// Values see the enclosing scope, not the targets beside them.
 		vals := make([]value.Value, len(n.Values))
 		for i, x := range n.Values {
@@ -109,6 +122,8 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		}
 		r.execStmts(n.Body, inner)
 	case *syntax.Macro:
+		r.pos = n.P
+		r.step("macro definition")
 		m := &macro{name: n.Name, params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.macros[n]}
 		sc.set(n.Name, value.FromCallable(m))
 	case *syntax.CallBlock:
@@ -116,6 +131,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("call block")
 		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n], isCaller: true}
 		fn := r.eval(n.Call.Fn, sc)
 		args := r.evalArgs(&n.Call.CallArgs, sc)
@@ -127,10 +143,12 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("filter block")
 		s := r.captureStmts(n.Body, sc)
 		r.printValue(r.applyFilterChain(n.Filter, r.markupOrString(s), sc))
 	case *syntax.Autoescape:
 		r.pos = n.P
+		r.step("autoescape")
 		on := r.eval(n.X, sc).Truth()
 		saved := r.autoescape
 		r.autoescape = on
@@ -141,6 +159,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("block")
 		chain := r.fr.blocks[n.Name]
 		if len(chain) == 0 {
 			chain = []*blockRef{{block: n, tmpl: r.cur}}
@@ -148,6 +167,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.renderBlock(chain, 0, sc)
 	case *syntax.Extends:
 		r.pos = n.P
+		r.step("extends")
 		if r.fr.parent != nil {
 			value.Throw(errs.Render, "extended multiple times")
 		}
@@ -159,6 +179,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
+		r.step("include")
 		t := r.loadTemplate(r.eval(n.Template, sc), n.IgnoreMissing)
 		if t == nil {
 			return
@@ -170,10 +191,12 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.renderTemplate(t, root)
 	case *syntax.Import:
 		r.pos = n.P
+		r.step("import")
 		t := r.loadTemplate(r.eval(n.Template, sc), false)
 		sc.set(n.Target, value.FromObject(r.module(t, n.WithContext, sc)))
 	case *syntax.FromImport:
 		r.pos = n.P
+		r.Charge(budget.Step+int64(len(n.Names))*budget.Elem, "import")
 		t := r.loadTemplate(r.eval(n.Template, sc), false)
 		mod := r.module(t, n.WithContext, sc)
 		for _, in := range n.Names {
@@ -186,15 +209,6 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 	default:
 		value.Throwf(errs.Internal, "unknown statement %T", st)
 	}
-}
-
-func (s *scope) lookupLocal(name string) (value.Value, bool) {
-	for i := range s.vars {
-		if s.vars[i].name == name {
-			return s.vars[i].val, true
-		}
-	}
-	return value.Value{}, false
 }
 
 // truth is bool(v), which strict undefined refuses.
@@ -223,53 +237,54 @@ func (r *renderer) assign(target syntax.Expr, v value.Value, sc *scope) {
 		if !ok {
 			value.Throw(errs.Render, "cannot assign attribute on non-namespace object")
 		}
-		r.step("namespace assignment")
 		ns.Set(r, t.Attr, v)
 	default:
 		value.Throwf(errs.Syntax, "cannot assign to %T", target)
 	}
 }
 
-// unpack splits v into exactly n items for tuple targets.
-func (r *renderer) unpack(v value.Value, n int) []value.Value {
-	items := value.Iterate(r, v)
-	if len(items) != n {
-		if len(items) < n {
-			value.Throwf(errs.Type, "not enough values to unpack (expected %d, got %d)", n, len(items))
-		}
-		value.Throwf(errs.Type, "too many values to unpack (expected %d)", n)
-	}
-	return items
-}
-
-// runLoop runs a for loop over iter at the given recursion depth.
+// runLoop runs a for loop over iter at the given recursion depth. Each
+// iteration is charged before its item is drawn; a string is walked one
+// character at a time (never materialised first).
 func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int) {
-	items := value.Iterate(r, iter)
+	lp := &loop{r: r, depth: depth, node: n, sc: sc, n: -1}
+	if iter.Kind() == value.String {
+		lp.str = &strCursor{s: iter.Str()}
+	} else {
+		lp.items = value.Iterate(r, iter)
+		lp.n = len(lp.items)
+	}
 	inner := newScope(sc, 4)
 	if n.Filter != nil {
-		kept := make([]value.Value, 0, len(items))
-		for _, it := range items {
-			r.Charge(budget.Step+budget.Elem, "loop filter")
+		var kept []value.Value
+		for {
+			it, ok := lp.draw("loop filter")
+			if !ok {
+				break
+			}
 			r.assign(n.Target, it, inner)
 			if r.truth(r.eval(n.Filter, inner)) {
 				kept = append(kept, it)
 			}
 		}
-		items = kept
+		lp.items, lp.str, lp.n, lp.drawn = kept, nil, len(kept), 0
+		lp.cur, lp.prev = value.Value{}, value.Value{}
 	}
-	if len(items) == 0 {
+	if lp.empty() {
 		r.Charge(budget.Step, "loop")
 		r.execStmts(n.Else, sc)
 		return
 	}
-	lp := &loop{r: r, items: items, depth: depth, node: n, sc: sc}
 	lv := value.FromObject(lp)
-	for i, it := range items {
-		r.Charge(budget.Step+budget.Elem, "loop iteration")
+	for i := 0; ; i++ {
+		it, ok := lp.draw("loop iteration")
+		if !ok {
+			return
+		}
 		lp.i = i
 		// Each iteration starts from the enclosing scope: a set in the
 		// body does not carry into the next iteration (Jinja's scoping).
-		inner.vars = inner.vars[:0]
+		inner.reset()
 		inner.set("loop", lv)
 		r.assign(n.Target, it, inner)
 		r.execStmts(n.Body, inner)
@@ -341,7 +356,7 @@ func (r *renderer) loadTemplate(name value.Value, ignoreMissing bool) *Template 
 	if ignoreMissing {
 		return nil
 	}
-	e := errs.New(errs.Render, "template not found: "+errs.Quote(value.ToString(name)))
+	e := errs.New(errs.Render, "template not found: "+errs.Quote(shownValue(name)))
 	e.PyError = "TemplateNotFound"
 	panic(e)
 }
@@ -353,6 +368,6 @@ func (r *renderer) module(t *Template, withContext bool, sc *scope) *module {
 		root = &scope{parent: sc}
 	}
 	vars := &scope{parent: root}
-	r.capture(func() { r.renderTemplate(t, vars) })
-	return &module{name: t.name, vars: vars}
+	body := r.capture(func() { r.renderTemplate(t, vars) })
+	return &module{name: t.name, vars: vars, body: body}
 }

@@ -33,7 +33,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "one JSON object per case on stdout; the summary line goes to stderr")
 	verbose := fs.Bool("verbose", false, "also list passing and skipped cases, and per-file counts")
-	timeout := fs.Duration("timeout", casecheck.DefaultTimeout, "wall-time bound per case (0: none)")
+	timeout := fs.Duration("timeout", casecheck.DefaultTimeout, "wall-time bound per case: a case past it is cancelled and reported as a timeout (0: none)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, usageLine("check"))
 		fs.PrintDefaults()

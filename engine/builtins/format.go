@@ -265,6 +265,8 @@ func (f *formatter) resolve(name string) value.Value {
 
 // precheck refuses a private '.name' segment through the chokepoint before
 // anything is resolved (P1, P4: even when the receiver would be undefined).
+// A name a template surface declares readable is left to the chokepoint at
+// resolution, which allows it on such a surface only (P12).
 func (f *formatter) precheck(rest string) {
 	for rest != "" {
 		if rest[0] == '[' {
@@ -279,7 +281,7 @@ func (f *formatter) precheck(rest string) {
 		if j := strings.IndexAny(seg, ".["); j >= 0 {
 			seg = seg[:j]
 		}
-		if policy.IsPrivateName(seg) {
+		if policy.IsPrivateName(seg) && !policy.SurfaceReadable(seg) {
 			f.c.Attr(value.Undef(""), seg)
 			value.Throwf(errs.Security, "access to attribute %s is refused", errs.Quote(seg))
 		}

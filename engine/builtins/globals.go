@@ -263,10 +263,8 @@ func globalNamespace(c value.Ctx, args *value.Args) value.Value {
 			d.SetStr(kv.Key, kv.Val)
 		}
 	}
-	// Rule P10: a namespace holds data only.
-	for _, v := range d.Values() {
-		value.CheckData(c, v, "namespace attribute")
-	}
+	// Rule P10: a namespace holds data only, in its keys too.
+	value.CheckData(c, value.FromDict(d), "namespace attribute")
 	return value.FromObject(&value.Namespace{D: d})
 }
 

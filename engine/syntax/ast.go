@@ -235,6 +235,10 @@ type CallArgs struct {
 	Kwargs    []Kwarg
 	DynArgs   Expr // *args, nil when absent
 	DynKwargs Expr // **kwargs, nil when absent
+	// DupKwarg is the first keyword given twice ("" when none), found
+	// once at parse time with a set. Jinja2 reports it when the call
+	// runs, so the evaluator raises it then.
+	DupKwarg string
 }
 
 // Call is Fn(args).

@@ -345,18 +345,33 @@ func (p *parser) subparse(endTokens []string) []Stmt {
 		p.endStack = append(p.endStack, endTokens)
 		defer func() { p.endStack = p.endStack[:len(p.endStack)-1] }()
 	}
+	// Adjacent data (around comments) is one text node. The pieces of a
+	// run are joined once when it ends: appending each piece to the node
+	// would copy the run so far every time (quadratic in 'y{##}' * n).
+	var run []string
+	var runNode *Text
+	flush := func() {
+		if runNode != nil && len(run) > 1 {
+			runNode.Text = strings.Join(run, "")
+		}
+		run, runNode = run[:0], nil
+	}
+	defer flush()
 	for {
+		if p.cur.typ != tData {
+			flush()
+		}
 		switch p.cur.typ {
 		case tData:
 			t := p.advance()
-			// Adjacent data (around a comment) is one text node.
-			if n := len(body); n > 0 {
-				if prev, ok := body[n-1].(*Text); ok && p.orig(t.pos) > prev.P {
-					prev.Text += t.val
-					continue
-				}
+			if runNode != nil && p.orig(t.pos) > runNode.P {
+				run = append(run, t.val)
+				continue
 			}
-			body = append(body, &Text{Base: p.node(t.pos), Text: t.val})
+			flush()
+			runNode = &Text{Base: p.node(t.pos), Text: t.val}
+			run = append(run, t.val)
+			body = append(body, runNode)
 		case tVarBegin:
 			t := p.advance()
 			b := p.node(t.pos)
@@ -1226,6 +1241,7 @@ func (p *parser) parseCallArgs() CallArgs {
 		}
 	}
 	requireComma := false
+	var seen map[string]bool // keyword names, for DupKwarg
 	for p.cur.typ != tRParen {
 		if requireComma {
 			p.expect(tComma)
@@ -1246,6 +1262,13 @@ func (p *parser) parseCallArgs() CallArgs {
 			ensure(a.DynKwargs == nil)
 			key := p.advance().val
 			p.advance()
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if seen[key] && a.DupKwarg == "" {
+				a.DupKwarg = key
+			}
+			seen[key] = true
 			a.Kwargs = append(a.Kwargs, Kwarg{Name: key, X: p.parseExpression(true)})
 		default:
 			ensure(a.DynArgs == nil && a.DynKwargs == nil && a.Kwargs == nil)

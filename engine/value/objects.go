@@ -25,16 +25,48 @@ func (n *Namespace) Set(c Ctx, name string, v Value) {
 	n.D.SetStr(name, v)
 }
 
-// CheckData refuses callables and runtime objects other than data where
-// only data may be stored (namespace attributes).
-//
-// A container found to hold data only is marked, so checking it again is
-// free: containers never change, and without the mark a namespace that
-// wraps its own list each round would pay for the whole nest every round.
-func CheckData(c Ctx, v Value, where string) {
+// CallableState is implemented by an object that has a Call method but is
+// callable only in some states: a loop object is callable in a recursive
+// loop only.
+type CallableState interface {
+	Callable() bool
+}
+
+// IsCallable is Python's callable(): a callable value, or an object with a
+// Call method (unless it says it is not callable in its present state).
+func IsCallable(v Value) bool {
 	switch v.k {
 	case Callable:
+		return true
+	case Object:
+		if _, ok := v.ref.(CallableImpl); !ok {
+			return false
+		}
+		if s, ok := v.ref.(CallableState); ok {
+			return s.Callable()
+		}
+		return true
+	}
+	return false
+}
+
+// CheckData refuses a callable anywhere in v where only data may be stored
+// (namespace attributes, rule P10): list and tuple items, dict keys and
+// values, the items of an iterable object (a generator is drained), at any
+// depth. Objects that are not callable (self, a cycler, a module, an
+// artefact) are stored as they are; a namespace is checked when its own
+// attributes are set.
+//
+// The walk is charged a slot per item. A container found to hold data only
+// is marked, so checking it again is free: containers never change, and
+// without the mark a namespace that wraps its own list each round would
+// pay for the whole nest every round (and a DAG of shared tuples would
+// cost its exponential number of paths).
+func CheckData(c Ctx, v Value, where string) {
+	if IsCallable(v) {
 		Throwf(errs.Security, "a %s may hold data only, not a callable", where)
+	}
+	switch v.k {
 	case List, Tuple:
 		ld := v.ref.(*ListData)
 		if ld.dataOnly {
@@ -50,10 +82,22 @@ func CheckData(c Ctx, v Value, where string) {
 		if d.dataOnly {
 			return
 		}
-		c.Charge(int64(d.Len())*budget.Slot, "checking namespace data")
+		c.Charge(int64(d.Len())*2*budget.Slot, "checking namespace data")
 		for i := 0; i < d.Len(); i++ {
+			CheckData(c, d.keys[i], where)
 			CheckData(c, d.vals[i], where)
 		}
 		d.dataOnly = true
+	case Object:
+		if _, ok := v.ref.(*Namespace); ok {
+			return
+		}
+		if it, ok := v.ref.(Iterable); ok {
+			items := it.Iter(c)
+			c.Charge(int64(len(items))*budget.Slot, "checking namespace data")
+			for _, x := range items {
+				CheckData(c, x, where)
+			}
+		}
 	}
 }

@@ -170,6 +170,30 @@ func TestRunRecoversPanics(t *testing.T) {
 	}
 }
 
+// TestTimeoutCancelsTheRender: a case past its timeout is cancelled, not
+// abandoned: Run returns once the render has stopped (its goroutine has
+// sent its result), so it cannot starve the cases after it. The render
+// here would take hours under its budget.
+func TestTimeoutCancelsTheRender(t *testing.T) {
+	tpl := "{% for a in range(100000) %}{% for b in range(100000) %}{{ a }}{% endfor %}{% endfor %}"
+	units := int64(1) << 60
+	c := &Case{ID: "slow", Template: &tpl, Options: CaseOptions{BudgetUnits: &units}, Expect: Expect{Output: new(string)}}
+	start := time.Now()
+	r := Run(c, RunOptions{Timeout: 100 * time.Millisecond})
+	if r.Status != Fail || r.ErrKind != KindTimeout || !strings.HasPrefix(r.ErrMsg, "cancelled after") {
+		t.Fatalf("got %v %s %q, want a timeout whose render stopped", r.Status, r.ErrKind, r.ErrMsg)
+	}
+	if took := time.Since(start); took > cancelGrace+time.Minute {
+		t.Fatalf("Run took %v", took)
+	}
+	// a case within its timeout is untouched by the context
+	quick := "{{ 1 + 1 }}"
+	two := "2"
+	if r := Run(&Case{ID: "quick", Template: &quick, Expect: Expect{Output: &two}}, RunOptions{Timeout: time.Minute}); r.Status != Pass {
+		t.Fatalf("quick case: %v %q", r.Status, r.Reason)
+	}
+}
+
 // TestRunSkips: typed cases without a fixture are skipped; path cases run.
 func TestRunSkips(t *testing.T) {
 	tpl := "x"

@@ -1,6 +1,7 @@
 package casecheck
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,10 +79,17 @@ func (r *Result) Errored() bool { return r.ErrKind != "" }
 // RunOptions tune a run.
 type RunOptions struct {
 	// Timeout bounds one case's wall time; 0 means no bound. A case past it
-	// is a failure of kind "timeout"; its goroutine cannot be stopped and is
-	// left to finish on its own, which is why the bound should be generous.
+	// is a failure of kind "timeout": its render is cancelled through
+	// RenderOptions.Context and stops within CancelCheckUnits of work, so
+	// it does not run on and starve the cases after it. A render that
+	// still runs cancelGrace after its cancellation (a path that works
+	// without charging: an engine bug) is reported so and left behind.
 	Timeout time.Duration
 }
+
+// cancelGrace is how long a cancelled render may take to stop: it polls
+// its context every engine.CancelCheckUnits units (about 0.1 ms of work).
+const cancelGrace = time.Second
 
 // DefaultTimeout is far above the hostile README's 1 s "sensible" limit so
 // a loaded CI machine does not flake, yet it still turns a runaway case
@@ -171,26 +179,45 @@ func Run(c *Case, ro RunOptions) Result {
 		}
 	}
 	if ro.Timeout <= 0 {
-		execute(c, &res)
+		execute(context.Background(), c, &res)
 	} else {
-		done := make(chan Result, 1)
-		go func() {
-			r := Result{Case: c}
-			execute(c, &r)
-			done <- r
-		}()
-		t := time.NewTimer(ro.Timeout)
-		defer t.Stop()
-		select {
-		case res = <-done:
-		case <-t.C:
-			res.ErrKind = KindTimeout
-			res.ErrMsg = fmt.Sprintf("still running after %v", ro.Timeout)
-			res.Duration = ro.Timeout
-		}
+		res = runWithTimeout(c, ro.Timeout)
 	}
 	judge(&res)
 	return res
+}
+
+// runWithTimeout renders c under a context that expires after timeout and
+// waits for the render to stop. The render runs in its own goroutine only
+// so that one which ignores its cancellation cannot hang the run.
+func runWithTimeout(c *Case, timeout time.Duration) Result {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	done := make(chan Result, 1)
+	go func() {
+		r := Result{Case: c}
+		execute(ctx, c, &r)
+		done <- r
+	}()
+	timedOut := func(msg string) Result {
+		return Result{Case: c, ErrKind: KindTimeout, ErrMsg: msg, Duration: timeout}
+	}
+	select {
+	case r := <-done:
+		if r.Err != nil && errors.Is(r.Err, context.DeadlineExceeded) {
+			return timedOut(fmt.Sprintf("cancelled after %v", timeout))
+		}
+		return r
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(cancelGrace)
+	defer grace.Stop()
+	select {
+	case <-done:
+		return timedOut(fmt.Sprintf("cancelled after %v", timeout))
+	case <-grace.C:
+		return timedOut(fmt.Sprintf("still running %v after it was cancelled at %v (work without charges)", cancelGrace, timeout))
+	}
 }
 
 // executePath walks a paths.jsonl case with the method layer's walker
@@ -264,8 +291,9 @@ func judgePath(res *Result) {
 	}
 }
 
-// execute does the render under a recover guard and fills the got-fields.
-func execute(c *Case, res *Result) {
+// execute does the render under a recover guard and fills the got-fields;
+// ctx cancels the render.
+func execute(ctx context.Context, c *Case, res *Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res.ErrKind = KindInternal
@@ -294,6 +322,7 @@ func execute(c *Case, res *Result) {
 		return
 	}
 	res.Env = env
+	rend.Context = ctx
 	start := time.Now()
 	r, err := env.RenderString(c.ID, c.Source(), data, rend)
 	res.Duration = time.Since(start)

@@ -29,10 +29,14 @@ func init() { policy.DeclareSurfaceNames(artefactMeta...) }
 // artefactMethods are the declared template-callable methods.
 var artefactMethods = map[string]bool{"get": true, "iter_keys": true, "iter_items": true, "iter_values": true}
 
-// artefactHostMethods are methods the host type has but does not declare:
-// reading one is a security error rather than undefined, so a probe learns
-// nothing and a typo in a method name is reported as what it is.
+// artefactHostMethods are the methods the host type (Pipelex's
+// StuffArtefact, and the RootModel/pydantic base of its earlier version)
+// has but does not declare: reading one is a security error rather than
+// undefined (Undeclared), so a probe learns nothing and a typo in a method
+// name is reported as what it is. A content field of the same name wins.
 var artefactHostMethods = map[string]bool{
+	"render_for_tag_async": true, "default_tag_name": true, "render_with_images": true,
+	"rendered_for_template_async": true, "rendered_str": true, "render_tagged_for_jinja2": true,
 	"model_dump": true, "model_dump_json": true, "model_copy": true, "model_validate": true,
 	"model_construct": true, "model_fields": true, "model_extra": true, "dict": true, "json": true,
 	"copy": true, "items": true, "keys": true, "values": true, "update": true, "pop": true,
@@ -60,8 +64,12 @@ func (a *StuffArtefact) TemplateSurface() {}
 // TypeName implements value.ObjectImpl.
 func (a *StuffArtefact) TypeName() string { return "StuffArtefact" }
 
-// ReadsPrivate declares the readable underscore names (P12); it makes
-// StuffArtefact one of the engine's declared surfaces.
+// Undeclared implements DeclaredSurface: the host type's methods that are
+// not on the template surface.
+func (a *StuffArtefact) Undeclared(name string) bool { return artefactHostMethods[name] }
+
+// ReadsPrivate implements DeclaredSurface: the readable underscore names
+// (registered with the literal name rule by init).
 func (a *StuffArtefact) ReadsPrivate(name string) bool {
 	for _, m := range artefactMeta {
 		if m == name {
@@ -104,21 +112,16 @@ func (a *StuffArtefact) Attr(c value.Ctx, name string) (value.Value, bool) {
 	if v, ok := a.content.GetStr(name); ok {
 		return v, true
 	}
-	if artefactHostMethods[name] {
-		value.Throwf(errs.Security, "a template may not read %s on a 'StuffArtefact' value", errs.Quote(name))
-	}
 	return value.Value{}, false
 }
 
-// Item implements subscripts: content fields and metadata only.
+// Item implements subscripts: content fields and metadata; any other key
+// falls back to the attribute lookup (Pipelex's __getitem__ is getattr).
 func (a *StuffArtefact) Item(c value.Ctx, key value.Value) (value.Value, bool) {
 	if !key.IsString() {
 		return value.Value{}, false
 	}
-	if v, ok := a.field(key.Str()); ok {
-		return v, true
-	}
-	return value.UndefHint(key.Str(), "'StuffArtefact' object has no field "+errs.Quote(key.Str())), true
+	return a.field(key.Str())
 }
 
 // Iter iterates the content field names.

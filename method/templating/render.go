@@ -1,6 +1,7 @@
 package templating
 
 import (
+	"context"
 	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -20,6 +21,9 @@ type RenderConfig struct {
 	// registry for this render. Pass one registry to several renders
 	// (system prompt, prompt) to number their images together.
 	Images *ImageRegistry
+	// Context cancels the render (engine.RenderOptions.Context): an
+	// activity passes its own; workflow code leaves it nil.
+	Context context.Context
 }
 
 // Rendered is a successful categorized render.
@@ -171,7 +175,7 @@ func renderParsed(t *engine.Template, data map[string]any, rc RenderConfig) (Ren
 	if reg == nil {
 		reg = NewImageRegistry()
 	}
-	res, err := t.RenderResult(data, engine.RenderOptions{Limits: rc.Limits, Host: reg})
+	res, err := t.RenderResult(data, engine.RenderOptions{Limits: rc.Limits, Host: reg, Context: rc.Context})
 	if err != nil {
 		return Rendered{}, err
 	}

@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// countdownCtx is a context that reports itself cancelled from its n-th
+// poll on: a deterministic stand-in for a deadline (no clock in tests of
+// the render path).
+type countdownCtx struct {
+	context.Context
+	n, polls int
+}
+
+func (c *countdownCtx) Err() error {
+	c.polls++
+	if c.polls >= c.n {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// TestRenderCancellation holds the host cancellation rule: a render whose
+// RenderOptions.Context is done stops at its next poll (within
+// CancelCheckUnits of work) with a budget error wrapping ctx.Err() and no
+// output, even under a budget that would let it run for hours; without a
+// context nothing is polled.
+func TestRenderCancellation(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	huge := budget.Limits{WorkUnits: 1 << 60}
+	endless := "{% for a in range(100000) %}{% for b in range(100000) %}{{ a }}{% endfor %}{% endfor %}"
+
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := env.RenderString("t", "x{{ 1 }}", nil, RenderOptions{Context: done})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != errs.Budget || !errors.Is(err, context.Canceled) || res.Output != "" {
+		t.Fatalf("cancelled before rendering: %q %v", res.Output, err)
+	}
+
+	for _, polls := range []int{1, 3, 50} {
+		ctx := &countdownCtx{Context: context.Background(), n: polls}
+		tpl, err := env.Parse("t", endless)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tpl.RenderResult(nil, RenderOptions{Limits: huge, Context: ctx})
+		if !errors.As(err, &e) || e.Kind != errs.Budget || !errors.Is(err, context.DeadlineExceeded) || res.Output != "" {
+			t.Fatalf("%d polls: want a cancellation, got %q %v", polls, res.Output, err)
+		}
+		if ctx.polls != polls {
+			t.Fatalf("polled %d times, want %d", ctx.polls, polls)
+		}
+	}
+
+	// the same render without a context is bounded by its budget alone
+	_, err = env.RenderString("t", endless, nil, RenderOptions{Limits: budget.Limits{WorkUnits: 1 << 20}})
+	if !errors.As(err, &e) || e.Kind != errs.Budget || e.BudgetError() == nil {
+		t.Fatalf("without a context: %v", err)
+	}
+}
+
+// TestCancellationPollsByWork: polls are spaced by work and by charges
+// (never more than one a charge, at least one each 16 charges), and a
+// render that finishes is not disturbed by a live context.
+func TestCancellationPollsByWork(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	ctx := &countdownCtx{Context: context.Background(), n: 1 << 30}
+	tpl := "{% for i in range(20000) %}{{ i }}{% endfor %}"
+	res, err := env.RenderString("t", tpl, nil, RenderOptions{Context: ctx})
+	plain, err2 := env.RenderString("t", tpl, nil, RenderOptions{})
+	if err != nil || err2 != nil || res != plain {
+		t.Fatalf("a live context changed the render: %v %v", err, err2)
+	}
+	// 20,000 iterations charge at least twice each (iteration, print)
+	if ctx.polls < 40000/cancelCheckCharges || ctx.polls > 40000 {
+		t.Fatalf("%d units, %d polls", res.Units, ctx.polls)
+	}
+}

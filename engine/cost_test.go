@@ -1,0 +1,229 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// units renders tpl at the default budget and returns the units spent.
+func units(t *testing.T, env *Environment, tpl string) int64 {
+	t.Helper()
+	r, err := env.RenderString("t", tpl, nil, RenderOptions{})
+	if err != nil {
+		t.Fatalf("%q: %v", tpl, err)
+	}
+	return r.Units
+}
+
+// TestEveryNodeCharges holds H5: every statement that runs charges at
+// least a step, as Starlark counts every instruction, and every
+// expression node its own (a lookup an element, a constant the slot its
+// holder charges), so no template shape runs for free. Each row repeats
+// one construct n times inside a loop and checks the extra units against
+// the minimum per repetition (the empty loop is the baseline).
+func TestEveryNodeCharges(t *testing.T) {
+	env, err := NewEnvironment(Options{Templates: map[string]string{"e": ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const iters, n = 10, 20
+	loop := func(body string) string {
+		return "{% for i in range(" + fmt.Sprint(iters) + ") %}" + strings.Repeat(body, n) + "{% endfor %}"
+	}
+	step, elem := budget.Step, budget.Elem
+	base := units(t, env, loop(""))
+	for _, c := range []struct {
+		name, body string
+		min        int64 // units per repetition, at least
+	}{
+		{"if-constant", "{% if false %}{% endif %}", step},
+		{"if-name", "{% if a %}{% endif %}", step + elem},
+		{"elif", "{% if false %}{% elif false %}{% endif %}", 2 * step},
+		{"set-constant", "{% set x = 1 %}", step},
+		{"set-name", "{% set x = i %}", step + elem},
+		{"with", "{% with %}{% endwith %}", step},
+		{"macro-definition", "{% macro m() %}{% endmacro %}", step},
+		{"static-text", "{# #}x{% if false %}{% endif %}", 2*step + 1},
+		{"output-constant", "{{ 1 }}", step},
+		{"name-lookup", "{{ i }}", step + elem},
+		{"attribute", "{{ i.real }}", step + 2*elem},
+		{"autoescape", "{% autoescape false %}{% endautoescape %}", step},
+		{"include-missing", "{% include 'nope' ignore missing %}", step},
+		{"include-empty", "{% include 'e' %}", step},
+		{"list-literal", "{{ [1, 2, 3] }}", 2 * step},
+		{"namespace-set", "{% set ns.x = 1 %}", step + elem},
+		{"call-arguments", "{{ 'a'.center(1, 'b') }}", step + budget.Call + 2*budget.Slot},
+	} {
+		body := c.body
+		if c.name == "namespace-set" {
+			body = "{% set ns = namespace() %}" + body
+		}
+		got := units(t, env, loop(body)) - base
+		if c.name == "namespace-set" {
+			got -= units(t, env, loop("{% set ns = namespace() %}")) - base
+		}
+		if want := iters * n * c.min; got < want {
+			t.Errorf("%s: %d units for %d runs, want at least %d", c.name, got, iters*n, want)
+		}
+	}
+}
+
+// TestFreeStatementsBounded is the attack of H5 at the default budget:
+// 2e8 empty if-statements charged nothing beyond the loop iterations and
+// ran for seconds; each is now a step, so the render is refused early.
+func TestFreeStatementsBounded(t *testing.T) {
+	tpl := "{% for i in range(10000) %}" + strings.Repeat("{% if a %}{% endif %}", 20000) + "{% endfor %}done"
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"20000-ifs-x-10000", tpl, nil, errs.Budget, ""},
+	})
+}
+
+// TestLinearShapes holds H6-H9: shapes that were quadratic in the
+// evaluator or the parser render at full size (each took seconds to
+// minutes before; they are correctness tests here, their speed is in
+// BenchmarkLinearShapes and the FuzzRender time property).
+func TestLinearShapes(t *testing.T) {
+	var sets strings.Builder
+	for i := 0; i < 50000; i++ {
+		fmt.Fprintf(&sets, "{%% set v%d=1 %%}", i)
+	}
+	var kw, params strings.Builder
+	for i := 0; i < 10000; i++ {
+		if i > 0 {
+			kw.WriteString(", ")
+		}
+		fmt.Fprintf(&kw, "a%d=1", i)
+	}
+	for i := 0; i < 50000; i++ {
+		if i > 0 {
+			params.WriteString(", ")
+		}
+		fmt.Fprintf(&params, "p%d", i)
+	}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		// H6: scopes index their names
+		{"50000-top-level-sets", sets.String() + "{{ v0 + v49999 }}", nil, 0, "2"},
+		// H7: the parser joins a text run once
+		{"comment-text-merge", strings.Repeat("y{##}", 170000) + "|", nil, 0, strings.Repeat("y", 170000) + "|"},
+		// H8: the duplicate-keyword check is a set built at parse time
+		{"10000-keywords-x-150", "{% for i in range(150) %}{% set d = dict(" + kw.String() + ") %}{% if loop.last %}{{ d|length }}{% endif %}{% endfor %}", nil, 0, "10000"},
+		{"duplicate-keyword", "{{ dict(a=1, b=2, a=3) }}", nil, errs.Render, ""},
+		// H9: macro parameters bind keywords through an index
+		{"50000-params-x-100000-keywords", "{% macro m(" + params.String() + ") %}{{ p49999 }}|{{ kwargs|length }}{% endmacro %}" +
+			"{{ m(p49999=5, **{}.fromkeys(range(100000)|map('string'))) }}", nil, 0, "5|100000"},
+		{"keyword-bound-twice", "{% macro m(" + params.String() + ") %}{% endmacro %}{{ m(1, p0=2) }}", nil, errs.Type, ""},
+	})
+}
+
+// BenchmarkLinearShapes measures the shapes of TestLinearShapes at two
+// sizes: the time per op of the larger must stay about 4x the smaller.
+func BenchmarkLinearShapes(b *testing.B) {
+	env, _ := NewEnvironment(Options{})
+	for _, n := range []int{12500, 50000} {
+		var sets strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&sets, "{%% set v%d = 1 %%}", i)
+		}
+		b.Run(fmt.Sprintf("sets-%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := env.RenderString("t", sets.String(), nil, RenderOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		comments := strings.Repeat("y{##}", 4*n)
+		b.Run(fmt.Sprintf("comment-merge-%d", 4*n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := env.RenderString("t", comments, nil, RenderOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestIterationChargesBeforeAllocating holds C2 on the evaluator's
+// iteration paths: a for loop, a loop filter, tuple unpacking, *args and
+// iterating `loop` walk a string one character at a time, charging each
+// before making it; none materialises the string's characters first
+// (that took 2 GB for 40 MB and could kill the process).
+func TestIterationChargesBeforeAllocating(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	const strBytes = 40_000_000
+	for _, c := range []struct {
+		tpl  string
+		kind errs.Kind
+	}{
+		{"{% for c in 'x' * 40000000 %}{% endfor %}", errs.Budget},
+		{"{% for c in 'x' * 40000000 if c %}{% endfor %}", errs.Budget},
+		{"{% for c in ('é' * 20000000)|safe %}{{ loop.length }}{% endfor %}", errs.Budget},
+		{"{% for c in 'x' * 40000000 %}{% for d in loop %}{% endfor %}{% endfor %}", errs.Budget},
+		{"{% set a, b = 'x' * 40000000 %}", errs.Type},
+		{"{% for a, b in ['x' * 40000000] %}{% endfor %}", errs.Type},
+		{"{{ range(*('x' * 40000000)) }}", errs.Budget},
+		// slices and string indexes build no index or rune list
+		{"{{ ('x' * 40000000)[::2]|length }}", errs.Budget},
+		{"{% set s = 'é' * 10000000 %}{% for i in range(2) %}{{ s[-1] }}{{ s[5] }}{% endfor %}", 0},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := env.RenderString("iter", c.tpl, nil, RenderOptions{})
+		runtime.ReadMemStats(&after)
+		var e *Error
+		if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			t.Errorf("%s: want %v, got %v", c.tpl, c.kind, err)
+			continue
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 3*strBytes {
+			t.Errorf("%s: allocated %d bytes for a %d-byte string", c.tpl, grew, strBytes)
+		}
+	}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"loop-over-string", "{% for c in 'aé' %}{{ loop.index }}{{ c }}{{ loop.length }}{{ loop.revindex }}{{ loop.last }}{{ loop.previtem }}{{ loop.nextitem }};{% endfor %}", nil, 0,
+			"1a22Falseé;2é21Truea;"},
+		{"loop-filter-string", "{% for c in 'abcab' if c != 'b' %}{{ c }}{{ loop.length }}{% endfor %}", nil, 0, "a3c3a3"},
+		{"unpack-string", "{% set a, b = 'xé' %}{{ b }}{{ a }}", nil, 0, "éx"},
+		{"unpack-short", "{% set a, b, c = 'xy' %}", nil, errs.Type, ""},
+		{"splat-string", "{{ ['a', 'b']|join(*'-') }}", nil, 0, "a-b"},
+		{"empty-string-else", "{% for c in '' %}x{% else %}empty{% endfor %}", nil, 0, "empty"},
+		{"slices", "{{ 'aébc'[::-1] }}{{ 'aébc'[1:3] }}{{ 'abcdef'[::2] }}{{ [1, 2, 3, 4][-1:0:-2] }}{{ 'abc'[::-9223372036854775807 - 1] }}", nil, 0, "cbéaébace[4, 2]c"},
+		{"string-index", "{{ 'aéb'[1] }}{{ 'aéb'[-1] }}{{ 'aéb'[3] is defined }}{{ 'ab'[-3] is defined }}", nil, 0, "ébFalseFalse"},
+	})
+}
+
+// TestMessagesShowNoLargeValue: an undefined hint or an error message
+// built eagerly shows a large value by its type: printing a list shared
+// 24 levels deep (2^24 leaves, cheap to build) for a hint nobody reads
+// was uncharged work (fuzz seed 18bf99d736a3aa0b, 1.1 s on 20,000 units).
+func TestMessagesShowNoLargeValue(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	build := "{% set v = 'a' %}" + strings.Repeat("{% set v = [v, v] %}", 24)
+	for _, c := range []struct {
+		tpl  string
+		kind errs.Kind
+	}{
+		{build + "{% set u = 'x'[v, v] %}{{ u is defined }}", 0},
+		{build + "{{ 'x'[(v,)] + 1 }}", errs.Undefined},
+		{build + "{% include [v] %}", errs.Render},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := env.RenderString("t", c.tpl, nil, RenderOptions{})
+		runtime.ReadMemStats(&after)
+		var e *Error
+		if c.kind == 0 && err != nil || c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind) {
+			t.Errorf("%s: want %v, got %v", c.tpl[len(build):], c.kind, err)
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+			t.Errorf("%s: allocated %d bytes", c.tpl[len(build):], grew)
+		}
+	}
+}
