@@ -88,10 +88,14 @@ type RenderOutput struct {
 	Images []templating.ImageRef `json:"images,omitempty"`
 }
 
-// RenderTemplate renders one template. Template failures are
-// non-retryable application errors typed by kind (TemplateSyntaxError,
-// ...) with failure.Details.
+// RenderTemplate renders one template, heartbeating while it runs.
+// Template failures are non-retryable application errors typed by kind
+// (TemplateSyntaxError, ...) with failure.Details.
 func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (RenderOutput, error) {
+	return heartbeating(ctx, func() (RenderOutput, error) { return a.renderTemplate(ctx, in) })
+}
+
+func (a *Activities) renderTemplate(ctx context.Context, in RenderInput) (RenderOutput, error) {
 	data := map[string]any{}
 	if len(in.Data) > 0 {
 		var err error
@@ -128,8 +132,11 @@ func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (Render
 // ValidateMethod validates a library (or one bundle) as JSON. An invalid
 // one is a non-retryable InvalidMethod error whose details list every
 // problem.
-func (a *Activities) ValidateMethod(_ context.Context, lib json.RawMessage) error {
-	_, err := method.ValidateJSON(lib, method.ValidateOptions{})
+func (a *Activities) ValidateMethod(ctx context.Context, lib json.RawMessage) error {
+	_, err := heartbeating(ctx, func() (struct{}, error) {
+		_, err := method.ValidateJSON(lib, method.ValidateOptions{})
+		return struct{}{}, err
+	})
 	if err == nil {
 		return nil
 	}
@@ -166,9 +173,17 @@ func (a *Activities) EvaluateCondition(ctx context.Context, in ConditionInput) (
 		Style: in.Style, Data: in.Data, Limits: in.Limits})
 }
 
-// CompleteText runs one model call through the provider. Provider errors
-// pass through: plain errors are retried by Temporal, a non-retryable
-// application error (ProviderError) is not.
+// CompleteText runs one model call through the provider, heartbeating
+// while it waits, with the call's idempotency key in the context
+// (ActivityIdempotencyKey: the same on every attempt; OpenAIProvider
+// sends it as the Idempotency-Key header). Provider errors pass through:
+// plain errors are retried by Temporal, a non-retryable application
+// error (ProviderError) is not.
 func (a *Activities) CompleteText(ctx context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
-	return a.provider().CompleteText(ctx, req)
+	if key := ActivityIdempotencyKey(ctx); key != "" {
+		ctx = WithIdempotencyKey(ctx, key)
+	}
+	return heartbeating(ctx, func() (method.CompletionResponse, error) {
+		return a.provider().CompleteText(ctx, req)
+	})
 }

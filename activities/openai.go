@@ -21,7 +21,9 @@ import (
 )
 
 // OpenAIProvider is an OpenAI-compatible chat-completions client
-// (POST {BaseURL}/chat/completions). Network errors, 408, 429 and 5xx are
+// (POST {BaseURL}/chat/completions). Each request carries the call's
+// idempotency key (IdempotencyKey of its context) in the Idempotency-Key
+// header, the same on every attempt. Network errors, 408, 429 and 5xx are
 // returned as plain errors so Temporal retries them; other 4xx answers
 // are non-retryable ProviderError application errors.
 type OpenAIProvider struct {
@@ -133,6 +135,9 @@ func (o *OpenAIProvider) CompleteText(ctx context.Context, req method.Completion
 	hreq.Header.Set("Content-Type", "application/json")
 	if o.APIKey != "" {
 		hreq.Header.Set("Authorization", "Bearer "+o.APIKey)
+	}
+	if key := IdempotencyKey(ctx); key != "" {
+		hreq.Header.Set(IdempotencyHeader, key)
 	}
 	client := o.Client
 	if client == nil {

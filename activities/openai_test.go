@@ -113,3 +113,25 @@ func TestProviderFromEnv(t *testing.T) {
 		t.Fatal("want an error for an unknown provider")
 	}
 }
+
+// The request carries the context's idempotency key in the
+// Idempotency-Key header, and no such header without one.
+func TestOpenAIProviderIdempotencyKey(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.Header.Get(activities.IdempotencyHeader))
+		_, _ = io.WriteString(w, `{"choices":[{"message":{"role":"assistant","content":"ok"}}]}`)
+	}))
+	defer srv.Close()
+	p := &activities.OpenAIProvider{BaseURL: srv.URL, Model: "m"}
+	req := method.CompletionRequest{Kind: method.RequestLLM, Prompt: "hi"}
+	if _, err := p.CompleteText(activities.WithIdempotencyKey(t.Context(), "k-123"), req); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.CompleteText(t.Context(), req); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != "k-123" || got[1] != "" {
+		t.Fatalf("Idempotency-Key headers %q, want [k-123 \"\"]", got)
+	}
+}
