@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"time"
 
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jinjabox/jinjabox/activities"
@@ -31,17 +30,18 @@ const WorkflowRunMethod = "RunMethodWorkflow"
 // name and "Workflow".
 func WorkflowFor(kind string) string { return kind + "Workflow" }
 
-// DefaultActivityTimeout bounds one model call attempt (StartToClose);
-// a call on a worker that died is retried after it.
-const DefaultActivityTimeout = 2 * time.Minute
-
 // RunOptions tune a run; the zero value is the defaults.
 type RunOptions struct {
 	// ActivityTimeout is each activity attempt's start-to-close timeout
 	// (0: DefaultActivityTimeout).
 	ActivityTimeout time.Duration `json:"activity_timeout,omitempty"`
-	// MaxAttempts bounds model-call attempts (0: unlimited, Temporal's
-	// default; template errors are never retried).
+	// HeartbeatTimeout (0: DefaultHeartbeatTimeout) and
+	// ScheduleToCloseTimeout (0: DefaultScheduleToCloseTimeout) bound an
+	// activity's silence and a call's attempts together.
+	HeartbeatTimeout       time.Duration `json:"heartbeat_timeout,omitempty"`
+	ScheduleToCloseTimeout time.Duration `json:"schedule_to_close_timeout,omitempty"`
+	// MaxAttempts bounds model-call attempts (0: DefaultMaxAttempts; < 0:
+	// unlimited; template errors are never retried).
 	MaxAttempts int32 `json:"max_attempts,omitempty"`
 }
 
@@ -105,24 +105,7 @@ type workflowProvider struct {
 func (p workflowProvider) CompleteText(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
 	var resp method.CompletionResponse
 	err := workflow.ExecuteActivity(p.ctx, activities.NameCompleteText, req).Get(p.ctx, &resp)
-	return resp, err
-}
-
-// activityContext sets the activity options of a run.
-func activityContext(ctx workflow.Context, o RunOptions) workflow.Context {
-	t := o.ActivityTimeout
-	if t <= 0 {
-		t = DefaultActivityTimeout
-	}
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: t,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: time.Second,
-			MaximumAttempts: o.MaxAttempts,
-			NonRetryableErrorTypes: []string{failure.ErrTypeSyntax, failure.ErrTypeSecurity, failure.ErrTypeBudget,
-				failure.ErrTypeUndefined, failure.ErrTypeRender, failure.ErrTypeInvalidMethod, failure.ErrTypeProvider},
-		},
-	})
+	return resp, modelCallFailure(err)
 }
 
 // runner is the pure runner of one pipe workflow: renders under the

@@ -1,0 +1,102 @@
+package workflows
+
+import (
+	"errors"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/jinjabox/jinjabox/failure"
+)
+
+// Liveness defaults of a run's activities (RunOptions overrides each).
+// Every activity attempt is bounded, every call's attempts are bounded in
+// number and in total time, and a worker that dies is noticed within a
+// heartbeat timeout, not a start-to-close timeout: with the provider
+// down a run ends with a typed ProviderError, never retries forever.
+const (
+	// DefaultActivityTimeout bounds one attempt (StartToClose): one model
+	// call, which is the longest thing an activity does.
+	DefaultActivityTimeout = 2 * time.Minute
+	// DefaultHeartbeatTimeout is how long an attempt may go without a
+	// heartbeat (activities heartbeat every third of it while they wait);
+	// an attempt on a worker that was killed is retried after it.
+	DefaultHeartbeatTimeout = 30 * time.Second
+	// DefaultScheduleToCloseTimeout bounds one call, all attempts and
+	// backoffs included.
+	DefaultScheduleToCloseTimeout = 10 * time.Minute
+	// DefaultMaxAttempts bounds the attempts of one call (Temporal's own
+	// default, 0, is unlimited).
+	DefaultMaxAttempts = 5
+	// Retry backoff: 1 s, doubling, at most a minute.
+	retryInitialInterval = time.Second
+	retryBackoff         = 2.0
+	retryMaximumInterval = time.Minute
+)
+
+// activityContext sets the activity options of a run: every activity a
+// pipe workflow starts (model calls, renders, validation) runs under
+// them. A zero field of o is the default; MaxAttempts < 0 is unlimited.
+// Failures that are the same on every attempt (template errors, an
+// invalid method, a provider's refusal) are never retried.
+func activityContext(ctx workflow.Context, o RunOptions) workflow.Context {
+	attempts := o.MaxAttempts
+	switch {
+	case attempts == 0:
+		attempts = DefaultMaxAttempts
+	case attempts < 0:
+		attempts = 0 // Temporal's unlimited
+	}
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    orDefault(o.ActivityTimeout, DefaultActivityTimeout),
+		HeartbeatTimeout:       orDefault(o.HeartbeatTimeout, DefaultHeartbeatTimeout),
+		ScheduleToCloseTimeout: orDefault(o.ScheduleToCloseTimeout, DefaultScheduleToCloseTimeout),
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    retryInitialInterval,
+			BackoffCoefficient: retryBackoff,
+			MaximumInterval:    retryMaximumInterval,
+			MaximumAttempts:    attempts,
+			NonRetryableErrorTypes: []string{failure.ErrTypeSyntax, failure.ErrTypeSecurity, failure.ErrTypeBudget,
+				failure.ErrTypeUndefined, failure.ErrTypeRender, failure.ErrTypeInvalidMethod, failure.ErrTypeProvider},
+		},
+	})
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// modelCallFailure types a model call that failed for good: the
+// activity's retries ran out (its attempts, or its schedule-to-close
+// timeout) or its failure was final. It becomes a final ProviderError
+// whose message says why and whose cause is the last attempt's failure.
+// A provider's own refusal (already a ProviderError) and a cancellation
+// pass through.
+func modelCallFailure(err error) error {
+	var ae *temporal.ActivityError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.Type() == failure.ErrTypeProvider {
+		return err
+	}
+	var canceled *temporal.CanceledError
+	if errors.As(err, &canceled) {
+		return err
+	}
+	why := "model call failed"
+	switch ae.RetryState() {
+	case enumspb.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED:
+		why = "model call failed on every attempt"
+	case enumspb.RETRY_STATE_TIMEOUT:
+		why = "model call timed out"
+	}
+	// the last attempt's failure stays the cause (Error() appends it)
+	return temporal.NewNonRetryableApplicationError(why, failure.ErrTypeProvider, ae.Unwrap())
+}
