@@ -6,7 +6,7 @@
 //	jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...
 //	jinjabox validate [--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...
 //	jinjabox exec [-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json
-//	jinjabox run [-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--timeout D] METHOD INPUTS.json
+//	jinjabox run [-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json
 //	jinjabox help
 //
 // METHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a
@@ -31,7 +31,7 @@ var commands = []struct{ name, synopsis, summary string }{
 	{"check", "[--json] [--verbose] [--timeout D] FILE.jsonl...", "run corpus cases"},
 	{"validate", "[--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...", "validate a method library: every pipe of the bundles PATH names and of the -L directories"},
 	{"exec", "[-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json", "run a method in process (local model by default)"},
-	{"run", "[-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--timeout D] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)"},
+	{"run", "[-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)"},
 	{"help", "", "show this help"},
 }
 

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -30,7 +31,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var mf methodFlags
 	mf.register(fs)
 	id := fs.String("id", "", "workflow ID (default: jinjabox-run-<uuid>)")
-	timeout := fs.Duration("timeout", 10*time.Minute, "give up waiting after this long")
+	execTimeout := fs.Duration("execution-timeout", tconfig.DefaultExecutionTimeout,
+		"the run's execution timeout (WorkflowExecutionTimeout): past it the server closes the run and its children as timed out")
+	timeout := fs.Duration("timeout", 0, "give up waiting after this long (default: the execution timeout and a minute)")
+	var ro workflows.RunOptions
+	fs.DurationVar(&ro.ActivityTimeout, "activity-timeout", workflows.DefaultActivityTimeout, "one activity attempt's start-to-close timeout")
+	fs.DurationVar(&ro.HeartbeatTimeout, "heartbeat-timeout", workflows.DefaultHeartbeatTimeout, "how long an activity attempt may go without a heartbeat")
+	fs.DurationVar(&ro.ScheduleToCloseTimeout, "schedule-to-close-timeout", workflows.DefaultScheduleToCloseTimeout, "one activity call's total time, retries included")
+	attempts := fs.Int("max-attempts", workflows.DefaultMaxAttempts, "attempts of one model call (-1: unlimited)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
@@ -38,6 +46,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 2 {
 		fmt.Fprintln(stderr, usageLine("run"))
 		return 2
+	}
+	if *execTimeout <= 0 || ro.ActivityTimeout <= 0 || ro.HeartbeatTimeout <= 0 || ro.ScheduleToCloseTimeout <= 0 || *timeout < 0 ||
+		*attempts == 0 || *attempts < -1 || *attempts > math.MaxInt32 {
+		fmt.Fprintln(stderr, "jinjabox: timeouts must be positive and --max-attempts at least 1 (or -1: unlimited)")
+		return 2
+	}
+	ro.MaxAttempts = int32(*attempts)
+	if *timeout == 0 {
+		*timeout = *execTimeout + time.Minute
 	}
 	opts, err := mf.options()
 	if err != nil {
@@ -63,7 +80,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *id == "" {
 		*id = "jinjabox-run-" + uuid.NewString()
 	}
-	cfg := tconfig.FromEnv()
+	cfg, err := tconfig.Load()
+	if err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	tp, err := cfg.Tracing(ctx, nil) // stdout is for the result
@@ -71,20 +92,30 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
-	defer func() { _ = tp.Shutdown(context.Background()) }()
-	copts, err := cfg.ClientOptions(tp.Tracer("github.com/jinjabox/jinjabox"))
+	mp, err := cfg.Metering(ctx, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 2
+	}
+	defer func() {
+		fctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = tconfig.Shutdown(fctx, tp, mp)
+	}()
+	copts, err := cfg.ClientOptions(tp.Tracer("github.com/jinjabox/jinjabox"), mp)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
 	c, err := client.DialContext(ctx, copts)
 	if err != nil {
-		fmt.Fprintf(stderr, "jinjabox: connecting to %s: %v\n", cfg.Address, err)
+		fmt.Fprintf(stderr, "jinjabox: connecting to %s: %v\n", cfg.Address(), err)
 		return 2
 	}
 	defer c.Close()
-	in := workflows.RunMethodInput{Method: mdata, Inputs: idata}
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: *id, TaskQueue: cfg.TaskQueue}, workflows.WorkflowRunMethod, in)
+	in := workflows.RunMethodInput{Method: mdata, Inputs: idata, Options: ro}
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: *id, TaskQueue: cfg.TaskQueue, WorkflowExecutionTimeout: *execTimeout},
+		workflows.WorkflowRunMethod, in)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox: starting the workflow:", err)
 		return 2
@@ -104,11 +135,20 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// printRunError prints a failed run: the application error's type and
-// message, and the problems of an invalid method.
+// printRunError prints a failed run: the innermost of jinjabox's typed
+// application errors in the chain (a child's failure arrives wrapped in
+// one layer per pipe) with its type and message, and the problems of an
+// invalid method; a run closed by its execution timeout says so.
 func printRunError(w io.Writer, err error) {
-	var ae *temporal.ApplicationError
-	if !errors.As(err, &ae) {
+	var we *temporal.WorkflowExecutionError
+	if errors.As(err, &we) {
+		if _, ok := errors.Unwrap(we).(*temporal.TimeoutError); ok {
+			fmt.Fprintln(w, "jinjabox: the run timed out (its execution timeout, --execution-timeout):", err)
+			return
+		}
+	}
+	ae := typedError(err)
+	if ae == nil {
 		fmt.Fprintln(w, "jinjabox:", err)
 		return
 	}
@@ -121,4 +161,33 @@ func printRunError(w io.Writer, err error) {
 			}
 		}
 	}
+}
+
+// jinjaboxTypes are the application error types jinjabox raises.
+var jinjaboxTypes = map[string]bool{
+	failure.ErrTypeSyntax: true, failure.ErrTypeSecurity: true, failure.ErrTypeBudget: true, failure.ErrTypeUndefined: true,
+	failure.ErrTypeRender: true, failure.ErrTypeInvalidMethod: true, failure.ErrTypeProvider: true,
+}
+
+// typedError is the innermost application error of err's chain whose
+// type is one of jinjabox's (failure.ErrType*), else the outermost
+// application error, else nil.
+func typedError(err error) *temporal.ApplicationError {
+	var first, typed *temporal.ApplicationError
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		ae, ok := e.(*temporal.ApplicationError)
+		if !ok {
+			continue
+		}
+		if first == nil {
+			first = ae
+		}
+		if jinjaboxTypes[ae.Type()] {
+			typed = ae
+		}
+	}
+	if typed != nil {
+		return typed
+	}
+	return first
 }

@@ -1,22 +1,30 @@
 // Command worker is jinjabox's Temporal worker: it registers every pipe
 // workflow and activity on the task queue and runs until SIGINT or
-// SIGTERM, then stops gracefully (in-flight activities finish or time out
-// and are retried elsewhere; workflow state lives in Temporal).
+// SIGTERM, then drains: it stops polling, lets the activities in flight
+// finish (up to --stop-timeout, by default longer than one model call, so
+// a call is never abandoned and retried), and flushes its telemetry.
 //
-// Settings come from the environment: TEMPORAL_ADDRESS (default
-// 127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_TASK_QUEUE
-// (jinjabox), TEMPORAL_API_KEY, TEMPORAL_TLS, TEMPORAL_TLS_CERT,
-// TEMPORAL_TLS_KEY, TEMPORAL_TLS_CA, TEMPORAL_TLS_SERVER_NAME; the model
-// provider (JINJABOX_PROVIDER=local|openai, OPENAI_BASE_URL,
-// OPENAI_API_KEY, OPENAI_MODEL); traces (OTLP when
-// OTEL_EXPORTER_OTLP_ENDPOINT is set, else stdout; JINJABOX_TRACES=off
-// drops them).
+// Usage: worker [flags]. The flags tune the worker (see -h); settings
+// come from the environment: the standard Temporal client variables and
+// TOML profiles (TEMPORAL_ADDRESS, default 127.0.0.1:7233;
+// TEMPORAL_NAMESPACE; TEMPORAL_API_KEY; TEMPORAL_TLS,
+// TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH,
+// TEMPORAL_TLS_SERVER_CA_CERT_PATH, ...; TEMPORAL_CONFIG_FILE,
+// TEMPORAL_PROFILE), TEMPORAL_TASK_QUEUE (jinjabox); the model provider
+// (JINJABOX_PROVIDER=local|openai, OPENAI_BASE_URL, OPENAI_API_KEY,
+// OPENAI_MODEL); traces (OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set,
+// else stdout; JINJABOX_TRACES=off drops them) and SDK metrics (OTLP
+// when an OTLP endpoint is set, JINJABOX_METRICS=stdout|off).
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -28,42 +36,148 @@ import (
 )
 
 func main() {
-	if err := run(); err != nil {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	var u usageError
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	case errors.As(err, &u):
+		fmt.Fprintln(os.Stderr, "worker:", err)
+		os.Exit(2)
+	default:
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
-	cfg := tconfig.FromEnv()
-	ctx := context.Background()
-	tp, err := cfg.Tracing(ctx, os.Stdout)
+// usageError is a bad flag (exit 2; other failures exit 1).
+type usageError struct{ error }
+
+// flushTimeout bounds the telemetry flush after the worker stopped.
+const flushTimeout = 10 * time.Second
+
+// tuning is the worker's flags.
+type tuning struct {
+	workflowTaskSlots  int
+	activitySlots      int
+	workflowPollers    int
+	activityPollers    int
+	activitiesPerSec   float64
+	stopTimeout        time.Duration
+	deadlockTimeout    time.Duration
+	workflowCacheLimit int
+}
+
+// DefaultStopTimeout is longer than one model call attempt, so SIGTERM
+// lets every call in flight finish.
+const DefaultStopTimeout = workflows.DefaultActivityTimeout + 10*time.Second
+
+func parseFlags(args []string, stderr io.Writer) (tuning, error) {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var t tuning
+	fs.IntVar(&t.workflowTaskSlots, "workflow-task-slots", max(2, 2*runtime.GOMAXPROCS(0)),
+		"workflow tasks run at once (MaxConcurrentWorkflowTaskExecutionSize; not 1). Renders run in workflow tasks and are CPU-bound: more slots than cores only stretch each task toward the 1 s deadlock detector")
+	fs.IntVar(&t.activitySlots, "activity-slots", 64, "activities run at once (MaxConcurrentActivityExecutionSize); model calls mostly wait on HTTP")
+	fs.IntVar(&t.workflowPollers, "workflow-pollers", 2, "workflow task pollers (MaxConcurrentWorkflowTaskPollers; not 1)")
+	fs.IntVar(&t.activityPollers, "activity-pollers", 4, "activity task pollers (MaxConcurrentActivityTaskPollers)")
+	fs.Float64Var(&t.activitiesPerSec, "task-queue-activities-per-second", 0,
+		"activities started per second on the whole task queue, across every worker (TaskQueueActivitiesPerSecond, enforced by the server; 0: unlimited): the knob for a provider's rate limit")
+	fs.DurationVar(&t.stopTimeout, "stop-timeout", DefaultStopTimeout,
+		"on SIGINT/SIGTERM, how long activities in flight may run before they are cancelled (WorkerStopTimeout); keep it above the model call timeout and below the orchestrator's grace period")
+	fs.DurationVar(&t.deadlockTimeout, "deadlock-timeout", 0,
+		"how long a workflow task may run without yielding (DeadlockDetectionTimeout; 0: the SDK's 1 s); raise it only on a host whose CPU is throttled")
+	fs.IntVar(&t.workflowCacheLimit, "workflow-cache", 0, "workflows kept in the sticky cache (worker.SetStickyWorkflowCacheSize, process-wide; 0: the SDK's 10,000)")
+	if err := fs.Parse(args); err != nil {
+		return t, err
+	}
+	if fs.NArg() > 0 {
+		return t, fmt.Errorf("unexpected argument %q (settings come from the environment)", fs.Arg(0))
+	}
+	switch {
+	case t.workflowTaskSlots < 2:
+		return t, errors.New("--workflow-task-slots must be at least 2 (the SDK alternates sticky and normal polls)")
+	case t.workflowPollers < 2:
+		return t, errors.New("--workflow-pollers must be at least 2 (the SDK alternates sticky and normal polls)")
+	case t.activitySlots < 1 || t.activityPollers < 1:
+		return t, errors.New("--activity-slots and --activity-pollers must be at least 1")
+	case t.activitiesPerSec < 0 || t.stopTimeout < 0 || t.deadlockTimeout < 0 || t.workflowCacheLimit < 0:
+		return t, errors.New("rates, timeouts and sizes cannot be negative")
+	}
+	return t, nil
+}
+
+// options are the SDK worker options of the flags.
+func (t tuning) options() worker.Options {
+	return worker.Options{
+		MaxConcurrentWorkflowTaskExecutionSize: t.workflowTaskSlots,
+		MaxConcurrentActivityExecutionSize:     t.activitySlots,
+		MaxConcurrentWorkflowTaskPollers:       t.workflowPollers,
+		MaxConcurrentActivityTaskPollers:       t.activityPollers,
+		TaskQueueActivitiesPerSecond:           t.activitiesPerSec,
+		WorkerStopTimeout:                      t.stopTimeout,
+		DeadlockDetectionTimeout:               t.deadlockTimeout,
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	t, err := parseFlags(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	cfg, err := tconfig.Load()
 	if err != nil {
 		return err
 	}
+	ctx := context.Background()
+	tp, err := cfg.Tracing(ctx, stdout)
+	if err != nil {
+		return err
+	}
+	mp, err := cfg.Metering(ctx, stdout)
+	if err != nil {
+		return err
+	}
+	// Deferred first, so it runs last: after the worker has stopped and
+	// the client has closed, the spans and metrics of the drain included.
 	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		fctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 		defer cancel()
-		_ = tp.Shutdown(sctx)
+		if err := tconfig.Shutdown(fctx, tp, mp); err != nil {
+			fmt.Fprintln(stderr, "worker: flushing telemetry:", err)
+		}
 	}()
 	tracer := tp.Tracer("github.com/jinjabox/jinjabox")
-	opts, err := cfg.ClientOptions(tracer)
+	opts, err := cfg.ClientOptions(tracer, mp)
 	if err != nil {
 		return err
 	}
 	c, err := client.Dial(opts)
 	if err != nil {
-		return fmt.Errorf("connecting to %s: %w", cfg.Address, err)
+		return fmt.Errorf("connecting to %s: %w", cfg.Address(), err)
 	}
 	defer c.Close()
 	provider, err := activities.ProviderFromEnv()
 	if err != nil {
 		return err
 	}
-	w := worker.New(c, cfg.TaskQueue, worker.Options{})
+	if t.workflowCacheLimit > 0 {
+		worker.SetStickyWorkflowCacheSize(t.workflowCacheLimit)
+	}
+	w := worker.New(c, cfg.TaskQueue, t.options())
 	(&workflows.Workflows{Recorder: activities.SpanRecorder{Tracer: tracer}}).Register(w)
 	activities.Register(w, &activities.Activities{Provider: provider, Tracer: tracer})
-	fmt.Fprintf(os.Stderr, "worker: polling %s on %s (namespace %s)\n", cfg.TaskQueue, cfg.Address, cfg.Namespace)
-	// InterruptCh closes on SIGINT or SIGTERM; Run then stops the worker.
-	return w.Run(worker.InterruptCh())
+	fmt.Fprintf(stderr, "worker: polling %s on %s (namespace %s); %d workflow task slots, %d activity slots, stop timeout %v\n",
+		cfg.TaskQueue, cfg.Address(), cfg.Namespace(), t.workflowTaskSlots, t.activitySlots, t.stopTimeout)
+	// InterruptCh closes on SIGINT or SIGTERM; Run then stops the worker,
+	// waiting up to the stop timeout for the activities in flight.
+	if err := w.Run(worker.InterruptCh()); err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "worker: stopped")
+	return nil
 }
