@@ -62,16 +62,27 @@ func (a *Activities) span(ctx context.Context, cat templating.Category, size int
 }
 
 // SpanRecorder turns in-workflow renders into spans; set it as the
-// Recorder of the workflows (workflows.Workflows). Spans are ended at once and the SDK's
-// batch processor exports them off the workflow goroutine, so recording
-// never blocks a workflow task.
+// Recorder of the workflows (workflows.Workflows), which parent each
+// span on the workflow's own span (RecordRenderUnder). Spans are ended
+// at once and the SDK's batch processor exports them off the workflow
+// goroutine, so recording never blocks a workflow task.
 type SpanRecorder struct {
 	Tracer trace.Tracer
 }
 
-// RecordRender records one in-workflow render as a span.
+// RecordRender records one in-workflow render as a root span.
 func (r SpanRecorder) RecordRender(e method.RenderEvent) {
-	_, s := r.Tracer.Start(context.Background(), SpanRender,
+	r.RecordRenderUnder(trace.SpanContext{}, e)
+}
+
+// RecordRenderUnder records one in-workflow render as a span, the child
+// of parent when it is valid.
+func (r SpanRecorder) RecordRenderUnder(parent trace.SpanContext, e method.RenderEvent) {
+	ctx := context.Background()
+	if parent.IsValid() {
+		ctx = trace.ContextWithSpanContext(ctx, parent)
+	}
+	_, s := r.Tracer.Start(ctx, SpanRender,
 		trace.WithAttributes(attribute.String("jinjabox.pipe", e.Pipe), attribute.String("jinjabox.field", e.Field)))
 	setRenderAttrs(s, "workflow", e.Category, e.TemplateBytes, e.Units, e.OutputBytes, e.Err)
 	s.End()

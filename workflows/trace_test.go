@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 	"go.temporal.io/sdk/interceptor"
@@ -47,8 +48,8 @@ func renderSpans(sr *tracetest.SpanRecorder, path string) []sdktrace.ReadOnlySpa
 }
 
 // In-workflow renders record one span each (the sample run renders 10
-// templates), and the tracing interceptor traces the workflows and
-// activities themselves.
+// templates), each the child of its workflow's span, and the tracing
+// interceptor traces the workflows and activities themselves.
 func TestWorkflowRenderSpansAndInterceptor(t *testing.T) {
 	sr, tp := recorder()
 	tracer := tp.Tracer("test")
@@ -77,6 +78,34 @@ func TestWorkflowRenderSpansAndInterceptor(t *testing.T) {
 		a := attrs(sp)
 		if a[activities.AttrCategory].AsString() == "" || a[activities.AttrUnits].AsInt64() <= 0 || a[activities.AttrOutcome].AsString() != "ok" {
 			t.Errorf("span %v", a)
+		}
+	}
+	// Each render span is the child of its workflow's RunWorkflow span,
+	// and the whole run is one trace (the interceptor carries the span
+	// to the children through the headers).
+	byID := map[trace.SpanID]sdktrace.ReadOnlySpan{}
+	var root sdktrace.ReadOnlySpan
+	for _, sp := range sr.Ended() {
+		byID[sp.SpanContext().SpanID()] = sp
+		if sp.Name() == "RunWorkflow:"+workflows.WorkflowRunMethod {
+			root = sp
+		}
+	}
+	if root == nil {
+		t.Fatal("no RunWorkflow span for RunMethodWorkflow")
+	}
+	for _, sp := range spans {
+		parent, ok := byID[sp.Parent().SpanID()]
+		if !sp.Parent().IsValid() || !ok {
+			t.Errorf("render span of %s: parent %v is not a recorded span", attrs(sp)["jinjabox.pipe"].AsString(), sp.Parent())
+			continue
+		}
+		if !strings.HasPrefix(parent.Name(), "RunWorkflow:Pipe") {
+			t.Errorf("render span of %s: parent %q, want a pipe workflow's RunWorkflow span", attrs(sp)["jinjabox.pipe"].AsString(), parent.Name())
+		}
+		if sp.SpanContext().TraceID() != root.SpanContext().TraceID() {
+			t.Errorf("render span of %s: trace %v, want the run's trace %v", attrs(sp)["jinjabox.pipe"].AsString(),
+				sp.SpanContext().TraceID(), root.SpanContext().TraceID())
 		}
 	}
 	var sawWorkflow, sawActivity bool
