@@ -123,7 +123,7 @@ func (w *Workflows) runner(ctx workflow.Context, in PipeInput) *method.Runner {
 		rec := w.Recorder
 		r.OnRender = func(e method.RenderEvent) {
 			if !workflow.IsReplaying(ctx) {
-				rec.RecordRender(e)
+				recordRender(ctx, rec, e)
 			}
 		}
 	}
