@@ -47,7 +47,7 @@ func ActivityIdempotencyKey(ctx context.Context) string {
 	}
 	info := activity.GetInfo(ctx)
 	h := sha256.New()
-	for _, part := range []string{info.WorkflowNamespace, info.WorkflowExecution.ID, info.WorkflowExecution.RunID, info.ActivityID} {
+	for _, part := range []string{info.Namespace, info.WorkflowExecution.ID, info.WorkflowExecution.RunID, info.ActivityID} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}
