@@ -64,7 +64,7 @@ func checkCompose(c *pipeCheck) {
 			}
 		}
 		extra := map[string]bool{}
-		for k := range t.ExtraContext {
+		for _, k := range sortedKeys(t.ExtraContext) {
 			extra[k] = true
 		}
 		info := c.checkTemplate(tmplField{field: "template", src: t.Template, cat: t.Category, sigils: composeSigils(t.Category), extra: extra})
