@@ -2,12 +2,13 @@ package engine
 
 import (
 	"context"
-	"slices"
+	"maps"
 	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -59,40 +60,40 @@ func NewEnvironment(o Options) (*Environment, error) {
 		e.opts.Seed = DefaultSeed
 	}
 	e.filters = make(map[string]builtins.FilterFunc, len(builtins.Filters)+len(o.Filters))
-	for k, f := range builtins.Filters {
-		e.filters[k] = f
-	}
-	for k, f := range o.Filters {
+	maps.Copy(e.filters, builtins.Filters)
+	for _, k := range ordered.Keys(o.Filters) {
+		f := o.Filters[k]
 		if f == nil {
 			return nil, errs.New(errs.Render, "filter "+errs.Quote(k)+" is nil")
 		}
 		e.filters[k] = f
 	}
 	e.tests = make(map[string]builtins.TestFunc, len(builtins.Tests)+len(o.Tests))
-	for k, t := range builtins.Tests {
-		e.tests[k] = t
-	}
-	for k, t := range o.Tests {
+	maps.Copy(e.tests, builtins.Tests)
+	for _, k := range ordered.Keys(o.Tests) {
+		t := o.Tests[k]
 		if t == nil {
 			return nil, errs.New(errs.Render, "test "+errs.Quote(k)+" is nil")
 		}
 		e.tests[k] = t
 	}
 	e.globals = make(map[string]value.Value, len(builtins.GlobalFuncs)+len(o.Globals))
-	for k, g := range builtins.GlobalFuncs {
-		e.globals[k] = value.FromCallable(g)
+	for _, k := range ordered.Keys(builtins.GlobalFuncs) {
+		e.globals[k] = value.FromCallable(builtins.GlobalFuncs[k])
 	}
+	// in key order: the first global that fails to copy is the same
+	// every time
 	var c value.Copier
-	for k, g := range o.Globals {
-		v, err := c.Copy(g)
+	for _, k := range ordered.Keys(o.Globals) {
+		v, err := c.Copy(o.Globals[k])
 		if err != nil {
 			return nil, err
 		}
 		e.globals[k] = v
 	}
 	e.trusted = make(map[string]*trustedTemplate, len(o.Templates))
-	for k, src := range o.Templates {
-		e.trusted[k] = &trustedTemplate{src: src}
+	for _, k := range ordered.Keys(o.Templates) {
+		e.trusted[k] = &trustedTemplate{src: o.Templates[k]}
 	}
 	e.opts.Templates = nil
 	return e, nil
@@ -249,12 +250,7 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 func (r *renderer) bindData(data map[string]any) {
 	d := value.NewDict(len(data))
 	var c value.Copier
-	keys := make([]string, 0, len(data))
-	for k := range data {
-		keys = append(keys, k)
-	}
-	sortKeys(keys)
-	for _, k := range keys {
+	for _, k := range ordered.Keys(data) {
 		v, err := c.CopyNamed(k, data[k])
 		if err != nil {
 			value.ThrowErr(err)
@@ -264,7 +260,5 @@ func (r *renderer) bindData(data map[string]any) {
 	r.Charge(int64(d.Len())*budget.Elem, "binding context")
 	r.data = d
 }
-
-func sortKeys(a []string) { slices.Sort(a) }
 
 func (r *renderer) newRoot() *scope { return &scope{} }

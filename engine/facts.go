@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"maps"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/policy"
@@ -91,17 +93,13 @@ func (s *factScope) guard(names map[string]bool) *factScope {
 		return s
 	}
 	g := copySet(s.guarded)
-	for n := range names {
-		g[n] = true
-	}
+	maps.Copy(g, names) // guardsOf's sets hold only true
 	return &factScope{bound: s.bound, guarded: g}
 }
 
 func copySet(m map[string]bool) map[string]bool {
 	c := make(map[string]bool, len(m)+2)
-	for k, v := range m {
-		c[k] = v
-	}
+	maps.Copy(c, m)
 	return c
 }
 

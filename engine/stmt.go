@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -15,8 +16,8 @@ func (r *renderer) renderTemplate(t *Template, root *scope) {
 	fr := &frame{tmpl: t, root: root}
 	if len(t.tree.Blocks) > 0 {
 		fr.blocks = make(map[string][]*blockRef, len(t.tree.Blocks))
-		for name, b := range t.tree.Blocks {
-			fr.blocks[name] = []*blockRef{{block: b, tmpl: t}}
+		for _, name := range ordered.Keys(t.tree.Blocks) {
+			fr.blocks[name] = []*blockRef{{block: t.tree.Blocks[name], tmpl: t}}
 		}
 	}
 	r.fr, r.cur = fr, t
@@ -28,8 +29,8 @@ func (r *renderer) renderTemplate(t *Template, root *scope) {
 		if fr.blocks == nil && len(p.tree.Blocks) > 0 {
 			fr.blocks = make(map[string][]*blockRef, len(p.tree.Blocks))
 		}
-		for name, b := range p.tree.Blocks {
-			fr.blocks[name] = append(fr.blocks[name], &blockRef{block: b, tmpl: p})
+		for _, name := range ordered.Keys(p.tree.Blocks) {
+			fr.blocks[name] = append(fr.blocks[name], &blockRef{block: p.tree.Blocks[name], tmpl: p})
 		}
 		fr.tmpl, r.cur = p, p
 		r.execStmts(p.tree.Body, root)

@@ -8,7 +8,7 @@
 // implementations live in engine/builtins/methods*.go.
 package policy
 
-import "sort"
+import "github.com/jinjabox/jinjabox/engine/ordered"
 
 // Receiver is the plain value type a method belongs to.
 type Receiver uint8
@@ -146,10 +146,9 @@ func Methods(r Receiver) []Method {
 		return nil
 	}
 	out := make([]Method, 0, len(t.allowed))
-	for _, m := range t.allowed {
-		out = append(out, m)
+	for _, name := range ordered.Keys(t.allowed) { // allowed is keyed by Name
+		out = append(out, t.allowed[name])
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

@@ -2,11 +2,11 @@ package builtins
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -222,11 +222,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if argBool(a[1], false) {
 		relParts["nofollow"] = true
 	}
-	rel := make([]string, 0, len(relParts))
-	for p := range relParts {
-		rel = append(rel, p)
-	}
-	sort.Strings(rel)
+	rel := ordered.Keys(relParts)
 	o.relAttr = ` rel="` + value.EscapeHTML(strings.Join(rel, " ")) + `"`
 	if !isNoneOrMissing(a[2]) && a[2].Truth() {
 		o.tgtAttr = ` target="` + value.EscapeStr(softStr(c, a[2])) + `"`

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -429,9 +430,7 @@ func init() {
 	}
 	impls[policy.Str] = m
 	mk := make(map[string]methodFunc, len(m)+3)
-	for k, f := range m {
-		mk[k] = f
-	}
+	maps.Copy(mk, m)
 	// markupsafe wraps these: string arguments are escaped first and the
 	// result is Markup.
 	for _, k := range []string{"capitalize", "title", "lower", "upper", "replace", "ljust", "rjust",

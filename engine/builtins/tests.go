@@ -1,6 +1,8 @@
 package builtins
 
 import (
+	"maps"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -164,7 +166,5 @@ func init() {
 		"<": lt, "lt": lt, "lessthan": lt,
 		"<=": le, "le": le,
 	}
-	for k, f := range tests {
-		Tests[k] = f
-	}
+	maps.Copy(Tests, tests)
 }

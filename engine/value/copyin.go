@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 
 // Ceilings of the copy-in boundary.
@@ -220,21 +221,20 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	case map[string]any:
 		c.count(len(t), path)
 		d := NewDict(len(t))
-		for k, e := range t {
+		// Go maps have no order: copy in key order, so the output and the
+		// first failing value never depend on it.
+		for _, k := range ordered.Keys(t) {
 			*path = append(*path, pathSeg{key: k, idx: -1})
-			d.appendStr(k, c.copy(e, path, depth+1))
+			d.appendStr(k, c.copy(t[k], path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
-		// Go maps have no order: sort, so output never depends on it.
-		d.sortStringKeys()
 		return FromDict(d)
 	case map[string]string:
 		c.count(len(t), path)
 		d := NewDict(len(t))
-		for k, e := range t {
-			d.appendStr(k, FromString(e))
+		for _, k := range ordered.Keys(t) {
+			d.appendStr(k, FromString(t[k]))
 		}
-		d.sortStringKeys()
 		return FromDict(d)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)

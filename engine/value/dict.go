@@ -1,9 +1,6 @@
 package value
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // DictData is an insertion-ordered dict with Python key equality
 // (1, 1.0 and True are the same key). Templates cannot mutate dicts; the
@@ -27,27 +24,6 @@ func NewDict(n int) *DictData {
 	// keys and values share one backing array: one allocation, not two.
 	buf := make([]Value, 2*n)
 	return &DictData{keys: buf[:0:n], vals: buf[n : n : 2*n]}
-}
-
-// sortStringKeys orders a dict whose keys are all strings by key; the
-// copier uses it to give Go maps a deterministic order without a
-// separate key slice.
-func (d *DictData) sortStringKeys() {
-	sort.Sort(byStringKey{d})
-	if d.idx != nil {
-		for i, k := range d.keys {
-			d.idx[k.s] = i
-		}
-	}
-}
-
-type byStringKey struct{ d *DictData }
-
-func (b byStringKey) Len() int           { return len(b.d.keys) }
-func (b byStringKey) Less(i, j int) bool { return b.d.keys[i].s < b.d.keys[j].s }
-func (b byStringKey) Swap(i, j int) {
-	b.d.keys[i], b.d.keys[j] = b.d.keys[j], b.d.keys[i]
-	b.d.vals[i], b.d.vals[j] = b.d.vals[j], b.d.vals[i]
 }
 
 // appendStr adds a string key known not to be present (copy-in of a Go
