@@ -1,6 +1,7 @@
 # jinjabox developer targets. Everything runs offline except the first
-# `make lint` (staticcheck, workflowcheck) and the first `make devserver`
-# (the Temporal CLI), which fetch from the Go module proxy.
+# `make lint` (staticcheck), the first build of bin/workflowcheck (by
+# `make test` or `make lint`) and the first `make devserver` (the Temporal
+# CLI), which fetch from the Go module proxy.
 
 GO       ?= go
 BIN      := $(CURDIR)/bin
@@ -12,8 +13,11 @@ SHARED   ?= $(or $(JINJABOX_SHARED),$(CURDIR)/../shared)
 FUZZTIME ?= 30s
 # staticcheck 2026.2.2: the first release line that knows Go 1.26.
 STATICCHECK_VERSION := v0.8.2
-# workflowcheck: the Temporal SDK's determinism checker for workflow code.
-WORKFLOWCHECK_VERSION := v0.6.0
+# workflowcheck: the Temporal SDK's determinism checker for workflow code
+# (contrib/tools/workflowcheck v0.6.0, pinned in tools/workflowcheck/go.mod)
+# with jinjabox's -strict check over the code that runs inside workflows
+# (tools/workflowcheck/main.go; scripts/workflowcheck.sh has the arguments).
+WORKFLOWCHECK := $(BIN)/workflowcheck
 # The Temporal CLI (dev server) is pinned in tools/devserver/go.mod.
 TEMPORAL := $(BIN)/temporal
 # When bin/temporal exists, go test also runs the integration tests
@@ -24,7 +28,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench lint fuzz floors check sync-corpora run devserver worker record-histories clean
+.PHONY: all build test bench lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -44,9 +48,10 @@ $(TEMPORAL): tools/devserver/go.mod tools/devserver/go.sum
 # -timeout keeps a hung case from eating the CI budget (30 min on 2 cores).
 # The tests read the module's corpora; JINJABOX_SHARED only tells
 # TestSharedCopyInSync which shared tree the copy must equal.
-test:
+# The lint canary (testsuite) runs bin/workflowcheck, so test builds it.
+test: $(WORKFLOWCHECK)
 	$(GO) vet ./...
-	$(TEMPORAL_ENV) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
+	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
 
 bench:
 	$(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
@@ -58,15 +63,17 @@ $(BIN)/.staticcheck-$(STATICCHECK_VERSION):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	touch $@
 
-$(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION):
-	GOBIN=$(BIN) $(GO) install go.temporal.io/sdk/contrib/tools/workflowcheck@$(WORKFLOWCHECK_VERSION)
-	touch $@
+# Rebuilt when its module or source changes.
+$(WORKFLOWCHECK): tools/workflowcheck/go.mod tools/workflowcheck/go.sum tools/workflowcheck/main.go
+	cd tools/workflowcheck && $(GO) build -o $(WORKFLOWCHECK) .
 
-lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION) $(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION)
+workflowcheck: $(WORKFLOWCHECK)
+
+lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION) $(WORKFLOWCHECK)
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt -l reports:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(BIN)/staticcheck ./...
-	$(BIN)/workflowcheck -config workflowcheck.config.yaml ./workflows/...
+	scripts/workflowcheck.sh $(WORKFLOWCHECK)
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
