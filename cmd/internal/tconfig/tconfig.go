@@ -27,6 +27,7 @@ import (
 	"go.temporal.io/sdk/contrib/envconfig"
 	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 	"go.temporal.io/sdk/interceptor"
+	"go.temporal.io/sdk/log"
 )
 
 // Defaults.
@@ -131,11 +132,17 @@ func Load() (Config, error) {
 	return c, nil
 }
 
-// ClientOptions are the Temporal client options: Client, with the tracing
+// ClientOptions are the Temporal client options: Client, logging to
+// stderr (info and above) unless Client has a logger, with the tracing
 // interceptor when tracer is not nil and the SDK's metrics handler on
 // meters when it is not nil (a worker inherits both from its client).
 func (c Config) ClientOptions(tracer trace.Tracer, meters *sdkmetric.MeterProvider) (client.Options, error) {
 	o := c.Client
+	if o.Logger == nil {
+		// the SDK's default logger writes to stdout, which is the
+		// starter's result and the worker's stdout telemetry
+		o.Logger = log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	}
 	if tracer != nil {
 		ti, err := temporalotel.NewTracingInterceptor(temporalotel.TracerOptions{Tracer: tracer})
 		if err != nil {
