@@ -592,3 +592,45 @@ func TestWorkerExportsSDKMetrics(t *testing.T) {
 // tconfigMeterName is the meter the worker's SDK metrics are recorded
 // under (tconfig.MeterName; cmd/internal is not importable from here).
 const tconfigMeterName = "temporal-sdk-go"
+
+// `jinjabox run` sets an execution timeout on the run: with the model
+// call held far longer, the run is closed as timed out at
+// --execution-timeout, the starter exits 1 saying so, and no workflow
+// of the run keeps running (the children close with their parent).
+func TestRunExecutionTimeout(t *testing.T) {
+	c := needServer(t)
+	worker, cli := buildCmd(t, "worker"), buildCmd(t, "jinjabox")
+	const queue = "it-exec-timeout"
+	p := newRecProvider(t, time.Minute, 0)
+	startProviderWorker(t, worker, queue, p)
+	dir := t.TempDir()
+	lib, inputs := filepath.Join(dir, "method.json"), filepath.Join(dir, "inputs.json")
+	if err := os.WriteFile(lib, []byte(oneCall), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inputs, []byte(`{"q":"slow"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := "exec-timeout-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	run := exec.Command(cli, "run", "--id", id, "--execution-timeout", "4s", lib, inputs)
+	run.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue, "JINJABOX_TRACES=off")
+	var stderr strings.Builder
+	run.Stderr = &stderr
+	start := time.Now()
+	err := run.Run()
+	took := time.Since(start)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("jinjabox run: %v, want exit 1\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "timed out") {
+		t.Errorf("stderr does not say the run timed out:\n%s", stderr.String())
+	}
+	if took > 4*time.Second+10*time.Second {
+		t.Errorf("jinjabox run returned after %v, want about the 4 s execution timeout", took)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	assertClosed(t, ctx, c, id, enumspb.WORKFLOW_EXECUTION_STATUS_TIMED_OUT)
+	t.Logf("execution timeout 4 s: jinjabox run exited 1 after %v", took.Round(time.Millisecond))
+}
