@@ -502,11 +502,11 @@ func providerErrorIn(err error) *temporal.ApplicationError {
 // workflow of it is still running (the children closed with it).
 func assertClosed(t *testing.T, ctx context.Context, c client.Client, id string, want enumspb.WorkflowExecutionStatus) {
 	t.Helper()
-	d, err := c.DescribeWorkflowExecution(ctx, id, "")
+	d, err := c.DescribeWorkflow(ctx, id, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := d.GetWorkflowExecutionInfo().GetStatus(); got != want {
+	if got := d.RawResponse.GetWorkflowExecutionInfo().GetStatus(); got != want {
 		t.Errorf("run %s: status %v, want %v", id, got, want)
 	}
 	// visibility lags the closes by a moment: wait for it, a few seconds
