@@ -1,6 +1,7 @@
 package method
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine"
@@ -103,31 +104,52 @@ func (x *invocation) render(field string, cat templating.Category, style templat
 }
 
 // renderWith renders one template field against memory plus extra
-// context (inputs win over extra keys), under the runner's limits.
+// context (inputs win over extra keys), through the runner's Renderer
+// (inline under the runner's limits when it has none).
 func (x *invocation) renderWith(field string, cat templating.Category, style templating.Style, src string, extra map[string]any, rc templating.RenderConfig) (string, error) {
 	s := x.s
-	data, err := x.mem.TemplateData(x.concepts())
-	if err != nil {
-		return "", x.fail(field, err)
+	if rc.Images == nil {
+		rc.Images = templating.NewImageRegistry()
 	}
-	for _, k := range sortedKeys(extra) {
-		if _, taken := data[k]; !taken { // inputs win over extra context
-			data[k] = extra[k]
-		}
+	j := &RenderJob{Pipe: x.code(), Field: field, Category: cat, Style: style, Source: src,
+		Sigils: rc.Sigils, Strict: rc.Strict, Extra: extra, Images: rc.Images, x: x}
+	var out templating.Rendered
+	var err error
+	if s.r.Renderer != nil {
+		out, err = s.r.Renderer.Render(j)
+	} else {
+		out, err = j.Inline(0)
 	}
-	rc.Limits = s.r.Limits
-	if s.r.LimitsFor != nil {
-		rc.Limits = s.r.LimitsFor(cat)
-	}
-	code := x.code()
-	out, err := s.r.templates().Render(cat, style, code+"."+field, src, data, rc)
 	if s.r.OnRender != nil {
-		s.r.OnRender(RenderEvent{Pipe: code, Field: field, Category: cat, TemplateBytes: len(src),
+		s.r.OnRender(RenderEvent{Pipe: j.Pipe, Field: field, Category: cat, TemplateBytes: len(src),
 			Units: out.Units, OutputBytes: len(out.Text), Err: err})
 	}
 	if err != nil {
 		return "", x.fail(field, err)
 	}
-	s.res.Renders = append(s.res.Renders, Render{Pipe: code, Field: field, Text: out.Text, Images: out.Images})
+	s.res.Renders = append(s.res.Renders, Render{Pipe: j.Pipe, Field: field, Text: out.Text, Images: out.Images})
 	return out.Text, nil
+}
+
+// templateData is the invocation's render context plus extra context
+// (inputs win over extra keys). The memory's part is built once per
+// invocation; extra keys go into a copy.
+func (x *invocation) templateData(extra map[string]any) (map[string]any, error) {
+	if x.data == nil {
+		data, err := x.mem.TemplateData(x.concepts())
+		if err != nil {
+			return nil, err
+		}
+		x.data = data
+	}
+	if len(extra) == 0 {
+		return x.data, nil
+	}
+	data := maps.Clone(x.data)
+	for _, k := range sortedKeys(extra) {
+		if _, taken := data[k]; !taken {
+			data[k] = extra[k]
+		}
+	}
+	return data, nil
 }
