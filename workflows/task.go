@@ -99,7 +99,9 @@ func encode(v any) (encoded, error) {
 func payloadsSize(p *commonpb.Payload) int64 {
 	field := func(n int) int { return 1 + varintLen(n) + n }
 	keys := make([]string, 0, len(p.GetMetadata()))
-	for k := range p.GetMetadata() { //workflowcheck:ignore sizes are summed: the order cannot matter
+	// The sizes are summed: the order cannot matter.
+	//workflowcheck:ignore
+	for k := range p.GetMetadata() {
 		keys = append(keys, k)
 	}
 	n := 0

@@ -74,11 +74,11 @@ func Measure(ctx context.Context, c client.Client, roots []string) (*Measurement
 	// Visibility is eventually consistent: confirm each type's largest.
 	for _, st := range append(m.Types, &m.Total) {
 		for _, id := range []string{st.MaxEventsID, st.MaxBytesID} {
-			d, err := c.DescribeWorkflowExecution(ctx, id, "")
+			d, err := c.DescribeWorkflow(ctx, id, "")
 			if err != nil {
 				return nil, fmt.Errorf("describe %s: %w", id, err)
 			}
-			info := d.GetWorkflowExecutionInfo()
+			info := d.RawResponse.GetWorkflowExecutionInfo()
 			st.MaxEvents = max(st.MaxEvents, info.GetHistoryLength())
 			st.MaxBytes = max(st.MaxBytes, info.GetHistorySizeBytes())
 		}
