@@ -113,7 +113,7 @@ func (r *run) batch(b *method.Batch) ([]method.ChildResult, error) {
 
 // plan measures the items and cuts the pages.
 func (r *run) plan(b *method.Batch) (*batchPlan, error) {
-	pl := r.opts.Plan.resolved()
+	pl := r.opts.Bounds.resolved()
 	p := &batchPlan{b: b, itemBytes: make([]int64, len(b.Items))}
 	for i, it := range b.Items {
 		j, err := json.Marshal(it)
@@ -188,7 +188,7 @@ func (r *run) outputBytes(b *method.Batch, total int64, item int, out *method.St
 // children, and concatenates their outputs.
 func (r *run) coordinate(p *batchPlan) ([]method.ChildResult, error) {
 	b := p.b
-	pl := r.opts.Plan.resolved()
+	pl := r.opts.Bounds.resolved()
 	// A child range's input: the batch without items, and its items.
 	empty := b.Part(0, 0)
 	e, err := encode(BatchInput{Method: r.subsetOf(b), Batch: empty, Options: r.opts})

@@ -37,7 +37,7 @@ func (r *unitsRecorder) RecordRender(e method.RenderEvent) {
 
 // caseInput turns a corpus case into a PipeCompose (basic category) over
 // memory holding the case context, one Anything stuff per key.
-func caseInput(t *testing.T, c casecheck.Case, cat templating.Category) workflows.PipeInput {
+func caseInput(t testing.TB, c casecheck.Case, cat templating.Category) workflows.PipeInput {
 	t.Helper()
 	p := &method.Pipe{Type: method.KindCompose, Output: "Text"}
 	p.Template = &method.ComposeTemplate{Template: c.Source(), Category: cat}

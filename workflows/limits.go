@@ -65,19 +65,22 @@ const (
 	PlanEventBytes = 1 << 10
 )
 
-// Plan holds the batch plan's bounds; the zero value is the constants
-// above. Tests and the replay corpus set small ones (RunOptions.Plan) so
-// that a batch of a few dozen items has pages and ranges.
-type Plan struct {
+// Bounds are the batch plan's bounds and the history guard's; the zero
+// value is the constants above. Tests and the replay corpus set small
+// ones (RunOptions.Bounds) so that a batch of a few dozen items has pages
+// and ranges, and a short history reaches its bound.
+type Bounds struct {
 	PageItems       int   `json:"page_items,omitempty"`
 	PageInputBytes  int64 `json:"page_input_bytes,omitempty"`
 	RangeChildren   int   `json:"range_children,omitempty"`
 	RangeInputBytes int64 `json:"range_input_bytes,omitempty"`
+	HistoryBytes    int64 `json:"history_bytes,omitempty"`
+	HistoryEvents   int   `json:"history_events,omitempty"`
 }
 
 // resolved is p with zero fields replaced by the constants.
-func (p *Plan) resolved() Plan {
-	var q Plan
+func (p *Bounds) resolved() Bounds {
+	var q Bounds
 	if p != nil {
 		q = *p
 	}
@@ -92,6 +95,12 @@ func (p *Plan) resolved() Plan {
 	}
 	if q.RangeInputBytes <= 0 {
 		q.RangeInputBytes = RangeInputBytes
+	}
+	if q.HistoryBytes <= 0 || q.HistoryBytes > MaxHistoryBytes {
+		q.HistoryBytes = MaxHistoryBytes
+	}
+	if q.HistoryEvents <= 0 || q.HistoryEvents > MaxHistoryEvents {
+		q.HistoryEvents = MaxHistoryEvents
 	}
 	return q
 }

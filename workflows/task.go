@@ -18,21 +18,24 @@ import (
 // exactly at task boundaries and is the same on replay, so every decision
 // below replays identically.
 type task struct {
-	ctx workflow.Context
+	ctx    workflow.Context
+	bounds Bounds
 	// key is the task the counters belong to.
 	key   int
 	bytes int64
 	units int64
+	// cmds counts the task's commands
+	cmds int
 }
 
-func newTask(ctx workflow.Context) *task {
-	return &task{ctx: ctx, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}
+func newTask(ctx workflow.Context, b Bounds) *task {
+	return &task{ctx: ctx, bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}
 }
 
 // sync resets the counters when a new workflow task has started.
 func (t *task) sync() {
 	if k := workflow.GetInfo(t.ctx).GetCurrentHistoryLength(); k != t.key {
-		t.key, t.bytes, t.units = k, 0, 0
+		t.key, t.bytes, t.units, t.cmds = k, 0, 0, 0
 	}
 }
 
@@ -43,7 +46,7 @@ func (t *task) yield() error {
 	if err := workflow.Sleep(t.ctx, time.Millisecond); err != nil {
 		return err
 	}
-	t.key, t.bytes, t.units = workflow.GetInfo(t.ctx).GetCurrentHistoryLength(), 0, 0
+	t.key, t.bytes, t.units, t.cmds = workflow.GetInfo(t.ctx).GetCurrentHistoryLength(), 0, 0, 0
 	return nil
 }
 
@@ -57,21 +60,23 @@ func (t *task) command(n int64) error {
 		}
 	}
 	t.bytes += n
+	t.cmds++
 	return nil
 }
 
 // history refuses a command of n payload bytes that would take the
-// workflow's history past MaxHistoryBytes or MaxHistoryEvents, with a
+// workflow's history past MaxHistoryBytes or MaxHistoryEvents (or the
+// run's lower Bounds), with a
 // TemporalLimitError naming the pipe (and field and item).
 func (t *task) history(n int64, pipe, field string, item int) error {
 	t.sync()
 	info := workflow.GetInfo(t.ctx)
-	if size := int64(info.GetCurrentHistorySize()) + t.bytes + n; size > MaxHistoryBytes {
-		return failure.Limit(failure.LimitHistoryBytes, pipe, field, item, size, MaxHistoryBytes,
+	if size := int64(info.GetCurrentHistorySize()) + t.bytes + n; size > t.bounds.HistoryBytes {
+		return failure.Limit(failure.LimitHistoryBytes, pipe, field, item, size, t.bounds.HistoryBytes,
 			"the history of workflow "+strconv.Quote(info.WorkflowExecution.ID)+" would grow past its bound")
 	}
-	if events := int64(info.GetCurrentHistoryLength() + eventsPerCommand); events > MaxHistoryEvents {
-		return failure.Limit(failure.LimitHistoryEvents, pipe, field, item, events, MaxHistoryEvents,
+	if events := info.GetCurrentHistoryLength() + (t.cmds+1)*eventsPerCommand; events > t.bounds.HistoryEvents {
+		return failure.Limit(failure.LimitHistoryEvents, pipe, field, item, int64(events), int64(t.bounds.HistoryEvents),
 			"the history of workflow "+strconv.Quote(info.WorkflowExecution.ID)+" would grow past its bound")
 	}
 	return nil

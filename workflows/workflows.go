@@ -43,9 +43,10 @@ type RunOptions struct {
 	// MaxAttempts bounds model-call attempts (0: unlimited, Temporal's
 	// default; template errors are never retried).
 	MaxAttempts int32 `json:"max_attempts,omitempty"`
-	// Plan, when set, replaces the batch plan's bounds (tests and the
-	// replay corpus: small pages and ranges).
-	Plan *Plan `json:"plan,omitempty"`
+	// Bounds, when set, lower the batch plan's and the history guard's
+	// bounds (tests and the replay corpus: small pages, ranges and
+	// histories).
+	Bounds *Bounds `json:"bounds,omitempty"`
 }
 
 // PipeInput is every pipe workflow's input: the part of the library the
@@ -163,7 +164,7 @@ type run struct {
 }
 
 func (w *Workflows) newRun(ctx workflow.Context, lib *method.Library, o RunOptions) *run {
-	return &run{w: w, ctx: ctx, actx: activityContext(ctx, o), opts: o, lib: lib, task: newTask(ctx), subsets: map[string]*method.Library{}}
+	return &run{w: w, ctx: ctx, actx: activityContext(ctx, o), opts: o, lib: lib, task: newTask(ctx, o.Bounds.resolved()), subsets: map[string]*method.Library{}}
 }
 
 // runner is the pure runner of one pipe workflow: renders in workflow
