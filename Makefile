@@ -99,12 +99,17 @@ run: build worker devserver
 	$(BIN)/jinjabox validate methodfile/testdata/sample_method.mthds
 	scripts/run-temporal.sh $(BIN) methodfile/testdata/sample_method.mthds methodfile/testdata/sample_inputs.json
 
-# Re-records workflows/testdata/histories (the replay test's input) from
-# one sample run on a fresh dev server. Only for a deliberate, versioned
-# workflow change: old histories must keep replaying.
+# Records the replay corpus of a release: every workflow of each replay
+# scenario (integration/record_test.go) on a fresh dev server, into
+# workflows/testdata/histories/$(RELEASE)/. An existing release is never
+# rewritten, except "unreleased" (the code since the last release), which
+# a deliberate workflow change may re-record before the first tag.
+RELEASE ?= unreleased
 record-histories: devserver
-	rm -rf workflows/testdata/histories
-	JINJABOX_TEMPORAL_BIN=$(TEMPORAL) JINJABOX_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories \
+	@if [ -d workflows/testdata/histories/$(RELEASE) ] && [ "$(RELEASE)" != unreleased ]; then \
+		echo "workflows/testdata/histories/$(RELEASE) exists: a release's histories are never rewritten"; exit 1; fi
+	rm -rf workflows/testdata/histories/$(RELEASE)
+	JINJABOX_TEMPORAL_BIN=$(TEMPORAL) JINJABOX_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(RELEASE) \
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:

@@ -13,7 +13,7 @@ import (
 
 // Workflow is one workflow execution of a run, as measured.
 type Workflow struct {
-	ID, Type string
+	ID, RunID, Type string
 	Status   enums.WorkflowExecutionStatus
 	Events   int64
 	Bytes    int64
@@ -43,7 +43,7 @@ type Measurement struct {
 func Measure(ctx context.Context, c client.Client, roots []string) (*Measurement, error) {
 	var all []Workflow
 	for _, root := range roots {
-		ws, err := listRoot(ctx, c, root)
+		ws, err := ListRoot(ctx, c, root)
 		if err != nil {
 			return nil, err
 		}
@@ -86,9 +86,9 @@ func Measure(ctx context.Context, c client.Client, roots []string) (*Measurement
 	return m, nil
 }
 
-// listRoot lists the workflows of one root, waiting until visibility
-// shows none running and the count is stable.
-func listRoot(ctx context.Context, c client.Client, root string) ([]Workflow, error) {
+// ListRoot lists the workflows of one root (the root included), waiting
+// until visibility shows none running and the count is stable.
+func ListRoot(ctx context.Context, c client.Client, root string) ([]Workflow, error) {
 	q := fmt.Sprintf("RootWorkflowId = '%s'", root)
 	prev := -1
 	for {
@@ -101,7 +101,7 @@ func listRoot(ctx context.Context, c client.Client, root string) ([]Workflow, er
 				return nil, err
 			}
 			for _, e := range resp.GetExecutions() {
-				w := Workflow{ID: e.GetExecution().GetWorkflowId(), Type: e.GetType().GetName(), Status: e.GetStatus(),
+				w := Workflow{ID: e.GetExecution().GetWorkflowId(), RunID: e.GetExecution().GetRunId(), Type: e.GetType().GetName(), Status: e.GetStatus(),
 					Events: e.GetHistoryLength(), Bytes: e.GetHistorySizeBytes()}
 				if w.Status == enums.WORKFLOW_EXECUTION_STATUS_RUNNING {
 					running++
