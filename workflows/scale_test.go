@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -24,12 +23,12 @@ import (
 )
 
 // watched is a test environment that records what the workflows start:
-// child workflow IDs by type, timers, activities by type, render units.
+// child workflow IDs by type, activities by type (Yield ends a task),
+// render units.
 type watched struct {
 	*temporaltest.TestWorkflowEnvironment
 	mu         sync.Mutex
 	children   map[string][]string
-	timers     int
 	activities map[string]int
 	units      int64
 }
@@ -47,11 +46,6 @@ func newWatched(t *testing.T) *watched {
 	w.SetOnChildWorkflowStartedListener(func(info *workflow.Info, _ workflow.Context, _ converter.EncodedValues) {
 		w.mu.Lock()
 		w.children[info.WorkflowType.Name] = append(w.children[info.WorkflowType.Name], info.WorkflowExecution.ID)
-		w.mu.Unlock()
-	})
-	w.SetOnTimerScheduledListener(func(string, time.Duration) {
-		w.mu.Lock()
-		w.timers++
 		w.mu.Unlock()
 	})
 	w.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
@@ -93,7 +87,7 @@ func limitError(t *testing.T, err error, limit string) failure.Details {
 
 // The 400-field PipeCompose (every field a loop over 3,000 items: seconds
 // of rendering) runs as a workflow with exactly exec's output: its renders
-// are spread over workflow tasks linked by 1 ms timers, none rendering
+// are spread over workflow tasks linked by Yield activities, none rendering
 // more than TaskWorkUnits, instead of one task tripping the deadlock
 // detector on every attempt.
 func TestWideComposeMatchesExec(t *testing.T) {
@@ -107,7 +101,7 @@ func TestWideComposeMatchesExec(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
 		t.Fatalf("workflow output differs from exec's:\n got %.300s\nwant %.300s", got, want)
 	}
-	tasks := env.timers + 1
+	tasks := env.activities[activities.NameYield] + 1
 	if min := int(env.units/workflows.TaskWorkUnits) + 1; tasks < min {
 		t.Fatalf("%d units rendered in %d tasks: some task rendered more than %d", env.units, tasks, workflows.TaskWorkUnits)
 	}
@@ -201,8 +195,8 @@ func TestTaskPayloadIsSplit(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, plib, pinputs); got != want {
 		t.Fatalf("got %.200s, want %.200s", got, want)
 	}
-	if env.timers < 1 || len(env.children["PipeComposeWorkflow"]) != 6 {
-		t.Fatalf("%d timers, children %d: six 0.9 MiB starts were not split across tasks", env.timers, len(env.children["PipeComposeWorkflow"]))
+	if env.activities[activities.NameYield] < 1 || len(env.children["PipeComposeWorkflow"]) != 6 {
+		t.Fatalf("%d yields, children %d: six 0.9 MiB starts were not split across tasks", env.activities[activities.NameYield], len(env.children["PipeComposeWorkflow"]))
 	}
 }
 

@@ -2,12 +2,12 @@ package workflows
 
 import (
 	"strconv"
-	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/failure"
 )
 
@@ -19,6 +19,7 @@ import (
 // below replays identically.
 type task struct {
 	ctx    workflow.Context
+	actx   workflow.Context
 	bounds Bounds
 	// key is the task the counters belong to.
 	key   int
@@ -28,8 +29,8 @@ type task struct {
 	cmds int
 }
 
-func newTask(ctx workflow.Context, b Bounds) *task {
-	return &task{ctx: ctx, bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}
+func newTask(ctx, actx workflow.Context, b Bounds) *task {
+	return &task{ctx: ctx, actx: actx, bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}
 }
 
 // sync resets the counters when a new workflow task has started.
@@ -39,11 +40,13 @@ func (t *task) sync() {
 	}
 }
 
-// yield ends the current workflow task: a 1 ms timer, whose firing
-// starts a new one. The counters start over (also where the history
-// length does not move, in the SDK's test environment).
+// yield ends the current workflow task: it runs the Yield activity, a
+// no-op whose completion starts a new task (a 1 ms timer would do too,
+// but the server fires timers about a second late; a workflow may not
+// signal itself). The counters start over (also where the history length
+// does not move, in the SDK's test environment).
 func (t *task) yield() error {
-	if err := workflow.Sleep(t.ctx, time.Millisecond); err != nil {
+	if err := workflow.ExecuteActivity(t.actx, activities.NameYield).Get(t.ctx, nil); err != nil {
 		return err
 	}
 	t.key, t.bytes, t.units, t.cmds = workflow.GetInfo(t.ctx).GetCurrentHistoryLength(), 0, 0, 0

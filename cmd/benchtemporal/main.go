@@ -32,12 +32,16 @@ func main() {
 	names := flag.String("scenarios", "sample100,batch1000,batch10000", "scenarios to run: sampleN (N concurrent sample runs), ticketsN (one sample run over N tickets), batchN (a PipeBatch of N items)")
 	window := flag.Int("window", 100, "the batch scenarios' max_concurrency")
 	timeout := flag.Duration("timeout", 60*time.Minute, "bound on the whole benchmark")
+	pollers := flag.Int("activity-pollers", 2, "the worker's activity task pollers")
 	flag.Parse()
+	activityPollers = *pollers
 	if err := run(*bin, *names, *window, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtemporal:", err)
 		os.Exit(1)
 	}
 }
+
+var activityPollers = 2
 
 func run(bin, names string, window int, timeout time.Duration) error {
 	var scs []*benchtemporal.Scenario
@@ -61,6 +65,7 @@ func run(bin, names string, window int, timeout time.Duration) error {
 		// Workflow tasks are CPU-bound: more slots than cores buys no
 		// throughput and stretches every task toward the deadlock detector.
 		MaxConcurrentWorkflowTaskExecutionSize: 2 * runtime.GOMAXPROCS(0),
+		MaxConcurrentActivityTaskPollers:       activityPollers,
 	})
 	(&workflows.Workflows{}).Register(w)
 	activities.Register(w, &activities.Activities{})
@@ -122,6 +127,18 @@ func scenario(name string, window int) (*benchtemporal.Scenario, error) {
 		}
 		return &benchtemporal.Scenario{Name: name, Method: lib, Inputs: [][]byte{benchtemporal.SampleInputs(n)},
 			Note: fmt.Sprintf("one run of the sample method over %d tickets", n)}, nil
+	}
+	if name == "compose400" {
+		lib, err := os.ReadFile("workflows/testdata/compose400/method.json")
+		if err != nil {
+			return nil, err
+		}
+		in, err := os.ReadFile("workflows/testdata/compose400/inputs.json")
+		if err != nil {
+			return nil, err
+		}
+		return &benchtemporal.Scenario{Name: name, Method: lib, Inputs: [][]byte{in},
+			Note: "the 400-field PipeCompose (each field a loop over 3,000 items): its renders spread over workflow tasks"}, nil
 	}
 	if n, ok := num("batch"); ok {
 		return &benchtemporal.Scenario{Name: name, Method: benchtemporal.BatchMethod(window), Inputs: [][]byte{benchtemporal.BatchInputs(n)},
