@@ -14,9 +14,9 @@ import (
 // Workflow is one workflow execution of a run, as measured.
 type Workflow struct {
 	ID, RunID, Type string
-	Status   enums.WorkflowExecutionStatus
-	Events   int64
-	Bytes    int64
+	Status          enums.WorkflowExecutionStatus
+	Events          int64
+	Bytes           int64
 }
 
 // TypeStats summarises the workflows of one type.
