@@ -65,11 +65,11 @@ func replayScenarios(t *testing.T) []scenario {
 			{"pipe": "quiet", "batch_over": "loud", "batch_as": "l", "result": "quiet"}]},
 		"count": {"type": "PipeCompose", "inputs": {"xs": "Text[]"}, "output": "Text", "template": "{{ xs|length }} items"},
 		"quiet": {"type": "PipeCompose", "inputs": {"l": "Text"}, "output": "Text", "template": "{{ l|lower }}"}}}`)
-	// Twelve fields of about 20 Mi units each (a few fields a task) and
-	// one of about 90 Mi (more than a task: the activity).
+	// Twelve fields of about 4.4 Mi units each (two a task) and one of
+	// about 88 Mi (more than a task: the activity).
 	fields := map[string]any{}
 	for i := range 12 {
-		fields[fmt.Sprintf("f%02d", i)] = map[string]string{"template": loopTemplate(18, i)}
+		fields[fmt.Sprintf("f%02d", i)] = map[string]string{"template": loopTemplate(4, i)}
 	}
 	fields["heavy"] = map[string]string{"template": loopTemplate(80, 0)}
 	fields["echo"] = map[string]string{"template": "{{ x }}"}

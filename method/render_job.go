@@ -36,8 +36,11 @@ type RenderJob struct {
 	// are numbered after those of the pipe's earlier renders.
 	Images *templating.ImageRegistry
 	// Parsed is set by Inline when that render parsed the template (the
-	// first render of a source in a runner).
+	// first render of a source in a runner), and Values to how many
+	// values the render bound (the engine copies them in before it meters
+	// any work).
 	Parsed bool
+	Values int
 
 	x *invocation
 }
@@ -53,10 +56,11 @@ func (j *RenderJob) Limits() budget.Limits { return j.x.s.r.Limits }
 // work units: the engine is deterministic and fail-stop.
 func (j *RenderJob) Inline(units int64) (templating.Rendered, error) {
 	x := j.x
-	data, err := x.templateData(j.Extra)
+	data, n, err := x.templateData(j.Extra)
 	if err != nil {
 		return templating.Rendered{}, err
 	}
+	j.Values = n
 	rc := templating.RenderConfig{Sigils: j.Sigils, Strict: j.Strict, Limits: j.Limits(), Images: j.Images}
 	if units > 0 && units < rc.Limits.Resolved().WorkUnits {
 		rc.WorkUnits = units

@@ -26,21 +26,28 @@ import (
 // same output for every method; every decision depends on units only,
 // so replay takes the same path.
 //
-// The figures are measured on the reference machine (2 cores), on the
-// in-workflow path (TestTaskMeterCalibration logs them): see
-// docs/temporal.md, "The budget of a workflow task".
+// The figures are measured on the reference machine (2 cores), through
+// the runner's render path, by BenchmarkTaskMeter (docs/temporal.md, "The
+// budget of a workflow task", has the numbers): the slowest hostile case
+// costs 6.2-8.2 ns a unit; a render that does nothing about 1,600 units
+// at that cost, a bound value about 74, a parsed byte about 7.
 const (
-	// TaskWorkUnits bounds the render units of one workflow task: about
-	// 100 ms of rendering at the slowest corpus case's cost per unit,
-	// a tenth of the deadlock detector's second.
-	TaskWorkUnits int64 = 48 << 20
+	// TaskWorkUnits bounds the render units of one workflow task: 80-105
+	// ms of rendering at the slowest case's cost per unit, a tenth of the
+	// deadlock detector's second (a task's stretch stays far below it with
+	// two runnable tasks a core).
+	TaskWorkUnits int64 = 12 << 20
 	// RenderFixedUnits is charged for every render besides its own units:
-	// the cost of a render that does nothing (environment lookup, context
-	// binding, registry), so that many tiny renders fill a task too.
-	RenderFixedUnits int64 = 16 << 10
+	// the cost of a render that does nothing (environment lookup, registry,
+	// result), so that many tiny renders fill a task too.
+	RenderFixedUnits int64 = 4 << 10
 	// ParseUnitsPerByte is charged per source byte when a render parses
 	// its template (once per template per workflow execution).
-	ParseUnitsPerByte int64 = 64
+	ParseUnitsPerByte int64 = 16
+	// BindUnitsPerValue is charged per value a render binds (the engine
+	// copies its context in before metering: a memory holding a long list
+	// costs every render of the pipe, whatever the template reads).
+	BindUnitsPerValue int64 = 128
 )
 
 // renderer is the runner's Renderer under Temporal.
@@ -63,7 +70,7 @@ func (rd *renderer) Render(j *method.RenderJob) (templating.Rendered, error) {
 			continue
 		}
 		out, err := j.Inline(left)
-		spent := RenderFixedUnits + out.Units
+		spent := RenderFixedUnits + int64(j.Values)*BindUnitsPerValue + out.Units
 		if j.Parsed {
 			spent += int64(len(j.Source)) * ParseUnitsPerByte
 		}
