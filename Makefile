@@ -24,7 +24,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench lint fuzz floors check sync-corpora run devserver worker record-histories clean
+.PHONY: all build test bench bench-temporal lint fuzz floors check sync-corpora run devserver worker record-histories clean
 
 all: test
 
@@ -52,6 +52,16 @@ bench:
 	$(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
 	@echo
 	$(GO) run ./testsuite/cmd/benchtable < bench.out
+
+# The Temporal load benchmark (docs/temporal.md, "Benchmark"): its own dev
+# server, 100 concurrent sample runs, the sample over 100 and 300 tickets,
+# the 400-field compose, batches of 1,000 and 10,000 items; every output
+# checked against exec; fails when a workflow passes 10,000 events or
+# 10 MB. About 15 minutes on 2 cores: not part of make test (which runs
+# its smoke version, internal/benchtemporal's test).
+BENCH_TEMPORAL ?= sample100,tickets100,tickets300,compose400,batch1000,batch10000
+bench-temporal: devserver
+	$(GO) run ./cmd/benchtemporal -bin $(TEMPORAL) -scenarios $(BENCH_TEMPORAL) | tee bench-temporal.out
 
 # The marker file pins the version: changing STATICCHECK_VERSION reinstalls.
 $(BIN)/.staticcheck-$(STATICCHECK_VERSION):
@@ -113,4 +123,4 @@ record-histories: devserver
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
-	rm -rf $(BIN) bench.out
+	rm -rf $(BIN) bench.out bench-temporal.out
