@@ -78,29 +78,27 @@ type Bounds struct {
 	HistoryEvents   int   `json:"history_events,omitempty"`
 }
 
-// resolved is p with zero fields replaced by the constants.
+// resolved is p with zero fields, and fields above the constants,
+// replaced by the constants: bounds can only be lowered.
 func (p *Bounds) resolved() Bounds {
 	var q Bounds
 	if p != nil {
 		q = *p
 	}
-	if q.PageItems <= 0 {
-		q.PageItems = PageItems
+	lower := func(v, def int64) int64 {
+		if v <= 0 || v > def {
+			return def
+		}
+		return v
 	}
-	if q.PageInputBytes <= 0 {
-		q.PageInputBytes = PageInputBytes
-	}
+	q.PageItems = int(lower(int64(q.PageItems), PageItems))
+	q.PageInputBytes = lower(q.PageInputBytes, PageInputBytes)
+	q.RangeChildren = int(lower(int64(q.RangeChildren), RangeChildren))
 	if q.RangeChildren < 2 {
-		q.RangeChildren = RangeChildren
+		q.RangeChildren = 2 // a range must split
 	}
-	if q.RangeInputBytes <= 0 {
-		q.RangeInputBytes = RangeInputBytes
-	}
-	if q.HistoryBytes <= 0 || q.HistoryBytes > MaxHistoryBytes {
-		q.HistoryBytes = MaxHistoryBytes
-	}
-	if q.HistoryEvents <= 0 || q.HistoryEvents > MaxHistoryEvents {
-		q.HistoryEvents = MaxHistoryEvents
-	}
+	q.RangeInputBytes = lower(q.RangeInputBytes, RangeInputBytes)
+	q.HistoryBytes = lower(q.HistoryBytes, MaxHistoryBytes)
+	q.HistoryEvents = int(lower(int64(q.HistoryEvents), MaxHistoryEvents))
 	return q
 }
