@@ -28,7 +28,6 @@ const (
 	NameValidateMethod    = "ValidateMethod"
 	NameEvaluateCondition = "EvaluateCondition"
 	NameCompleteText      = "CompleteText"
-	NameYield             = "Yield"
 )
 
 // Activities holds the model provider and the tracer. Register it with
@@ -193,10 +192,3 @@ func (a *Activities) EvaluateCondition(ctx context.Context, in ConditionInput) (
 func (a *Activities) CompleteText(ctx context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
 	return a.provider().CompleteText(ctx, req)
 }
-
-// Yield does nothing: a workflow runs it to end its current workflow task
-// and go on in a new one (workflows/task.go), when the task has rendered
-// its budget or carries its share of payload bytes. An activity because
-// it comes back in milliseconds, where the server fires a short timer
-// about a second late, and a workflow may not signal itself.
-func (a *Activities) Yield(context.Context) error { return nil }
