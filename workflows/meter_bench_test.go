@@ -34,12 +34,12 @@ func renderCost(t testing.TB, c casecheck.Case, cat templating.Category, runs in
 }
 
 // BenchmarkTaskMeter measures what the task meter's constants
-// (workflows.TaskWorkUnits, RenderFixedUnits, ParseUnitsPerByte) are
+// (workflows.StretchWorkUnits, RenderFixedUnits, ParseUnitsPerByte) are
 // calibrated from, on this machine: the largest cost per unit over every
 // hostile case that spends at least 1 Mi units (basic
 // and html), the cost of a render that does nothing, and the cost of
-// parsing per source byte. It reports how long a task's renders take at
-// that cost (task_ms: the target is 100 ms, a tenth of the deadlock
+// parsing per source byte. It reports how long a stretch's renders take
+// at that cost (stretch_ms: the target is 100 ms, a tenth of the deadlock
 // detector's second). Run: go test -run '^$' -bench TaskMeter ./workflows
 func BenchmarkTaskMeter(b *testing.B) {
 	// The hostile corpus holds the expensive cases (conformance cases spend
@@ -122,7 +122,7 @@ func BenchmarkTaskMeter(b *testing.B) {
 	b.ReportMetric(fixed/worst, "fixed_units")
 	b.ReportMetric(parse/worst, "parse_units/byte")
 	b.ReportMetric(bind/worst, "bind_units/value")
-	b.ReportMetric(float64(workflows.TaskWorkUnits)*worst/1e6, "task_ms")
-	b.Logf("worst %.2f ns/unit: a render that does nothing costs %.0f ns (%.0f units; RenderFixedUnits %d), binding a value %.1f ns (%.1f units; BindUnitsPerValue %d), parsing %.1f ns a byte (%.1f units; ParseUnitsPerByte %d); TaskWorkUnits %d is %.0f ms",
-		worst, fixed, fixed/worst, workflows.RenderFixedUnits, bind, bind/worst, workflows.BindUnitsPerValue, parse, parse/worst, workflows.ParseUnitsPerByte, workflows.TaskWorkUnits, float64(workflows.TaskWorkUnits)*worst/1e6)
+	b.ReportMetric(float64(workflows.StretchWorkUnits)*worst/1e6, "stretch_ms")
+	b.Logf("worst %.2f ns/unit: a render that does nothing costs %.0f ns (%.0f units; RenderFixedUnits %d), binding a value %.1f ns (%.1f units; BindUnitsPerValue %d), parsing %.1f ns a byte (%.1f units; ParseUnitsPerByte %d); StretchWorkUnits %d is %.0f ms",
+		worst, fixed, fixed/worst, workflows.RenderFixedUnits, bind, bind/worst, workflows.BindUnitsPerValue, parse, parse/worst, workflows.ParseUnitsPerByte, workflows.StretchWorkUnits, float64(workflows.StretchWorkUnits)*worst/1e6)
 }

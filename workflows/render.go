@@ -13,18 +13,21 @@ import (
 )
 
 // The budget of a workflow task. Temporal fails a workflow task whose
-// code runs 1 s without yielding (the deadlock detector, TMPRL1101) and
-// retries it forever; a render never yields. So the renders of one
-// workflow task are charged to one task-wide meter (task.units), and no
-// task renders more than TaskWorkUnits: every render gets the engine's
-// full budget (what `jinjabox exec` gives), capped by what is left of
-// the task's. A render that does not fit what is left waits for a new
-// task (a 1 ms timer) and renders again; one that does not fit a whole
-// task runs in the RenderTemplate activity, under the full budget. A
-// render that succeeds gives the same output whatever its cap (the
-// engine is deterministic and fail-stop), so `run` and `exec` give the
-// same output for every method; every decision depends on units only,
-// so replay takes the same path.
+// code runs 1 s without yielding (the deadlock detector, TMPRL1101: the
+// wall time of one uninterrupted stretch of the workflow's coroutine) and
+// retries it forever; a render never yields. So renders are charged to a
+// meter: a stretch of workflow code renders at most StretchWorkUnits,
+// then breathes (a no-op local activity: the coroutine blocks, the
+// detector's clock starts over, the workflow task goes on, in
+// microseconds; the SDK itself renews a task that waits on local
+// activities for 8 s, task.breathe). Every render gets the engine's full budget (what
+// `jinjabox exec` gives), capped by what is left of the stretch's: one
+// that does not fit what is left breathes and renders again; one that
+// does not fit a whole stretch runs in the RenderTemplate activity, under
+// the full budget. A render that succeeds gives the same output whatever
+// its cap (the engine is deterministic and fail-stop), so `run` and
+// `exec` give the same output for every method; every decision depends
+// on units only, so replay takes the same path.
 //
 // The figures are measured on the reference machine (2 cores), through
 // the runner's render path, by BenchmarkTaskMeter (docs/temporal.md, "The
@@ -32,14 +35,14 @@ import (
 // costs 6.2-8.2 ns a unit; a render that does nothing about 1,600 units
 // at that cost, a bound value about 74, a parsed byte about 7.
 const (
-	// TaskWorkUnits bounds the render units of one workflow task: 80-105
-	// ms of rendering at the slowest case's cost per unit, a tenth of the
-	// deadlock detector's second (a task's stretch stays far below it with
-	// two runnable tasks a core).
-	TaskWorkUnits int64 = 12 << 20
+	// StretchWorkUnits bounds the render units of one stretch of
+	// workflow code: 80-105 ms of rendering at the slowest case's cost per
+	// unit, a tenth of the deadlock detector's second (a stretch stays far
+	// below it with two runnable tasks a core).
+	StretchWorkUnits int64 = 12 << 20
 	// RenderFixedUnits is charged for every render besides its own units:
 	// the cost of a render that does nothing (environment lookup, registry,
-	// result), so that many tiny renders fill a task too.
+	// result), so that many tiny renders fill a stretch too.
 	RenderFixedUnits int64 = 4 << 10
 	// ParseUnitsPerByte is charged per source byte when a render parses
 	// its template (once per template per workflow execution).
@@ -62,9 +65,9 @@ func (rd *renderer) Render(j *method.RenderJob) (templating.Rendered, error) {
 	for {
 		t.sync()
 		fresh := t.units == 0
-		left := min(full, TaskWorkUnits-t.units-RenderFixedUnits)
+		left := min(full, StretchWorkUnits-t.units-RenderFixedUnits)
 		if left <= 0 {
-			if err := t.yield(); err != nil {
+			if err := t.breathe(); err != nil {
 				return templating.Rendered{}, err
 			}
 			continue
@@ -77,10 +80,10 @@ func (rd *renderer) Render(j *method.RenderJob) (templating.Rendered, error) {
 		if err != nil && left < full && overTask(err) {
 			t.units += spent + left
 			if fresh {
-				// more than a whole task: the activity has the full budget
+				// more than a whole stretch: the activity has the full budget
 				return rd.activity(j)
 			}
-			if err := t.yield(); err != nil {
+			if err := t.breathe(); err != nil {
 				return templating.Rendered{}, err
 			}
 			continue

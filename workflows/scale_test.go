@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"testing"
 
 	"go.temporal.io/sdk/activity"
@@ -23,13 +24,16 @@ import (
 )
 
 // watched is a test environment that records what the workflows start:
-// child workflow IDs by type, activities by type (Yield ends a task),
-// render units.
+// child workflow IDs by type, activities by type, breaths (local
+// activities, each ending a stretch of renders), timers (each ending a
+// workflow task), render units.
 type watched struct {
 	*temporaltest.TestWorkflowEnvironment
 	mu         sync.Mutex
 	children   map[string][]string
 	activities map[string]int
+	breaths    int
+	timers     int
 	units      int64
 }
 
@@ -46,6 +50,16 @@ func newWatched(t *testing.T) *watched {
 	w.SetOnChildWorkflowStartedListener(func(info *workflow.Info, _ workflow.Context, _ converter.EncodedValues) {
 		w.mu.Lock()
 		w.children[info.WorkflowType.Name] = append(w.children[info.WorkflowType.Name], info.WorkflowExecution.ID)
+		w.mu.Unlock()
+	})
+	w.SetOnLocalActivityStartedListener(func(*activity.Info, context.Context, []any) {
+		w.mu.Lock()
+		w.breaths++
+		w.mu.Unlock()
+	})
+	w.SetOnTimerScheduledListener(func(string, time.Duration) {
+		w.mu.Lock()
+		w.timers++
 		w.mu.Unlock()
 	})
 	w.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
@@ -87,9 +101,9 @@ func limitError(t *testing.T, err error, limit string) failure.Details {
 
 // The 400-field PipeCompose (every field a loop over 3,000 items: seconds
 // of rendering) runs as a workflow with exactly exec's output: its renders
-// are spread over workflow tasks linked by Yield activities, none rendering
-// more than TaskWorkUnits, instead of one task tripping the deadlock
-// detector on every attempt.
+// are spread over stretches (each ended by a breath, a local activity)
+// of at most StretchWorkUnits, instead of one stretch tripping the
+// deadlock detector on every attempt.
 func TestWideComposeMatchesExec(t *testing.T) {
 	lib := readFile(t, "testdata/compose400/method.json")
 	inputs := readFile(t, "testdata/compose400/inputs.json")
@@ -101,14 +115,14 @@ func TestWideComposeMatchesExec(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
 		t.Fatalf("workflow output differs from exec's:\n got %.300s\nwant %.300s", got, want)
 	}
-	tasks := env.activities[activities.NameYield] + 1
-	if min := int(env.units/workflows.TaskWorkUnits) + 1; tasks < min {
-		t.Fatalf("%d units rendered in %d tasks: some task rendered more than %d", env.units, tasks, workflows.TaskWorkUnits)
+	stretches := env.breaths + 1
+	if min := int(env.units/workflows.StretchWorkUnits) + 1; stretches < min {
+		t.Fatalf("%d units rendered in %d stretches: some stretch rendered more than %d", env.units, stretches, workflows.StretchWorkUnits)
 	}
-	t.Logf("400 fields, %d units, %d workflow tasks of renders", env.units, tasks)
+	t.Logf("400 fields, %d units, %d stretches of renders", env.units, stretches)
 }
 
-// A render bigger than a whole task's budget (but within the engine's
+// A render bigger than a whole stretch's budget (but within the engine's
 // default, so exec renders it) runs in the RenderTemplate activity, with
 // exec's output.
 func TestRenderBiggerThanATaskRunsInTheActivity(t *testing.T) {
@@ -124,8 +138,8 @@ func TestRenderBiggerThanATaskRunsInTheActivity(t *testing.T) {
 	if _, err := (&method.Runner{Library: m, OnRender: func(e method.RenderEvent) { units = e.Units }}).Run(context.Background(), mem); err != nil {
 		t.Fatal(err)
 	}
-	if units <= workflows.TaskWorkUnits || units >= 128<<20 {
-		t.Fatalf("the render spends %d units: the test needs more than a task (%d) and less than the default budget", units, workflows.TaskWorkUnits)
+	if units <= workflows.StretchWorkUnits || units >= 128<<20 {
+		t.Fatalf("the render spends %d units: the test needs more than a stretch (%d) and less than the default budget", units, workflows.StretchWorkUnits)
 	}
 	env := newWatched(t)
 	res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
@@ -195,8 +209,8 @@ func TestTaskPayloadIsSplit(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, plib, pinputs); got != want {
 		t.Fatalf("got %.200s, want %.200s", got, want)
 	}
-	if env.activities[activities.NameYield] < 1 || len(env.children["PipeComposeWorkflow"]) != 6 {
-		t.Fatalf("%d yields, children %d: six 0.9 MiB starts were not split across tasks", env.activities[activities.NameYield], len(env.children["PipeComposeWorkflow"]))
+	if env.timers < 1 || len(env.children["PipeComposeWorkflow"]) != 6 {
+		t.Fatalf("%d timers, children %d: six 0.9 MiB starts were not split across tasks", env.timers, len(env.children["PipeComposeWorkflow"]))
 	}
 }
 

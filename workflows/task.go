@@ -1,36 +1,36 @@
 package workflows
 
 import (
+	"context"
 	"strconv"
+	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/failure"
 )
 
 // task is the state one workflow execution keeps about its current
-// workflow task: the payload bytes of the commands issued in it and the
-// render units spent in it. A workflow task is identified by the event ID
+// workflow task: the payload bytes of the commands issued in it, and the
+// render units spent in its current stretch (render.go). A workflow task is identified by the event ID
 // of its WorkflowTaskStarted (GetCurrentHistoryLength), which changes
 // exactly at task boundaries and is the same on replay, so every decision
 // below replays identically.
 type task struct {
 	ctx    workflow.Context
-	actx   workflow.Context
 	bounds Bounds
 	// key is the task the counters belong to.
 	key   int
 	bytes int64
 	units int64
-	// cmds counts the task's commands
+	// cmds counts the task's commands.
 	cmds int
 }
 
-func newTask(ctx, actx workflow.Context, b Bounds) *task {
-	return &task{ctx: ctx, actx: actx, bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}
+func newTask(ctx workflow.Context, b Bounds) *task {
+	return &task{ctx: ctx, bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}
 }
 
 // sync resets the counters when a new workflow task has started.
@@ -40,13 +40,34 @@ func (t *task) sync() {
 	}
 }
 
-// yield ends the current workflow task: it runs the Yield activity, a
-// no-op whose completion starts a new task (a 1 ms timer would do too,
-// but the server fires timers about a second late; a workflow may not
-// signal itself). The counters start over (also where the history length
-// does not move, in the SDK's test environment).
-func (t *task) yield() error {
-	if err := workflow.ExecuteActivity(t.actx, activities.NameYield).Get(t.ctx, nil); err != nil {
+// breathe ends the current stretch of workflow code: a no-op local
+// activity, which blocks the workflow's coroutine (the deadlock
+// detector's clock starts over when it resumes: it times one
+// uninterrupted stretch, internal_workflow.go's coroutineState.call) and
+// comes back in microseconds, in the same workflow task. The SDK bounds a
+// workflow task that waits on local activities itself: past 80 % of the
+// workflow task timeout (8 s of the default 10) it completes the task and
+// goes on in a new one (internal_task_handlers.go, the local activity
+// heartbeat), so a task of many stretches is never timed out either.
+func (t *task) breathe() error {
+	lctx := workflow.WithLocalActivityOptions(t.ctx, workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	if err := workflow.ExecuteLocalActivity(lctx, breath).Get(t.ctx, nil); err != nil {
+		return err
+	}
+	t.units = 0
+	return nil
+}
+
+// breath is the local activity breathe runs: nothing.
+func breath(context.Context) error { return nil }
+
+// endTask ends the current workflow task: a 1 ms timer, whose firing
+// starts a new one (the server fires it about a second later: this is
+// for a task's payload budget, rarely reached). The counters start over
+// (also where the history length does not move, in the SDK's test
+// environment).
+func (t *task) endTask() error {
+	if err := workflow.Sleep(t.ctx, time.Millisecond); err != nil {
 		return err
 	}
 	t.key, t.bytes, t.units, t.cmds = workflow.GetInfo(t.ctx).GetCurrentHistoryLength(), 0, 0, 0
@@ -58,7 +79,7 @@ func (t *task) yield() error {
 func (t *task) command(n int64) error {
 	t.sync()
 	if t.bytes > 0 && t.bytes+n > TaskPayloadBytes {
-		if err := t.yield(); err != nil {
+		if err := t.endTask(); err != nil {
 			return err
 		}
 	}

@@ -164,8 +164,7 @@ type run struct {
 }
 
 func (w *Workflows) newRun(ctx workflow.Context, lib *method.Library, o RunOptions) *run {
-	actx := activityContext(ctx, o)
-	return &run{w: w, ctx: ctx, actx: actx, opts: o, lib: lib, task: newTask(ctx, actx, o.Bounds.resolved()), subsets: map[string]*method.Library{}}
+	return &run{w: w, ctx: ctx, actx: activityContext(ctx, o), opts: o, lib: lib, task: newTask(ctx, o.Bounds.resolved()), subsets: map[string]*method.Library{}}
 }
 
 // runner is the pure runner of one pipe workflow: renders in workflow
