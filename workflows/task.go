@@ -14,10 +14,11 @@ import (
 
 // task is the state one workflow execution keeps about its current
 // workflow task: the payload bytes of the commands issued in it, and the
-// render units spent in its current stretch (render.go). A workflow task is identified by the event ID
-// of its WorkflowTaskStarted (GetCurrentHistoryLength), which changes
-// exactly at task boundaries and is the same on replay, so every decision
-// below replays identically.
+// render units spent in its current stretch (render.go). A workflow task
+// is identified by the event ID of its WorkflowTaskStarted
+// (GetCurrentHistoryLength), which changes exactly at task boundaries
+// and is the same on replay, so every decision below replays
+// identically.
 type task struct {
 	ctx    workflow.Context
 	bounds Bounds
