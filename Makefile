@@ -57,7 +57,7 @@ bench:
 # server, 100 concurrent sample runs, the sample over 100 and 300 tickets,
 # the 400-field compose, batches of 1,000 and 10,000 items; every output
 # checked against exec; fails when a workflow passes 10,000 events or
-# 10 MB. About 15 minutes on 2 cores: not part of make test (which runs
+# 10 MB. About 7 minutes on 2 cores: not part of make test (which runs
 # its smoke version, internal/benchtemporal's test).
 BENCH_TEMPORAL ?= sample100,tickets100,tickets300,compose400,batch1000,batch10000
 bench-temporal: devserver

@@ -138,7 +138,7 @@ func scenario(name string, window int) (*benchtemporal.Scenario, error) {
 			return nil, err
 		}
 		return &benchtemporal.Scenario{Name: name, Method: lib, Inputs: [][]byte{in},
-			Note: "the 400-field PipeCompose (each field a loop over 3,000 items): its renders spread over workflow tasks"}, nil
+			Note: "the 400-field PipeCompose (each field a loop over 3,000 items): its renders spread over stretches"}, nil
 	}
 	if n, ok := num("batch"); ok {
 		return &benchtemporal.Scenario{Name: name, Method: benchtemporal.BatchMethod(window), Inputs: [][]byte{benchtemporal.BatchInputs(n)},
