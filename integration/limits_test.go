@@ -29,9 +29,9 @@ import (
 // complete) within seconds; a stuck run would hit it.
 const faultBound = 45 * time.Second
 
-// runRoot runs RunMethodWorkflow under ID root and returns its error
-// and how long it took.
-func runRoot(t *testing.T, c client.Client, queue, root string, in workflows.RunMethodInput) (workflows.PipeOutput, error, time.Duration) {
+// runRoot runs RunMethodWorkflow under ID root and returns how long it
+// took and its error.
+func runRoot(t *testing.T, c client.Client, queue, root string, in workflows.RunMethodInput) (workflows.PipeOutput, time.Duration, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), faultBound)
 	defer cancel()
@@ -40,7 +40,7 @@ func runRoot(t *testing.T, c client.Client, queue, root string, in workflows.Run
 	if ctx.Err() != nil {
 		t.Fatalf("%s: not done within %v (stuck?): %v", root, faultBound, err)
 	}
-	return res, err, time.Since(start)
+	return res, time.Since(start), err
 }
 
 // assertClosed fails unless every workflow of the root is closed, and
@@ -91,7 +91,7 @@ func TestFaultPayloadTooBig(t *testing.T) {
 	c := needServer(t)
 	startWorker(t, c, "it-fault-payload")
 	lib := []byte(`{"main_pipe": "big", "pipes": {"big": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text", "template": "{{ 'x' * n.number }}"}}}`)
-	_, err, took := runRoot(t, c, "it-fault-payload", "it-fault-payload", workflows.RunMethodInput{Method: lib,
+	_, took, err := runRoot(t, c, "it-fault-payload", "it-fault-payload", workflows.RunMethodInput{Method: lib,
 		Inputs: []byte(`{"n": {"concept": "Number", "content": {"number": 1700000}}}`)})
 	if d := limitDetails(t, err, failure.LimitPayloadBytes); d.Pipe != "big" {
 		t.Fatalf("details %+v", d)
@@ -115,7 +115,7 @@ func TestFaultTaskMessageSplit(t *testing.T) {
 		"par": map[string]any{"type": "PipeParallel", "inputs": map[string]string{"doc": "Text"}, "output": "Composite", "branches": branches},
 		"one": map[string]any{"type": "PipeCompose", "inputs": map[string]string{"doc": "Text"}, "output": "Text", "template": "{{ doc|length }}"}}})
 	inputs := jsonInputs(t, map[string]any{"doc": map[string]any{"concept": "Text", "content": strings.Repeat("y", 900<<10)}})
-	res, err, took := runRoot(t, c, "it-fault-split", "it-fault-split", workflows.RunMethodInput{Method: lib, Inputs: inputs})
+	res, took, err := runRoot(t, c, "it-fault-split", "it-fault-split", workflows.RunMethodInput{Method: lib, Inputs: inputs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestFaultIDTooLong(t *testing.T) {
 	startWorker(t, c, "it-fault-id")
 	sample := workflows.RunMethodInput{Method: readFile(t, "../method/testdata/sample_method.json"), Inputs: readFile(t, "../method/testdata/sample_inputs.json")}
 	root := "it-fault-id-" + strings.Repeat("r", workflows.MaxRootIDBytes)
-	_, err, _ := runRoot(t, c, "it-fault-id", root, sample)
+	_, _, err := runRoot(t, c, "it-fault-id", root, sample)
 	limitDetails(t, err, failure.LimitIDBytes)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -155,7 +155,7 @@ func TestFaultIDTooLong(t *testing.T) {
 	lib, _ := json.Marshal(map[string]any{"main_pipe": code(0), "pipes": pipes})
 	inputs := []byte(`{"q": "hello"}`)
 	deepRoot := "it-fault-id-deep-" + strings.Repeat("d", 150)
-	res, err, took := runRoot(t, c, "it-fault-id", deepRoot, workflows.RunMethodInput{Method: lib, Inputs: inputs})
+	res, took, err := runRoot(t, c, "it-fault-id", deepRoot, workflows.RunMethodInput{Method: lib, Inputs: inputs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestFaultMaxConcurrencyTooHigh(t *testing.T) {
 		"all": {"type": "PipeBatch", "inputs": {"xs": "Text[]"}, "output": "Text[]", "branch_pipe_code": "one", "input_list_name": "xs", "input_item_name": "x", "max_concurrency": 2500},
 		"one": {"type": "PipeCompose", "inputs": {"x": "Text"}, "output": "Text", "template": "{{ x }}"}}}`)
 	inputs := textList(3)
-	_, err, _ := runRoot(t, c, "it-fault-conc", "it-fault-conc", workflows.RunMethodInput{Method: lib, Inputs: inputs})
+	_, _, err := runRoot(t, c, "it-fault-conc", "it-fault-conc", workflows.RunMethodInput{Method: lib, Inputs: inputs})
 	var ae *temporal.ApplicationError
 	if !errors.As(err, &ae) || ae.Type() != failure.ErrTypeInvalidMethod || !strings.Contains(err.Error(), "max_concurrency") {
 		t.Fatalf("want InvalidMethod naming max_concurrency, got %v", err)
@@ -213,7 +213,7 @@ func TestFaultHistoryBound(t *testing.T) {
 	startWorker(t, c, "it-fault-history")
 	in := workflows.RunMethodInput{Method: readFile(t, "../method/testdata/sample_method.json"), Inputs: readFile(t, "../method/testdata/sample_inputs.json"),
 		Options: workflows.RunOptions{Bounds: &workflows.Bounds{HistoryBytes: 8 << 10}}}
-	_, err, _ := runRoot(t, c, "it-fault-history", "it-fault-history", in)
+	_, _, err := runRoot(t, c, "it-fault-history", "it-fault-history", in)
 	limitDetails(t, err, failure.LimitHistoryBytes)
 	assertClosed(t, c, "it-fault-history", enums.WORKFLOW_EXECUTION_STATUS_FAILED)
 }
@@ -226,7 +226,7 @@ func TestWideComposeOnDevServer(t *testing.T) {
 	startWorker(t, c, "it-wide")
 	lib := readFile(t, "../workflows/testdata/compose400/method.json")
 	inputs := readFile(t, "../workflows/testdata/compose400/inputs.json")
-	res, err, took := runRoot(t, c, "it-wide", "it-wide", workflows.RunMethodInput{Method: lib, Inputs: inputs})
+	res, took, err := runRoot(t, c, "it-wide", "it-wide", workflows.RunMethodInput{Method: lib, Inputs: inputs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestBatchPagesOnDevServer(t *testing.T) {
 	startWorker(t, c, "it-pages")
 	lib := benchtemporal.BatchMethod(8)
 	inputs := benchtemporal.BatchInputs(40)
-	res, err, took := runRoot(t, c, "it-pages", "it-pages", workflows.RunMethodInput{Method: lib, Inputs: inputs,
+	res, took, err := runRoot(t, c, "it-pages", "it-pages", workflows.RunMethodInput{Method: lib, Inputs: inputs,
 		Options: workflows.RunOptions{Bounds: &workflows.Bounds{PageItems: 6, RangeChildren: 3}}})
 	if err != nil {
 		t.Fatal(err)
