@@ -111,7 +111,7 @@ func WithItem(err error, item int) error {
 		return err
 	}
 	var d Details
-	if ae.HasDetails() && ae.Details(&d) == nil {
+	if ae.HasDetails() && details(ae, &d) {
 		if d.Item < 0 {
 			d.Item = item
 		}

@@ -3,15 +3,30 @@ package failure
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.temporal.io/sdk/temporal"
+
+	"github.com/jinjabox/jinjabox/method"
 )
 
 // maxMessageBytes bounds a flattened failure's message: the failure of a
 // workflow is itself a payload (the server's 2 MiB blob limit applies to
 // it), and it is the same at every level.
 const maxMessageBytes = 4 << 10
+
+// kindOf is the kind of an application error type that carries no
+// details (a provider's refusal, an exhausted model call).
+func kindOf(typ string) string {
+	switch typ {
+	case ErrTypeProvider:
+		return "provider"
+	case ErrTypeInvalidMethod:
+		return "invalid_method"
+	}
+	return "render"
+}
 
 // jinjaboxTypes are the application error types jinjabox raises.
 var jinjaboxTypes = []string{ErrTypeSyntax, ErrTypeSecurity, ErrTypeBudget, ErrTypeUndefined, ErrTypeRender,
@@ -73,11 +88,33 @@ func innermost(err error) (typ, msg string, d Details, other any) {
 		if c := found.Unwrap(); c != nil {
 			msg += ": " + c.Error()
 		}
-		if found.HasDetails() && found.Details(&d) != nil {
+		if found.HasDetails() && !details(found, &d) {
 			d = Details{Item: -1, Kind: "render"}
-			if found.Details(&other) != nil {
+			if !details(found, &other) {
 				other = nil
 			}
+		}
+		if !found.HasDetails() {
+			d.Kind = kindOf(found.Type())
+		}
+		// An error the runner wrapped (a model call's, a render activity's)
+		// is located by its RunError: the pipe, field and item it names,
+		// and a message that says where.
+		var re *method.RunError
+		if errors.As(err, &re) {
+			if d.Pipe == "" {
+				d.Pipe, d.Field = re.Pipe, re.Field
+			}
+			if d.Item < 0 {
+				d.Item = re.Item
+			}
+		}
+		if d.Pipe != "" && !strings.Contains(msg, "pipe "+strconv.Quote(d.Pipe)) {
+			where := "pipe " + strconv.Quote(d.Pipe)
+			if d.Field != "" {
+				where += ", " + d.Field
+			}
+			msg = where + ": " + msg
 		}
 		return found.Type(), msg, d, other
 	}
@@ -106,4 +143,17 @@ func innermost(err error) (typ, msg string, d Details, other any) {
 		return ae.Type(), ae.Message(), d, nil
 	}
 	return ErrTypeRender, err.Error(), d, nil
+}
+
+// details decodes an application error's details into ptr. An error made
+// in this process (not decoded from a payload) holds its details as Go
+// values, and the SDK panics when they are not of ptr's type: that is a
+// mismatch here, as a decoding error is for a decoded one.
+func details(ae *temporal.ApplicationError, ptr any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return ae.Details(ptr) == nil
 }

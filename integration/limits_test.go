@@ -43,10 +43,10 @@ func runRoot(t *testing.T, c client.Client, queue, root string, in workflows.Run
 	return res, time.Since(start), err
 }
 
-// assertClosed fails unless every workflow of the root is closed, and
+// assertRunClosed fails unless every workflow of the root is closed, and
 // none was terminated (by the server's limits: a typed failure must come
 // first). status is the root's expected status.
-func assertClosed(t *testing.T, c client.Client, root string, status enums.WorkflowExecutionStatus) []benchtemporal.Workflow {
+func assertRunClosed(t *testing.T, c client.Client, root string, status enums.WorkflowExecutionStatus) []benchtemporal.Workflow {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -96,7 +96,7 @@ func TestFaultPayloadTooBig(t *testing.T) {
 	if d := limitDetails(t, err, failure.LimitPayloadBytes); d.Pipe != "big" {
 		t.Fatalf("details %+v", d)
 	}
-	assertClosed(t, c, "it-fault-payload", enums.WORKFLOW_EXECUTION_STATUS_FAILED)
+	assertRunClosed(t, c, "it-fault-payload", enums.WORKFLOW_EXECUTION_STATUS_FAILED)
 	t.Logf("payload too big: failed typed in %v", took)
 }
 
@@ -122,7 +122,7 @@ func TestFaultTaskMessageSplit(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
-	assertClosed(t, c, "it-fault-split", enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
+	assertRunClosed(t, c, "it-fault-split", enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
 	t.Logf("six 0.9 MiB starts: completed in %v", took)
 }
 
@@ -162,7 +162,7 @@ func TestFaultIDTooLong(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
 		t.Fatalf("got %s, want %s", got, want)
 	}
-	ws := assertClosed(t, c, deepRoot, enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
+	ws := assertRunClosed(t, c, deepRoot, enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
 	longest := 0
 	for _, w := range ws {
 		longest = max(longest, len(w.ID))
@@ -201,7 +201,7 @@ func TestFaultMaxConcurrencyTooHigh(t *testing.T) {
 	if d := limitDetails(t, err, failure.LimitMaxConcurrency); d.Pipe != "all" {
 		t.Fatalf("details %+v", d)
 	}
-	if ws := assertClosed(t, c, "it-fault-conc-direct", enums.WORKFLOW_EXECUTION_STATUS_FAILED); len(ws) != 1 {
+	if ws := assertRunClosed(t, c, "it-fault-conc-direct", enums.WORKFLOW_EXECUTION_STATUS_FAILED); len(ws) != 1 {
 		t.Fatalf("children started: %v", ws)
 	}
 }
@@ -215,7 +215,7 @@ func TestFaultHistoryBound(t *testing.T) {
 		Options: workflows.RunOptions{Bounds: &workflows.Bounds{HistoryBytes: 8 << 10}}}
 	_, _, err := runRoot(t, c, "it-fault-history", "it-fault-history", in)
 	limitDetails(t, err, failure.LimitHistoryBytes)
-	assertClosed(t, c, "it-fault-history", enums.WORKFLOW_EXECUTION_STATUS_FAILED)
+	assertRunClosed(t, c, "it-fault-history", enums.WORKFLOW_EXECUTION_STATUS_FAILED)
 }
 
 // The 400-field PipeCompose (seconds of rendering, which used to trip the
@@ -233,7 +233,7 @@ func TestWideComposeOnDevServer(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
 		t.Fatalf("got %.300s\nwant %.300s", got, want)
 	}
-	ws := assertClosed(t, c, "it-wide", enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
+	ws := assertRunClosed(t, c, "it-wide", enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
 	for _, w := range ws {
 		if w.Type == "PipeComposeWorkflow" && w.Events < 20 {
 			t.Errorf("the compose's history has %d events: its renders were not spread over tasks", w.Events)
@@ -258,7 +258,7 @@ func TestBatchPagesOnDevServer(t *testing.T) {
 	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
 		t.Fatalf("got %.300s\nwant %.300s", got, want)
 	}
-	ws := assertClosed(t, c, "it-pages", enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
+	ws := assertRunClosed(t, c, "it-pages", enums.WORKFLOW_EXECUTION_STATUS_COMPLETED)
 	batches := 0
 	for _, w := range ws {
 		if w.Type == workflows.WorkflowBatch {
