@@ -28,7 +28,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: all build test bench bench-temporal lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -57,6 +57,16 @@ bench:
 	$(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
 	@echo
 	$(GO) run ./testsuite/cmd/benchtable < bench.out
+
+# The Temporal load benchmark (docs/temporal.md, "Benchmark"): its own dev
+# server, 100 concurrent sample runs, the sample over 100 and 300 tickets,
+# the 400-field compose, batches of 1,000 and 10,000 items; every output
+# checked against exec; fails when a workflow passes 10,000 events or
+# 10 MB. About 7 minutes on 2 cores: not part of make test (which runs
+# its smoke version, internal/benchtemporal's test).
+BENCH_TEMPORAL ?= sample100,tickets100,tickets300,compose400,batch1000,batch10000
+bench-temporal: devserver
+	$(GO) run ./cmd/benchtemporal -bin $(TEMPORAL) -scenarios $(BENCH_TEMPORAL) | tee bench-temporal.out
 
 # The marker file pins the version: changing STATICCHECK_VERSION reinstalls.
 $(BIN)/.staticcheck-$(STATICCHECK_VERSION):
@@ -106,13 +116,18 @@ run: build worker devserver
 	$(BIN)/jinjabox validate methodfile/testdata/sample_method.mthds
 	scripts/run-temporal.sh $(BIN) methodfile/testdata/sample_method.mthds methodfile/testdata/sample_inputs.json
 
-# Re-records workflows/testdata/histories (the replay test's input) from
-# one sample run on a fresh dev server. Only for a deliberate, versioned
-# workflow change: old histories must keep replaying.
+# Records the replay corpus of a release: every workflow of each replay
+# scenario (integration/record_test.go) on a fresh dev server, into
+# workflows/testdata/histories/$(RELEASE)/. An existing release is never
+# rewritten, except "unreleased" (the code since the last release), which
+# a deliberate workflow change may re-record before the first tag.
+RELEASE ?= unreleased
 record-histories: devserver
-	rm -rf workflows/testdata/histories
-	JINJABOX_TEMPORAL_BIN=$(TEMPORAL) JINJABOX_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories \
+	@if [ -d workflows/testdata/histories/$(RELEASE) ] && [ "$(RELEASE)" != unreleased ]; then \
+		echo "workflows/testdata/histories/$(RELEASE) exists: a release's histories are never rewritten"; exit 1; fi
+	rm -rf workflows/testdata/histories/$(RELEASE)
+	JINJABOX_TEMPORAL_BIN=$(TEMPORAL) JINJABOX_RECORD_HISTORIES=$(CURDIR)/workflows/testdata/histories/$(RELEASE) \
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
-	rm -rf $(BIN) bench.out
+	rm -rf $(BIN) bench.out bench-temporal.out

@@ -79,6 +79,11 @@ type RenderInput struct {
 	Strict bool            `json:"strict,omitempty"`
 	// Limits bound the render (zero fields: the engine's defaults).
 	Limits budget.Limits `json:"limits"`
+	// Request, when set, is a pipe's render sent by a workflow whose task
+	// budget it does not fit (workflows/render.go): rendered as the
+	// runner renders it (the memory as template artefacts, the pipe's
+	// images, its limits), and the fields above are ignored.
+	Request *method.RenderRequest `json:"request,omitempty"`
 }
 
 // RenderOutput is a successful render.
@@ -96,6 +101,21 @@ func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (Render
 }
 
 func (a *Activities) renderTemplate(ctx context.Context, in RenderInput) (RenderOutput, error) {
+	if q := in.Request; q != nil {
+		var out templating.Rendered
+		err := a.span(ctx, q.Category, len(q.Source), func() (int64, int, error) {
+			var err error
+			out, err = q.Render(ctx, &a.envs)
+			return out.Units, len(out.Text), err
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return RenderOutput{}, ctx.Err()
+			}
+			return RenderOutput{}, failure.From(err)
+		}
+		return RenderOutput{Text: out.Text, Units: out.Units, Images: out.Images}, nil
+	}
 	data := map[string]any{}
 	if len(in.Data) > 0 {
 		var err error

@@ -28,6 +28,17 @@ const (
 	// ErrTypeProvider is a model call the provider refused for good
 	// (a 4xx other than 408/429); transient failures stay retryable.
 	ErrTypeProvider = "ProviderError"
+	// ErrTypeLimit is a method whose data does not fit Temporal: a
+	// payload, a history or an ID over the bound jinjabox keeps below the
+	// server's limit (limit.go). It is not TemplateBudgetError: the engine
+	// did not refuse a template, the run's data does not fit the server.
+	ErrTypeLimit = "TemporalLimitError"
+	// ErrTypeTimeout, ErrTypeCanceled and ErrTypeTerminated are a child
+	// workflow or activity that timed out, was cancelled or was
+	// terminated (no application error in it), named at the root.
+	ErrTypeTimeout    = "RunTimeout"
+	ErrTypeCanceled   = "RunCanceled"
+	ErrTypeTerminated = "RunTerminated"
 )
 
 // Details are the position details of a failure, carried as the
@@ -41,6 +52,14 @@ type Details struct {
 	Field    string `json:"field,omitempty"`
 	// Item is the batch item index, -1 outside a batch.
 	Item int `json:"item"`
+	// Limit, Observed and Max describe a TemporalLimitError: which bound
+	// (a Limit* name), the size the run reached and the bound.
+	Limit    string `json:"limit,omitempty"`
+	Observed int64  `json:"observed,omitempty"`
+	Max      int64  `json:"max,omitempty"`
+	// Path lists the pipes from the run's main pipe to the one that
+	// failed (Flatten adds one per workflow level).
+	Path []string `json:"path,omitempty"`
 }
 
 // ErrorType maps an engine error kind to its application error type.
@@ -92,7 +111,7 @@ func WithItem(err error, item int) error {
 		return err
 	}
 	var d Details
-	if ae.HasDetails() && ae.Details(&d) == nil {
+	if ae.HasDetails() && details(ae, &d) {
 		if d.Item < 0 {
 			d.Item = item
 		}

@@ -21,6 +21,15 @@ type BatchFields struct {
 // DefaultMaxConcurrency is PipeBatch's default.
 const DefaultMaxConcurrency = 8
 
+// MaxConcurrency is the largest max_concurrency a PipeBatch may ask for:
+// jinjabox's own rule (Pipelex has no cap). Under Temporal every running
+// item is a pending child workflow, and the server refuses the workflow
+// task that would start a workflow's 2,001st (limit
+// numPendingChildExecutions), which no retry can fix; 500 is a quarter
+// of that, and keeps a batch page of that many items far under the
+// history bounds (docs/temporal.md).
+const MaxConcurrency = 500
+
 var kindBatch = &Kind{
 	Name:       KindBatch,
 	Controller: true,
@@ -40,6 +49,13 @@ var kindBatch = &Kind{
 		return []pipeCall{{"branch_pipe_code", p.BranchPipeCode}}
 	},
 	check: checkBatch,
+	reads: func(c *readCtx) {
+		p := c.e.Pipe
+		c.s.addRoot(p.InputListName)
+		if p.BranchPipeCode != "" {
+			c.s.merge(c.child(p.BranchPipeCode), given(p.InputItemName))
+		}
+	},
 	run: func(x *invocation) (*Stuff, []Stuff, error) {
 		p := x.p
 		out, err := x.batch("input_list_name", p.InputListName, p.InputItemName, p.BranchPipeCode, p.MaxConcurrency, "")
@@ -57,6 +73,9 @@ func checkBatch(c *pipeCheck) {
 	c.batchNames("input_list_name", p.InputListName, p.InputItemName, true)
 	if p.MaxConcurrency < 0 {
 		c.add("max_concurrency", CodeInvalidPipe, "max_concurrency must be positive")
+	}
+	if p.MaxConcurrency > MaxConcurrency {
+		c.add("max_concurrency", CodeInvalidPipe, "max_concurrency is "+strconv.Itoa(p.MaxConcurrency)+", above jinjabox's maximum of "+strconv.Itoa(MaxConcurrency))
 	}
 }
 
@@ -91,12 +110,11 @@ func (x *invocation) batch(listField, listPath, itemName, branch string, window 
 	if window <= 0 {
 		window = DefaultMaxConcurrency
 	}
-	itemConcept := x.itemConcept(listPath)
 	ref := x.resolve(branch)
-	res, err := x.children(len(items), func(i int) Child {
-		m := x.mem.With(Stuff{Name: itemName, Concept: itemConcept, Content: items[i]})
-		return Child{Pipe: ref, Memory: m, Key: keyPrefix + strconv.Itoa(i), Item: i}
-	}, window)
+	// Every item sees the memory its branch reads, plus the item (which
+	// replaces a stuff of the same name in place, as With does).
+	res, err := x.batchChildren(&Batch{Pipe: ref, Shared: x.mem.Only(x.s.r.Library.Reads(ref)),
+		ItemName: itemName, ItemConcept: x.itemConcept(listPath), Items: items, KeyPrefix: keyPrefix, Window: window, Caller: x.code()})
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,18 @@ var kindCondition = &Kind{
 		return out
 	},
 	check: checkCondition,
-	run:   runCondition,
+	reads: func(c *readCtx) {
+		p := c.e.Pipe
+		for _, k := range sortedKeys(p.Outcomes) {
+			if t := p.Outcomes[k]; !isSpecialOutcome(t) {
+				c.s.merge(c.child(t), given(p.AddAliasFromExpressionTo))
+			}
+		}
+		if t := p.DefaultOutcome; t != "" && !isSpecialOutcome(t) {
+			c.s.merge(c.child(t), given(p.AddAliasFromExpressionTo))
+		}
+	},
+	run: runCondition,
 }
 
 func isSpecialOutcome(t string) bool { return t == OutcomeContinue || t == OutcomeFail }

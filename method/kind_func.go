@@ -26,6 +26,9 @@ var kindFunc = &Kind{
 		return s
 	},
 	check: checkFunc,
+	// The function receives the working memory (FuncCall.Memory), as in
+	// Pipelex: it may read any stuff.
+	reads: func(c *readCtx) { c.s.all = true },
 	run:   runFunc,
 }
 

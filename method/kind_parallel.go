@@ -43,7 +43,13 @@ var kindParallel = &Kind{
 		return out
 	},
 	check: checkParallel,
-	run:   runParallel,
+	reads: func(c *readCtx) {
+		for _, b := range c.e.Pipe.Branches {
+			c.s.addRoot(b.BatchOver)
+			c.s.merge(c.child(b.Pipe), given(b.BatchAs))
+		}
+	},
+	run: runParallel,
 }
 
 func checkParallel(c *pipeCheck) {

@@ -35,7 +35,23 @@ var kindSequence = &Kind{
 		return out
 	},
 	check: checkSequence,
+	reads: readsSequence,
 	run:   runSequence,
+}
+
+// readsSequence: every step's reads. A name an earlier step produces is
+// still read from the caller's memory, since an absent step output
+// stores nothing and a later step then reads the caller's stuff of
+// that name.
+func readsSequence(c *readCtx) {
+	for _, st := range c.e.Pipe.Steps {
+		if st.BatchOver != "" {
+			c.s.addRoot(st.BatchOver)
+			c.s.merge(c.child(st.Pipe), given(st.BatchAs))
+			continue
+		}
+		c.s.merge(c.child(st.Pipe), nil)
+	}
 }
 
 func checkSequence(c *pipeCheck) {
@@ -199,7 +215,7 @@ func runSequence(x *invocation) (*Stuff, []Stuff, error) {
 		if st.BatchOver != "" {
 			// The batch reads the sequence's memory so far.
 			y := *x
-			y.mem = mem
+			y.mem, y.data, y.dataValues = mem, nil, 0
 			var err error
 			if out, err = y.batch("steps["+strconv.Itoa(i)+"].batch_over", st.BatchOver, st.BatchAs, st.Pipe, 0, step+"-"); err != nil {
 				return nil, nil, err

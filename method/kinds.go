@@ -24,6 +24,9 @@ type Kind struct {
 	// that names it (for validation and for skipping pipes that need a
 	// missing method).
 	calls func(p *Pipe) []pipeCall
+	// reads adds what a pipe of the kind reads from its memory beyond
+	// its declared inputs (closure.go); nil reads nothing more.
+	reads func(c *readCtx)
 	// check validates a pipe of the kind (the checks every pipe shares
 	// have run).
 	check func(c *pipeCheck)

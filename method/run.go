@@ -38,9 +38,10 @@ type Runner struct {
 	Limits budget.Limits
 	// MaxDepth bounds pipe nesting (0: DefaultMaxDepth).
 	MaxDepth int
-	// LimitsFor, when set, gives each render's limits by category instead
-	// of Limits (the Temporal layer bounds in-workflow renders this way).
-	LimitsFor func(templating.Category) budget.Limits
+	// Renderer, when set, runs every render (the Temporal layer meters
+	// the renders of a workflow task and sends those that do not fit to
+	// an activity); nil renders inline under Limits.
+	Renderer Renderer
 	// OnRender, when set, observes every render, failed ones included
 	// (the Temporal layer turns these into trace spans).
 	OnRender func(RenderEvent)
@@ -215,6 +216,11 @@ type invocation struct {
 	p     *Pipe
 	mem   *Memory
 	depth int
+	// data is the render context of mem, built on the first render: every
+	// render of the invocation reads the same memory; dataValues is how
+	// many values a render binds from it (dataCount).
+	data       map[string]any
+	dataValues int
 }
 
 // code names the pipe in errors and renders: its library reference.
@@ -260,15 +266,32 @@ func (x *invocation) call(req CompletionRequest) (CompletionResponse, error) {
 	return resp, nil
 }
 
-// children runs n children of this pipe through the runner's seam.
+// children runs n children of this pipe through the runner's seam, each
+// on the part of its memory its pipe reads.
 func (x *invocation) children(n int, child func(i int) Child, window int) ([]ChildResult, error) {
+	reads := map[string]Reads{}
 	mk := func(i int) Child {
 		c := child(i)
 		c.Depth = x.depth + 1
+		r, ok := reads[c.Pipe]
+		if !ok {
+			r = x.s.r.Library.Reads(c.Pipe)
+			reads[c.Pipe] = r
+		}
+		c.Memory = c.Memory.Only(r)
 		return c
 	}
 	if x.s.r.Children != nil {
 		return x.s.r.Children.Run(n, mk, window)
 	}
 	return x.s.inline(n, mk)
+}
+
+// batchChildren runs a batch's items through the runner's seam.
+func (x *invocation) batchChildren(b *Batch) ([]ChildResult, error) {
+	b.Depth = x.depth + 1
+	if x.s.r.Children != nil {
+		return x.s.r.Children.Batch(b)
+	}
+	return x.s.inline(len(b.Items), b.Child)
 }

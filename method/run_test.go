@@ -150,7 +150,7 @@ func TestRunPipeKinds(t *testing.T) {
 		},
 		{
 			name:   "condition routes and aliases",
-			method: `{"main_pipe": "c", "pipes": {"c": {"type": "PipeCondition", "inputs": {"n": "Number"}, "expression": "'big' if n.text > 2 else 'small'", "outcomes": {"big": "b"}, "default_outcome": "s", "add_alias_from_expression_to": "route"}, "b": {"type": "PipeCompose", "template": "B {{ route }}"}, "s": {"type": "PipeCompose", "template": "S {{ route }}"}}}`,
+			method: `{"main_pipe": "c", "pipes": {"c": {"type": "PipeCondition", "inputs": {"n": "Number"}, "expression": "'big' if n.text > 2 else 'small'", "outcomes": {"big": "b"}, "default_outcome": "s", "add_alias_from_expression_to": "route"}, "b": {"type": "PipeCompose", "inputs": {"route": "Text"}, "template": "B {{ route }}"}, "s": {"type": "PipeCompose", "inputs": {"route": "Text"}, "template": "S {{ route }}"}}}`,
 			inputs: `{"n": {"concept": "Number", "content": 5}}`,
 			want:   `{"text":"B big"}`,
 		},
@@ -174,13 +174,13 @@ func TestRunPipeKinds(t *testing.T) {
 		},
 		{
 			name:   "batch keeps order and compacts absent",
-			method: `{"main_pipe": "b", "pipes": {"b": {"type": "PipeBatch", "inputs": {"l": "Text[]"}, "branch_pipe_code": "c", "input_list_name": "l", "input_item_name": "it"}, "c": {"type": "PipeCondition", "expression": "it.text", "outcomes": {"skip": "continue"}, "default_outcome": "up", "output": "Text?"}, "up": {"type": "PipeCompose", "template": "{{ it.text|upper }}"}}}`,
+			method: `{"main_pipe": "b", "pipes": {"b": {"type": "PipeBatch", "inputs": {"l": "Text[]"}, "branch_pipe_code": "c", "input_list_name": "l", "input_item_name": "it"}, "c": {"type": "PipeCondition", "inputs": {"it": "Text"}, "expression": "it.text", "outcomes": {"skip": "continue"}, "default_outcome": "up", "output": "Text?"}, "up": {"type": "PipeCompose", "inputs": {"it": "Text"}, "template": "{{ it.text|upper }}"}}}`,
 			inputs: `{"l": {"concept": "Text[]", "content": ["a", "skip", "c"]}}`,
 			want:   `[{"text":"A"},{"text":"C"}]`,
 		},
 		{
 			name:    "batch first failure by index",
-			method:  `{"main_pipe": "b", "pipes": {"b": {"type": "PipeBatch", "inputs": {"l": "Anything"}, "branch_pipe_code": "c", "input_list_name": "l", "input_item_name": "it"}, "c": {"type": "PipeCompose", "template": "{{ 1 // it.text }}"}}}`,
+			method:  `{"main_pipe": "b", "pipes": {"b": {"type": "PipeBatch", "inputs": {"l": "Anything"}, "branch_pipe_code": "c", "input_list_name": "l", "input_item_name": "it"}, "c": {"type": "PipeCompose", "inputs": {"it": "Number"}, "template": "{{ 1 // it.text }}"}}}`,
 			inputs:  `{"l": {"concept": "Number[]", "content": [1, 0, 0]}}`,
 			errKind: "render",
 			check: func(t *testing.T, r *Result) {
@@ -197,7 +197,7 @@ func TestRunPipeKinds(t *testing.T) {
 		},
 		{
 			name:   "sequence with batch step",
-			method: `{"main_pipe": "s", "pipes": {"s": {"type": "PipeSequence", "steps": [{"pipe": "up", "batch_over": "l", "batch_as": "it", "result": "ups"}, {"pipe": "join", "result": "joined"}]}, "up": {"type": "PipeCompose", "template": "{{ it.text|upper }}"}, "join": {"type": "PipeCompose", "template": "{% for u in ups %}{{ u.text }}{% endfor %}"}}}`,
+			method: `{"main_pipe": "s", "pipes": {"s": {"type": "PipeSequence", "inputs": {"l": "Text[]"}, "steps": [{"pipe": "up", "batch_over": "l", "batch_as": "it", "result": "ups"}, {"pipe": "join", "result": "joined"}]}, "up": {"type": "PipeCompose", "inputs": {"it": "Text"}, "template": "{{ it.text|upper }}"}, "join": {"type": "PipeCompose", "inputs": {"ups": "Text[]"}, "template": "{% for u in ups %}{{ u.text }}{% endfor %}"}}}`,
 			inputs: `{"l": {"concept": "Text[]", "content": ["a", "b"]}}`,
 			want:   `{"text":"AB"}`,
 			check: func(t *testing.T, r *Result) {
@@ -249,7 +249,15 @@ func TestRunPipeKinds(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := &Runner{Library: mustMethod(t, tc.method), Provider: LocalProvider{Simulate: true}}
+			lib := mustMethod(t, tc.method)
+			// The runner runs validated libraries: a child sees only the
+			// stuffs its pipe declares (Library.Reads).
+			for _, pr := range Problems(lib.Validate(ValidateOptions{}).Err()) {
+				if pr.Code == CodeUndeclaredInput {
+					t.Fatalf("the test's method reads an undeclared input: %v", pr)
+				}
+			}
+			r := &Runner{Library: lib, Provider: LocalProvider{Simulate: true}}
 			res, err := r.Run(context.Background(), mustInputs(t, tc.inputs))
 			if tc.errKind != "" {
 				var re *RunError

@@ -1,6 +1,9 @@
 package method
 
 import (
+	"maps"
+
+	"github.com/jinjabox/jinjabox/engine/value"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine"
@@ -103,31 +106,83 @@ func (x *invocation) render(field string, cat templating.Category, style templat
 }
 
 // renderWith renders one template field against memory plus extra
-// context (inputs win over extra keys), under the runner's limits.
+// context (inputs win over extra keys), through the runner's Renderer
+// (inline under the runner's limits when it has none).
 func (x *invocation) renderWith(field string, cat templating.Category, style templating.Style, src string, extra map[string]any, rc templating.RenderConfig) (string, error) {
 	s := x.s
-	data, err := x.mem.TemplateData(x.concepts())
-	if err != nil {
-		return "", x.fail(field, err)
+	if rc.Images == nil {
+		rc.Images = templating.NewImageRegistry()
 	}
-	for _, k := range sortedKeys(extra) {
-		if _, taken := data[k]; !taken { // inputs win over extra context
-			data[k] = extra[k]
-		}
+	j := &RenderJob{Pipe: x.code(), Field: field, Category: cat, Style: style, Source: src,
+		Sigils: rc.Sigils, Strict: rc.Strict, Extra: extra, Images: rc.Images, x: x}
+	var out templating.Rendered
+	var err error
+	if s.r.Renderer != nil {
+		out, err = s.r.Renderer.Render(j)
+	} else {
+		out, err = j.Inline(0)
 	}
-	rc.Limits = s.r.Limits
-	if s.r.LimitsFor != nil {
-		rc.Limits = s.r.LimitsFor(cat)
-	}
-	code := x.code()
-	out, err := s.r.templates().Render(cat, style, code+"."+field, src, data, rc)
 	if s.r.OnRender != nil {
-		s.r.OnRender(RenderEvent{Pipe: code, Field: field, Category: cat, TemplateBytes: len(src),
+		s.r.OnRender(RenderEvent{Pipe: j.Pipe, Field: field, Category: cat, TemplateBytes: len(src),
 			Units: out.Units, OutputBytes: len(out.Text), Err: err})
 	}
 	if err != nil {
 		return "", x.fail(field, err)
 	}
-	s.res.Renders = append(s.res.Renders, Render{Pipe: code, Field: field, Text: out.Text, Images: out.Images})
+	s.res.Renders = append(s.res.Renders, Render{Pipe: j.Pipe, Field: field, Text: out.Text, Images: out.Images})
 	return out.Text, nil
+}
+
+// templateData is the invocation's render context plus extra context
+// (inputs win over extra keys), and the number of values a render binds
+// from it. The memory's part is built once per invocation; extra keys go
+// into a copy.
+func (x *invocation) templateData(extra map[string]any) (map[string]any, int, error) {
+	if x.data == nil {
+		data, err := x.mem.TemplateData(x.concepts())
+		if err != nil {
+			return nil, 0, err
+		}
+		x.data, x.dataValues = data, dataCount(data)
+	}
+	if len(extra) == 0 {
+		return x.data, x.dataValues, nil
+	}
+	data := maps.Clone(x.data)
+	n := x.dataValues
+	for _, k := range sortedKeys(extra) {
+		if _, taken := data[k]; !taken {
+			data[k] = extra[k]
+			n += dataCount(extra[k])
+		}
+	}
+	return data, n, nil
+}
+
+// dataCount is how many values binding v copies into a render: one per
+// scalar, host object (an artefact is bound by reference), list item and
+// map entry. Binding is work the engine does before it meters anything,
+// in proportion to this count.
+func dataCount(v any) int {
+	switch t := v.(type) {
+	case []any:
+		n := 1
+		for _, e := range t {
+			n += dataCount(e)
+		}
+		return n
+	case map[string]any:
+		n := 1
+		for _, k := range sortedKeys(t) {
+			n += dataCount(t[k])
+		}
+		return n
+	case *value.OrderedMap:
+		n := 1
+		for _, e := range t.Values {
+			n += dataCount(e)
+		}
+		return n
+	}
+	return 1
 }

@@ -96,7 +96,8 @@ func TestKindsEndToEnd(t *testing.T) {
 	reg := testFuncs(t)
 	m := mustLoad(t, "testdata/kinds.mthds", Options{})
 	r := &method.Runner{Library: m, Provider: method.LocalProvider{Files: os.DirFS("testdata")}, Funcs: reg}
-	res, err := r.Run(context.Background(), loadInputs(t, "testdata/kinds_inputs.json"))
+	// every child on its library subset and memory gives the same output
+	res, err := runBothWays(t, r, m.Main, loadInputs(t, "testdata/kinds_inputs.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestKindsRunErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &method.Runner{Library: m, Provider: method.LocalProvider{Files: os.DirFS("testdata")}, Funcs: reg}
-			_, err = r.Run(context.Background(), mem)
+			_, err = runBothWays(t, r, m.Main, mem)
 			var re *method.RunError
 			if !errors.As(err, &re) || re.Pipe != tc.pipe || re.Field != tc.field || !strings.Contains(err.Error(), tc.detail) {
 				t.Fatalf("want a RunError at %s/%s with %q, got %v", tc.pipe, tc.field, tc.detail, err)

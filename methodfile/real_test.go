@@ -1,7 +1,6 @@
 package methodfile
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -235,7 +234,7 @@ func TestRealBundlesRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := &method.Runner{Library: lib, Provider: method.LocalProvider{Files: os.DirFS(docs), Simulate: true}, Funcs: realFuncs}
-			res, err := r.RunPipe(context.Background(), entry, mem)
+			res, err := runBothWays(t, r, entry, mem)
 			if err != nil {
 				var ue *method.UnsupportedError
 				if errors.As(err, &ue) {

@@ -1,7 +1,6 @@
 package methodfile
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"testing"
@@ -32,7 +31,7 @@ func TestSampleMatchesJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := (&method.Runner{Library: m, Provider: method.LocalProvider{}}).Run(context.Background(), mem)
+		res, err := runBothWays(t, &method.Runner{Library: m, Provider: method.LocalProvider{}}, m.Main, mem)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,8 @@
 package workflows
 
 import (
-	"encoding/json"
 	"strconv"
+	"strings"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -12,22 +12,26 @@ import (
 )
 
 // children is the runner's Children seam under Temporal: each child is a
-// child workflow of its kind's type. It keeps a window of at most
-// `window` children running and waits for them in index order, starting
-// the next as each finishes: results stay in index order, and the failure
-// returned is the first by index (a later child that failed earlier in
-// time is only seen if every child before it succeeded). Children left
-// running when the parent fails are cancelled with it.
+// child workflow of its kind's type, whose input is the part of the
+// library its pipe needs and the memory it reads (the runner filtered
+// it). Run keeps a window of at most `window` children running and waits
+// for them in index order, starting the next as each finishes: results
+// stay in index order, and the failure returned is the first by index (a
+// later child that failed earlier in time is only seen if every child
+// before it succeeded). Children left running when the parent fails are
+// cancelled with it. Batch is batch.go's.
 type children struct {
-	ctx workflow.Context
-	in  PipeInput
+	r *run
+	// check, when set, sees each child's output as it comes, in index
+	// order, and may fail the rest (a batch's running output total).
+	check func(i int, out *method.Stuff) error
 }
 
-// Run implements method.Children.
+// Run implements method.Children. The window is at most MaxConcurrency
+// (a parallel's branches run at once, up to that many): no workflow ever
+// has more pending children than the server allows.
 func (c *children) Run(n int, child func(i int) method.Child, window int) ([]method.ChildResult, error) {
-	if window < 1 {
-		window = 1
-	}
+	window = max(1, min(window, method.MaxConcurrency))
 	futures := make([]workflow.ChildWorkflowFuture, n)
 	items := make([]int, n)
 	start := func(i int) error {
@@ -45,11 +49,16 @@ func (c *children) Run(n int, child func(i int) method.Child, window int) ([]met
 	out := make([]method.ChildResult, n)
 	for i := range n {
 		var res PipeOutput
-		if err := futures[i].Get(c.ctx, &res); err != nil {
+		if err := futures[i].Get(c.r.ctx, &res); err != nil {
 			if items[i] >= 0 {
 				return nil, failure.WithItem(err, items[i])
 			}
 			return nil, err
+		}
+		if c.check != nil {
+			if err := c.check(i, res.Output); err != nil {
+				return nil, err
+			}
 		}
 		if next := i + window; next < n {
 			if err := start(next); err != nil {
@@ -61,29 +70,55 @@ func (c *children) Run(n int, child func(i int) method.Child, window int) ([]met
 	return out, nil
 }
 
-// start starts one child workflow. Its ID extends the parent's (from
-// workflow info, so replays give the same IDs) with the child's key,
-// unique within the parent.
-func (c *children) start(ch method.Child) (workflow.ChildWorkflowFuture, error) {
-	e, ok := c.in.Method.Pipe(ch.Pipe)
+// subset is the part of the run's library a child needs: its pipe's
+// closure and the concepts of its memory (computed once per pipe and set
+// of concepts).
+func (r *run) subset(pipe string, mem *method.Memory) *method.Library {
+	concepts := mem.StuffConcepts()
+	k := pipe + "\x00" + strings.Join(concepts, "\x00")
+	if l, ok := r.subsets[k]; ok {
+		return l
+	}
+	l := r.lib.Subset([]string{pipe}, concepts)
+	r.subsets[k] = l
+	return l
+}
+
+// childInput is the input of the child workflow of ch, and its type.
+func (r *run) childInput(ch method.Child) (PipeInput, string, error) {
+	e, ok := r.lib.Pipe(ch.Pipe)
 	if !ok {
-		return nil, failure.From(method.Fail(ch.Pipe, "", errs.New(errs.Render, "pipe is not defined")))
+		return PipeInput{}, "", method.Fail(ch.Pipe, "", errs.New(errs.Render, "pipe is not defined"))
 	}
 	if _, ok := method.KindOf(e.Pipe.Type); !ok {
-		return nil, failure.From(method.Fail(ch.Pipe, "type", errs.New(errs.Render, "a "+method.KindSignature+" has no body to run")))
+		return PipeInput{}, "", method.Fail(ch.Pipe, "type", errs.New(errs.Render, "a "+method.KindSignature+" has no body to run"))
 	}
-	// The child's input carries the memory: refuse one the server would
-	// reject, with a budget error naming the pipe.
-	b, err := json.Marshal(ch.Memory)
+	in := PipeInput{Method: r.subset(ch.Pipe, ch.Memory), Pipe: ch.Pipe, Memory: ch.Memory, Depth: ch.Depth, Output: ch.Output, Options: r.opts}
+	return in, WorkflowFor(e.Pipe.Type), nil
+}
+
+// start starts one child workflow, its input checked as a payload (a
+// TemporalLimitError naming the child's pipe and item when it is too
+// large) and accounted to the current task. Its ID extends the parent's
+// with the child's key (childID).
+func (c *children) start(ch method.Child) (workflow.ChildWorkflowFuture, error) {
+	in, typ, err := c.r.childInput(ch)
 	if err != nil {
-		return nil, failure.From(method.Fail(ch.Pipe, "", errs.Wrap(errs.Render, err)))
+		return nil, err
 	}
-	if len(b) > MaxPayloadBytes {
-		return nil, failure.From(method.Fail(ch.Pipe, "", errs.New(errs.Budget,
-			"working memory of "+strconv.Itoa(len(b))+" bytes exceeds the "+strconv.Itoa(MaxPayloadBytes)+"-byte payload limit")))
+	return c.r.startChild(typ, ch.Key, in, "the input of pipe "+strconv.Quote(ch.Pipe), ch.Pipe, ch.Item)
+}
+
+// startChild starts a child workflow of type typ with input in (checked
+// and accounted as a payload) under the key's child ID.
+func (r *run) startChild(typ, key string, in any, what, pipe string, item int) (workflow.ChildWorkflowFuture, error) {
+	e, err := encode(in)
+	if err != nil {
+		return nil, method.Fail(pipe, "", errs.Wrap(errs.Render, err))
 	}
-	id := workflow.GetInfo(c.ctx).WorkflowExecution.ID + "/" + ch.Key
-	cctx := workflow.WithChildOptions(c.ctx, workflow.ChildWorkflowOptions{WorkflowID: id})
-	in := PipeInput{Method: c.in.Method, Pipe: ch.Pipe, Memory: ch.Memory, Depth: ch.Depth, Output: ch.Output, Options: c.in.Options}
-	return workflow.ExecuteChildWorkflow(cctx, WorkflowFor(e.Pipe.Type), in), nil
+	if err := r.task.issue(e, what, pipe, "", item); err != nil {
+		return nil, err
+	}
+	cctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{WorkflowID: childID(r.ctx, key)})
+	return workflow.ExecuteChildWorkflow(cctx, typ, e.raw), nil
 }

@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,19 +14,26 @@ import (
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
-// The recorded histories of one sample-method run on a real server (every
-// workflow of it: RunMethod, sequence, batch, conditions, LLM, compose)
-// replay against the current workflow code without a non-determinism
-// error. A change that breaks this breaks running workflows on upgrade:
-// version it with workflow.GetVersion instead. Re-record with
-// `make record-histories` only for a deliberate, versioned change.
+// The replay corpus: testdata/histories/<release>/<scenario>/ holds every
+// workflow of one run of each scenario (integration's replayScenarios:
+// the sample, each controller kind, a batch in pages and ranges, renders
+// over many tasks and in the activity, hashed IDs, failures), recorded on
+// a real server by `make record-histories RELEASE=...`. Every history of
+// every release replays against the current code without a
+// non-determinism error: a change that breaks one breaks the runs of
+// that release still in flight. Releases are kept; the versioning
+// strategy (docs/temporal.md) says what a breaking change needs.
 func TestReplayRecordedHistories(t *testing.T) {
-	files, err := filepath.Glob("testdata/histories/*.json")
+	files, err := filepath.Glob("testdata/histories/*/*/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) < 5 {
-		t.Fatalf("found %d recorded histories, want the sample run's 10", len(files))
+	scenarios := map[string]bool{}
+	for _, f := range files {
+		scenarios[filepath.Base(filepath.Dir(f))] = true
+	}
+	if len(scenarios) < 10 {
+		t.Fatalf("found %d recorded scenarios (%d histories), want the 10 of replayScenarios", len(scenarios), len(files))
 	}
 	for _, f := range files {
 		fh, err := os.Open(f)
@@ -38,8 +46,11 @@ func TestReplayRecordedHistories(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		// Child IDs derive from the workflow's own ID, so replay under the
-		// recorded one (the file name, with "/" spelled "__").
-		id := strings.ReplaceAll(strings.TrimSuffix(filepath.Base(f), ".json"), "__", "/")
+		// recorded one (the file name, path-escaped).
+		id, err := url.PathUnescape(strings.TrimSuffix(filepath.Base(f), ".json"))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
 		r := worker.NewWorkflowReplayer()
 		(&workflows.Workflows{}).Register(r)
 		err = r.ReplayWorkflowHistoryWithOptions(quietLogger(), hist, worker.ReplayWorkflowHistoryOptions{
@@ -49,4 +60,5 @@ func TestReplayRecordedHistories(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+	t.Logf("%d histories of %d scenarios replayed", len(files), len(scenarios))
 }

@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,7 +123,7 @@ func TestWorkflowRenderSpansAndInterceptor(t *testing.T) {
 // reported once, when it first runs.
 func TestNoRenderSpansOnReplay(t *testing.T) {
 	sr, tp := recorder()
-	files, _ := filepath.Glob("testdata/histories/*draft_reply.json")
+	files, _ := filepath.Glob("testdata/histories/*/sample/*draft_reply.json")
 	if len(files) == 0 {
 		t.Fatal("no recorded history")
 	}
@@ -138,7 +139,7 @@ func TestNoRenderSpansOnReplay(t *testing.T) {
 		}
 		r := worker.NewWorkflowReplayer()
 		(&workflows.Workflows{Recorder: activities.SpanRecorder{Tracer: tp.Tracer("test")}}).Register(r)
-		id := strings.ReplaceAll(strings.TrimSuffix(filepath.Base(f), ".json"), "__", "/")
+		id, _ := url.PathUnescape(strings.TrimSuffix(filepath.Base(f), ".json"))
 		if err := r.ReplayWorkflowHistoryWithOptions(quietLogger(), hist, worker.ReplayWorkflowHistoryOptions{
 			OriginalExecution: workflow.Execution{ID: id, RunID: "replay"}}); err != nil {
 			t.Fatal(err)

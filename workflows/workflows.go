@@ -43,11 +43,18 @@ type RunOptions struct {
 	// MaxAttempts bounds model-call attempts (0: DefaultMaxAttempts; < 0:
 	// unlimited; template errors are never retried).
 	MaxAttempts int32 `json:"max_attempts,omitempty"`
+	// Bounds, when set, lower the batch plan's and the history guard's
+	// bounds (tests and the replay corpus: small pages, ranges and
+	// histories).
+	Bounds *Bounds `json:"bounds,omitempty"`
 }
 
-// PipeInput is every pipe workflow's input: the library, the pipe to run
-// (its library reference), its working memory and its nesting depth
-// (bounded by method.DefaultMaxDepth).
+// PipeInput is every pipe workflow's input: the part of the library the
+// pipe needs (method.Library.Subset: its pipes and their concepts, not
+// the whole library), the pipe to run (its library reference), its
+// working memory (what the pipe reads of its caller's:
+// method.Library.Reads) and its nesting depth (bounded by
+// method.DefaultMaxDepth).
 type PipeInput struct {
 	Method *method.Library `json:"method"`
 	Pipe   string          `json:"pipe"`
@@ -97,109 +104,170 @@ type Workflows struct {
 // workflowProvider runs model calls as CompleteText activities; it is how
 // the runner's operators call a model inside a workflow.
 type workflowProvider struct {
-	ctx workflow.Context
+	w *run
 }
 
 // CompleteText implements method.Provider. The context.Context is
-// unused: the workflow context carries cancellation.
+// unused: the workflow context carries cancellation. The request is a
+// payload: checked and accounted for before the activity starts.
 func (p workflowProvider) CompleteText(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
 	var resp method.CompletionResponse
-	err := workflow.ExecuteActivity(p.ctx, activities.NameCompleteText, req).Get(p.ctx, &resp)
+	e, err := encode(req)
+	if err != nil {
+		return resp, err
+	}
+	if err := p.w.task.issue(e, "the model request of pipe "+strconv.Quote(req.Pipe), req.Pipe, "", -1); err != nil {
+		return resp, err
+	}
+	err = p.w.executeActivity(activities.NameCompleteText, e.raw, &resp)
 	return resp, modelCallFailure(err)
 }
 
-// runner is the pure runner of one pipe workflow: renders under the
-// in-workflow limits, model calls as activities, children as child
-// workflows.
-func (w *Workflows) runner(ctx workflow.Context, in PipeInput) *method.Runner {
-	r := &method.Runner{
-		Library:   in.Method,
-		Provider:  workflowProvider{ctx: activityContext(ctx, in.Options)},
-		LimitsFor: InWorkflowLimits,
-		Funcs:     w.Funcs,
-		Children:  &children{ctx: ctx, in: in},
+// executeActivity runs an activity under the run's activity options and
+// waits for its result.
+func (r *run) executeActivity(name string, arg, result any) error {
+	return workflow.ExecuteActivity(r.actx, name, arg).Get(r.ctx, result)
+}
+
+// run is the state of one workflow execution: its context, activity
+// context, options, current workflow task, and the library subsets its
+// children were sent (each computed once).
+type run struct {
+	w       *Workflows
+	ctx     workflow.Context
+	actx    workflow.Context
+	opts    RunOptions
+	lib     *method.Library
+	task    *task
+	subsets map[string]*method.Library
+	// batchHere is set in a PipeBatch's workflow: its batch is its whole
+	// job, so it runs a page of items itself (batch.go).
+	batchHere bool
+}
+
+func (w *Workflows) newRun(ctx workflow.Context, lib *method.Library, o RunOptions) *run {
+	return &run{w: w, ctx: ctx, actx: activityContext(ctx, o), opts: o, lib: lib, task: newTask(ctx, o.Bounds.resolved()), subsets: map[string]*method.Library{}}
+}
+
+// runner is the pure runner of one pipe workflow: renders in workflow
+// code under the task meter (render.go), model calls as activities,
+// children as child workflows.
+func (r *run) runner() *method.Runner {
+	mr := &method.Runner{
+		Library:  r.lib,
+		Provider: workflowProvider{w: r},
+		Funcs:    r.w.Funcs,
+		Children: &children{r: r},
+		Renderer: &renderer{r: r},
 	}
-	if w.Recorder != nil {
-		rec := w.Recorder
-		r.OnRender = func(e method.RenderEvent) {
+	if rec := r.w.Recorder; rec != nil {
+		ctx := r.ctx
+		mr.OnRender = func(e method.RenderEvent) {
 			if !workflow.IsReplaying(ctx) {
 				recordRender(ctx, rec, e)
 			}
 		}
 	}
-	return r
+	return mr
 }
 
 // PipeWorkflow runs one pipe invocation. It is registered once per kind,
 // under the kind's workflow type (WorkflowFor), and refuses a pipe of
-// another kind.
+// another kind. Its failure is flattened (failure.Flatten): the
+// innermost typed error, with this pipe first in its path.
 func (w *Workflows) PipeWorkflow(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
+	out, err := w.pipe(ctx, in)
+	return out, failure.Flatten(err, in.Pipe)
+}
+
+func (w *Workflows) pipe(ctx workflow.Context, in PipeInput) (PipeOutput, error) {
+	if err := checkRoot(ctx); err != nil {
+		return PipeOutput{}, err
+	}
 	if in.Method == nil {
-		return PipeOutput{}, failure.From(errs.New(errs.Render, "no method"))
+		return PipeOutput{}, errs.New(errs.Render, "no method")
 	}
 	e, ok := in.Method.Pipe(in.Pipe)
 	if !ok {
-		return PipeOutput{}, failure.From(method.Fail(in.Pipe, "", errs.New(errs.Render, "pipe is not defined")))
+		return PipeOutput{}, method.Fail(in.Pipe, "", errs.New(errs.Render, "pipe is not defined"))
 	}
 	if wf := workflow.GetInfo(ctx).WorkflowType.Name; wf != WorkflowFor(e.Pipe.Type) {
-		return PipeOutput{}, failure.From(method.Fail(in.Pipe, "type", errs.New(errs.Render, "pipe type "+strconv.Quote(e.Pipe.Type)+" does not run in "+wf)))
+		return PipeOutput{}, method.Fail(in.Pipe, "type", errs.New(errs.Render, "pipe type "+strconv.Quote(e.Pipe.Type)+" does not run in "+wf))
 	}
 	mem := in.Memory
 	if mem == nil {
 		mem = method.NewMemory()
 	}
-	res, err := w.runner(ctx, in).Invoke(context.Background(), in.Pipe, mem, in.Depth, in.Output)
+	r := w.newRun(ctx, in.Method, in.Options)
+	r.batchHere = e.Pipe.Type == method.KindBatch
+	res, err := r.runner().Invoke(context.Background(), in.Pipe, mem, in.Depth, in.Output)
 	if err != nil {
-		return PipeOutput{}, failure.From(err)
+		return PipeOutput{}, err
 	}
-	return finish(in.Pipe, res.Output, res.Added)
+	out := PipeOutput{Output: res.Output, Added: res.Added}
+	return out, r.finish(in.Pipe, out)
 }
 
-// finish encodes a pipe's result, refusing one too large for a payload.
-func finish(ref string, out *method.Stuff, added []method.Stuff) (PipeOutput, error) {
-	res := PipeOutput{Output: out, Added: added}
-	b, err := json.Marshal(res)
+// finish checks a workflow's result, a payload like any other: over
+// MaxPayloadBytes it is a TemporalLimitError naming the pipe; the
+// completion is a command of the current task, which ends first when the
+// result would not fit its payload budget.
+func (r *run) finish(ref string, res any) error {
+	e, err := encode(res)
 	if err != nil {
-		return PipeOutput{}, failure.From(method.Fail(ref, "", errs.Wrap(errs.Render, err)))
+		return method.Fail(ref, "", errs.Wrap(errs.Render, err))
 	}
-	if len(b) > MaxPayloadBytes {
-		return PipeOutput{}, failure.From(method.Fail(ref, "", errs.New(errs.Budget,
-			"result of "+strconv.Itoa(len(b))+" bytes exceeds the "+strconv.Itoa(MaxPayloadBytes)+"-byte payload limit")))
-	}
-	return res, nil
+	return r.task.issue(e, "the result of pipe "+strconv.Quote(ref), ref, "", -1)
 }
 
 // RunMethodWorkflow validates the library (a ValidateMethod activity: it
 // parses every template, more work than a workflow task should do), then
 // runs its main pipe over the inputs as a child workflow. An invalid
 // library fails with an InvalidMethod application error listing every
-// problem.
+// problem; any failure is the innermost typed error (failure.Flatten).
 func (w *Workflows) RunMethodWorkflow(ctx workflow.Context, in RunMethodInput) (PipeOutput, error) {
-	actx := activityContext(ctx, in.Options)
-	if err := workflow.ExecuteActivity(actx, activities.NameValidateMethod, in.Method).Get(ctx, nil); err != nil {
-		return PipeOutput{}, err
+	out, main, err := w.runMethod(ctx, in)
+	return out, failure.Flatten(err, main)
+}
+
+func (w *Workflows) runMethod(ctx workflow.Context, in RunMethodInput) (PipeOutput, string, error) {
+	if err := checkRoot(ctx); err != nil {
+		return PipeOutput{}, "", err
+	}
+	r := w.newRun(ctx, nil, in.Options)
+	e, err := encode(in.Method)
+	if err != nil {
+		return PipeOutput{}, "", errs.Wrap(errs.Render, err)
+	}
+	if err := r.task.issue(e, "the method", "", "", -1); err != nil {
+		return PipeOutput{}, "", err
+	}
+	if err := workflow.ExecuteActivity(r.actx, activities.NameValidateMethod, e.raw).Get(ctx, nil); err != nil {
+		return PipeOutput{}, "", err
 	}
 	lib, err := method.LoadJSON(in.Method)
 	if err != nil {
-		return PipeOutput{}, failure.From(errs.Wrap(errs.Render, err))
+		return PipeOutput{}, "", errs.Wrap(errs.Render, err)
 	}
+	r.lib = lib
 	if lib.Main == "" {
-		return PipeOutput{}, failure.From(method.Fail("", "main_pipe", errs.New(errs.Render, "no pipe to run: the method has no main_pipe and none was named")))
+		return PipeOutput{}, "", method.Fail("", "main_pipe", errs.New(errs.Render, "no pipe to run: the method has no main_pipe and none was named"))
 	}
-	e, err := lib.EntryPipe(lib.Main)
+	entry, err := lib.EntryPipe(lib.Main)
 	if err != nil {
-		return PipeOutput{}, failure.From(method.Fail(lib.Main, "", errs.Wrap(errs.Render, err)))
+		return PipeOutput{}, lib.Main, method.Fail(lib.Main, "", errs.Wrap(errs.Render, err))
 	}
 	mem, err := method.LoadInputs(in.Inputs)
 	if err != nil {
-		return PipeOutput{}, failure.From(errs.Wrap(errs.Render, err))
+		return PipeOutput{}, entry.Ref, errs.Wrap(errs.Render, err)
 	}
-	root := &children{ctx: ctx, in: PipeInput{Method: lib, Options: in.Options}}
-	res, err := root.Run(1, func(int) method.Child {
-		return method.Child{Pipe: e.Ref, Memory: lib.ResolveInputs(e, mem), Key: e.Code, Item: -1}
+	res, err := (&children{r: r}).Run(1, func(int) method.Child {
+		// the main pipe gets the inputs it reads, as any child does
+		return method.Child{Pipe: entry.Ref, Memory: lib.ResolveInputs(entry, mem).Only(lib.Reads(entry.Ref)), Key: entry.Code, Item: -1}
 	}, 1)
 	if err != nil {
-		return PipeOutput{}, err
+		return PipeOutput{}, entry.Ref, err
 	}
-	return finish(e.Ref, res[0].Output, res[0].Added)
+	out := PipeOutput{Output: res[0].Output, Added: res[0].Added}
+	return out, entry.Ref, r.finish(entry.Ref, out)
 }

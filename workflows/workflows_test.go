@@ -156,7 +156,7 @@ func appError(t *testing.T, err error) *temporal.ApplicationError {
 func TestTemplateErrorTypes(t *testing.T) {
 	for _, tc := range []struct{ tmpl, typ string }{
 		{"{{ x.__class__ }}", failure.ErrTypeSecurity},
-		{"{{ 'x' * 10000000 }}", failure.ErrTypeBudget},
+		{"{{ 'x' * 100000000 }}", failure.ErrTypeBudget},
 		{"{{ nope.attr }}", failure.ErrTypeUndefined},
 		{"{{ 1 / 0 }}", failure.ErrTypeRender},
 	} {
@@ -193,18 +193,19 @@ func TestRunMethodRejectsInvalidMethod(t *testing.T) {
 	}
 }
 
-// A result too large for a Temporal payload fails with a budget error
-// before the server would reject it: here a batch whose 12 items each
-// render the full in-workflow output limit.
-func TestPayloadLimitIsABudgetError(t *testing.T) {
+// A batch whose outputs are too large for one Temporal payload fails
+// with a TemporalLimitError naming the batch pipe and the first item
+// past the bound, before the server would reject the result.
+func TestBatchOutputLimitIsALimitError(t *testing.T) {
 	lib := []byte(`{"main_pipe":"all","pipes":{
 		"all":{"type":"PipeBatch","inputs":{"xs":"Anything"},"output":"Text[]","branch_pipe_code":"one","input_list_name":"xs","input_item_name":"x"},
 		"one":{"type":"PipeCompose","inputs":{"x":"Anything"},"output":"Text","template":"{{ x and 'x' * 200000 }}"}}}`)
 	inputs := []byte(`{"xs":{"concept":"Anything","content":[1,2,3,4,5,6,7,8,9,10,11,12]}}`)
 	_, err := runMethod(t, newEnv(t), lib, inputs)
 	ae := appError(t, err)
-	if ae.Type() != failure.ErrTypeBudget || !strings.Contains(ae.Error(), "payload limit") {
-		t.Fatalf("got %v", err)
+	var d failure.Details
+	if ae.Type() != failure.ErrTypeLimit || ae.Details(&d) != nil || d.Limit != failure.LimitBatchOutputBytes || d.Pipe != "all" || d.Item != 7 {
+		t.Fatalf("got %v (%+v)", err, d)
 	}
 }
 

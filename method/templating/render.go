@@ -16,7 +16,13 @@ type RenderConfig struct {
 	// Strict selects strict undefined.
 	Strict bool
 	// Limits are this render's limits (zero fields: engine defaults).
+	// The template is parsed under them too.
 	Limits budget.Limits
+	// WorkUnits, when positive, lowers this render's work units below
+	// Limits' (a task-wide meter's remainder) without changing the
+	// environment or the parse: the render either finishes with the
+	// same output or fails on work_units.
+	WorkUnits int64
 	// Images collects the images the template references. Nil: a fresh
 	// registry for this render. Pass one registry to several renders
 	// (system prompt, prompt) to number their images together.
@@ -175,7 +181,11 @@ func renderParsed(t *engine.Template, data map[string]any, rc RenderConfig) (Ren
 	if reg == nil {
 		reg = NewImageRegistry()
 	}
-	res, err := t.RenderResult(data, engine.RenderOptions{Limits: rc.Limits, Host: reg, Context: rc.Context})
+	ro := engine.RenderOptions{Limits: rc.Limits, Host: reg, Context: rc.Context}
+	if rc.WorkUnits > 0 {
+		ro.Limits.WorkUnits = rc.WorkUnits // the engine takes the smaller of this and the environment's
+	}
+	res, err := t.RenderResult(data, ro)
 	if err != nil {
 		return Rendered{}, err
 	}

@@ -1,0 +1,128 @@
+// Package benchtemporal is the Temporal load benchmark (make
+// bench-temporal): it starts its own dev server as a process (so its
+// peak RSS can be read), runs scenarios on an in-process worker, and
+// measures every workflow of each run (events and history bytes, from
+// the server's visibility store, the largest confirmed with
+// DescribeWorkflowExecution).
+package benchtemporal
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
+)
+
+// Server is a dev server process started by the benchmark.
+type Server struct {
+	cmd    *exec.Cmd
+	Addr   string
+	Client client.Client
+	done   chan error
+}
+
+// StartServer starts `bin server start-dev` on a free loopback port
+// (headless, in memory) with extra arguments (for example
+// --dynamic-config-value limits), and dials it.
+func StartServer(ctx context.Context, bin string, logger log.Logger, extra ...string) (*Server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	uiPort, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"server", "start-dev", "--headless", "--ip", "127.0.0.1",
+		"--port", strconv.Itoa(port), "--ui-port", strconv.Itoa(uiPort), "--log-level", "error"}, extra...)
+	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &Server{cmd: cmd, Addr: "127.0.0.1:" + strconv.Itoa(port), done: make(chan error, 1)}
+	go func() { s.done <- cmd.Wait() }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		c, err := client.Dial(client.Options{HostPort: s.Addr, Logger: logger})
+		if err == nil {
+			if _, err = c.CheckHealth(ctx, &client.CheckHealthRequest{}); err == nil {
+				s.Client = c
+				return s, nil
+			}
+			c.Close()
+		}
+		select {
+		case err := <-s.done:
+			return nil, fmt.Errorf("dev server exited: %v", err)
+		case <-ctx.Done():
+			s.Stop()
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			s.Stop()
+			return nil, errors.New("dev server not healthy after 2 minutes")
+		}
+	}
+}
+
+// Pid is the server's process ID.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
+// PeakRSSKiB is the server's peak resident set size (VmHWM) so far.
+func (s *Server) PeakRSSKiB() int64 { return procStatus(s.cmd.Process.Pid, "VmHWM:") }
+
+// RSSKiB is the server's current resident set size (VmRSS).
+func (s *Server) RSSKiB() int64 { return procStatus(s.cmd.Process.Pid, "VmRSS:") }
+
+// Stop stops the server (SIGTERM to its process group, SIGKILL after
+// 10 s) and closes the client.
+func (s *Server) Stop() {
+	if s.Client != nil {
+		s.Client.Close()
+	}
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		<-s.done
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// procStatus reads one kB field of /proc/PID/status (0 when unknown).
+func procStatus(pid int, field string) int64 {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
+			v, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return v
+		}
+	}
+	return 0
+}
