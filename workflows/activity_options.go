@@ -59,7 +59,8 @@ func activityContext(ctx workflow.Context, o RunOptions) workflow.Context {
 			MaximumInterval:    retryMaximumInterval,
 			MaximumAttempts:    attempts,
 			NonRetryableErrorTypes: []string{failure.ErrTypeSyntax, failure.ErrTypeSecurity, failure.ErrTypeBudget,
-				failure.ErrTypeUndefined, failure.ErrTypeRender, failure.ErrTypeInvalidMethod, failure.ErrTypeProvider},
+				failure.ErrTypeUndefined, failure.ErrTypeRender, failure.ErrTypeInvalidMethod, failure.ErrTypeProvider,
+				failure.ErrTypeLimit},
 		},
 	})
 }
