@@ -102,19 +102,9 @@ func (a *Activities) RenderTemplate(ctx context.Context, in RenderInput) (Render
 
 func (a *Activities) renderTemplate(ctx context.Context, in RenderInput) (RenderOutput, error) {
 	if q := in.Request; q != nil {
-		var out templating.Rendered
-		err := a.span(ctx, q.Category, len(q.Source), func() (int64, int, error) {
-			var err error
-			out, err = q.Render(ctx, &a.envs)
-			return out.Units, len(out.Text), err
+		return a.spanRender(ctx, q.Category, len(q.Source), func() (templating.Rendered, error) {
+			return q.Render(ctx, &a.envs)
 		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return RenderOutput{}, ctx.Err()
-			}
-			return RenderOutput{}, failure.From(err)
-		}
-		return RenderOutput{Text: out.Text, Units: out.Units, Images: out.Images}, nil
 	}
 	data := map[string]any{}
 	if len(in.Data) > 0 {
@@ -131,17 +121,25 @@ func (a *Activities) renderTemplate(ctx context.Context, in RenderInput) (Render
 	if name == "" {
 		name = "template"
 	}
-	var out templating.Rendered
-	err := a.span(ctx, cat, len(in.Source), func() (int64, int, error) {
-		var err error
-		out, err = a.envs.Render(cat, in.Style, name, in.Source, data,
+	return a.spanRender(ctx, cat, len(in.Source), func() (templating.Rendered, error) {
+		return a.envs.Render(cat, in.Style, name, in.Source, data,
 			templating.RenderConfig{Sigils: in.Sigils, Strict: in.Strict, Limits: in.Limits, Context: ctx})
+	})
+}
+
+// spanRender runs one render in a span and maps its outcome to the
+// activity's: a template failure is final (failure.From), while a render
+// stopped because the activity was cancelled or timed out returns the
+// context's error, which Temporal may retry.
+func (a *Activities) spanRender(ctx context.Context, cat templating.Category, size int, render func() (templating.Rendered, error)) (RenderOutput, error) {
+	var out templating.Rendered
+	err := a.span(ctx, cat, size, func() (int64, int, error) {
+		var err error
+		out, err = render()
 		return out.Units, len(out.Text), err
 	})
 	if err != nil {
 		if ctx.Err() != nil {
-			// the activity was cancelled or timed out, and the render with
-			// it: not a template failure, so not a non-retryable error
 			return RenderOutput{}, ctx.Err()
 		}
 		return RenderOutput{}, failure.From(err)

@@ -71,6 +71,28 @@ func (l Limits) Resolved() Limits {
 	}
 }
 
+// Field is the field of l that the named limit configures, nil when the
+// name is not a configurable limit (integer_width is fixed at 64 bits).
+func (l *Limits) Field(name string) *int64 {
+	switch name {
+	case LimitWorkUnits:
+		return &l.WorkUnits
+	case LimitSourceBytes:
+		return &l.SourceBytes
+	case LimitASTNodes:
+		return &l.ASTNodes
+	case LimitNestingDepth:
+		return &l.NestingDepth
+	case LimitOutputBytes:
+		return &l.OutputBytes
+	case LimitScratchBytes:
+		return &l.ScratchBytes
+	case LimitCapabilityCalls:
+		return &l.CapabilityCalls
+	}
+	return nil
+}
+
 // Limit names used in errors.
 const (
 	LimitWorkUnits       = "work_units"
@@ -185,25 +207,11 @@ func (m *Meter) TrySpend(n int64) bool {
 // Check returns a limit error if observed exceeds the configured value of
 // the named limit.
 func (m *Meter) Check(limit string, observed int64, op string) error {
-	var c int64
-	switch limit {
-	case LimitSourceBytes:
-		c = m.Limits.SourceBytes
-	case LimitASTNodes:
-		c = m.Limits.ASTNodes
-	case LimitNestingDepth:
-		c = m.Limits.NestingDepth
-	case LimitOutputBytes:
-		c = m.Limits.OutputBytes
-	case LimitScratchBytes:
-		c = m.Limits.ScratchBytes
-	case LimitCapabilityCalls:
-		c = m.Limits.CapabilityCalls
-	case LimitWorkUnits:
-		c = m.Limits.WorkUnits
-	default:
+	f := m.Limits.Field(limit)
+	if f == nil {
 		return nil
 	}
+	c := *f
 	if observed > c {
 		return &Error{Limit: limit, Phase: m.Phase, Op: op, Configured: c, Observed: observed}
 	}

@@ -76,3 +76,36 @@ func TestSaturatingArithmetic(t *testing.T) {
 		t.Fatal("commas wrong")
 	}
 }
+
+// TestLimitsField: every configurable limit name reaches its own field of
+// Limits, the one Meter.Check compares against; other names reach none.
+func TestLimitsField(t *testing.T) {
+	var l Limits
+	want := map[string]*int64{
+		LimitWorkUnits:       &l.WorkUnits,
+		LimitSourceBytes:     &l.SourceBytes,
+		LimitASTNodes:        &l.ASTNodes,
+		LimitNestingDepth:    &l.NestingDepth,
+		LimitOutputBytes:     &l.OutputBytes,
+		LimitScratchBytes:    &l.ScratchBytes,
+		LimitCapabilityCalls: &l.CapabilityCalls,
+	}
+	for name, p := range want {
+		if got := l.Field(name); got != p {
+			t.Errorf("Field(%q) is not its field", name)
+		}
+		m := NewMeter(Limits{}.Resolved())
+		*m.Limits.Field(name) = 10
+		if err := m.Check(name, 11, "op"); err == nil {
+			t.Errorf("Check(%q, 11) over a limit of 10 passed", name)
+		}
+		if err := m.Check(name, 10, "op"); err != nil {
+			t.Errorf("Check(%q, 10) at a limit of 10: %v", name, err)
+		}
+	}
+	for _, name := range []string{LimitIntegerWidth, "", "work-units"} {
+		if l.Field(name) != nil {
+			t.Errorf("Field(%q) is a field", name)
+		}
+	}
+}

@@ -114,6 +114,19 @@ func (a *analyzer) add(list *[]NameAt, kind, name string, pos int) {
 // runtimeNames are always bound while rendering.
 var runtimeNames = map[string]bool{"loop": true, "self": true, "varargs": true, "kwargs": true, "caller": true}
 
+// callable analyses a macro's or call block's body: the parameter
+// defaults read the defining scope, the parameters are bound in the body's.
+func (a *analyzer) callable(params []syntax.Param, body []syntax.Stmt, s *factScope) {
+	inner := s.child()
+	for _, p := range params {
+		if p.Default != nil {
+			a.expr(p.Default, s, false)
+		}
+		inner.bound[p.Name] = true
+	}
+	a.stmts(body, inner)
+}
+
 func (a *analyzer) stmts(body []syntax.Stmt, s *factScope) {
 	for _, st := range body {
 		a.stmt(st, s)
@@ -170,24 +183,10 @@ func (a *analyzer) stmt(st syntax.Stmt, s *factScope) {
 		a.stmts(n.Body, body)
 	case *syntax.Macro:
 		s.bound[n.Name] = true
-		body := s.child()
-		for _, p := range n.Params {
-			if p.Default != nil {
-				a.expr(p.Default, s, false)
-			}
-			body.bound[p.Name] = true
-		}
-		a.stmts(n.Body, body)
+		a.callable(n.Params, n.Body, s)
 	case *syntax.CallBlock:
 		a.expr(n.Call, s, false)
-		body := s.child()
-		for _, p := range n.Params {
-			if p.Default != nil {
-				a.expr(p.Default, s, false)
-			}
-			body.bound[p.Name] = true
-		}
-		a.stmts(n.Body, body)
+		a.callable(n.Params, n.Body, s)
 	case *syntax.FilterBlock:
 		a.stmts(n.Body, s)
 		if n.Filter != nil {

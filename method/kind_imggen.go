@@ -57,16 +57,8 @@ func checkImgGen(c *pipeCheck) {
 	if p.Prompt == "" {
 		c.add("prompt", CodeInvalidPipe, "prompt is required")
 	}
-	u := used{}
-	failed := false
-	for _, f := range []tmplField{{field: "prompt", src: p.Prompt}, {field: "negative_prompt", src: p.NegativePrompt}} {
-		if f.src != "" {
-			f.cat, f.sigils = templating.ImgGenPrompt, true
-			info := c.checkTemplate(f)
-			failed = failed || info == nil
-			u.addFacts(info)
-		}
-	}
+	u, failed := c.checkPrompts(templating.ImgGenPrompt,
+		tmplField{field: "prompt", src: p.Prompt}, tmplField{field: "negative_prompt", src: p.NegativePrompt})
 	c.requireAllUsed(u, failed)
 	if p.AspectRatio != "" && !aspectRatios[p.AspectRatio] {
 		c.add("aspect_ratio", CodeInvalidPipe, "unknown aspect ratio "+strconv.Quote(p.AspectRatio))

@@ -47,17 +47,8 @@ func checkLLM(c *pipeCheck) {
 	if p.Prompt == "" {
 		c.add("prompt", CodeInvalidPipe, "prompt is required")
 	}
-	u := used{}
-	failed := false
-	for _, f := range []tmplField{{field: "prompt", src: p.Prompt}, {field: "system_prompt", src: p.systemPrompt(c.e.Bundle)}} {
-		if f.src == "" {
-			continue
-		}
-		f.cat, f.sigils = templating.LLMPrompt, true
-		info := c.checkTemplate(f)
-		failed = failed || info == nil
-		u.addFacts(info)
-	}
+	u, failed := c.checkPrompts(templating.LLMPrompt,
+		tmplField{field: "prompt", src: p.Prompt}, tmplField{field: "system_prompt", src: p.systemPrompt(c.e.Bundle)})
 	for i, path := range p.Images {
 		c.checkPath("images["+strconv.Itoa(i)+"]", path, true)
 		u.addPath(path)

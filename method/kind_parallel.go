@@ -33,15 +33,7 @@ var kindParallel = &Kind{
 		s.add("add_each_output", p.AddEachOutput)
 		return s
 	},
-	calls: func(p *Pipe) []pipeCall {
-		out := make([]pipeCall, 0, len(p.Branches))
-		for i, b := range p.Branches {
-			if b.Pipe != "" {
-				out = append(out, pipeCall{"branches[" + strconv.Itoa(i) + "]", b.Pipe})
-			}
-		}
-		return out
-	},
+	calls: func(p *Pipe) []pipeCall { return stepCalls("branches", p.Branches) },
 	check: checkParallel,
 	reads: func(c *readCtx) {
 		for _, b := range c.e.Pipe.Branches {

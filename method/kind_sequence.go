@@ -25,15 +25,7 @@ var kindSequence = &Kind{
 		s.add("steps", len(p.Steps) > 0)
 		return s
 	},
-	calls: func(p *Pipe) []pipeCall {
-		out := make([]pipeCall, 0, len(p.Steps))
-		for i, st := range p.Steps {
-			if st.Pipe != "" {
-				out = append(out, pipeCall{"steps[" + strconv.Itoa(i) + "]", st.Pipe})
-			}
-		}
-		return out
-	},
+	calls: func(p *Pipe) []pipeCall { return stepCalls("steps", p.Steps) },
 	check: checkSequence,
 	reads: readsSequence,
 	run:   runSequence,

@@ -1,5 +1,7 @@
 package method
 
+import "strconv"
+
 // Kind is one pipe kind: the fields it owns, how a pipe of the kind is
 // validated and how it runs. Kinds is the one table of kinds; every
 // decision that depends on a pipe's kind reads it, so a new kind is one
@@ -40,6 +42,18 @@ type Kind struct {
 type pipeCall struct {
 	field string
 	ref   string
+}
+
+// stepCalls is the calls of a controller's list of steps (a sequence's
+// steps, a parallel's branches): field[i] for every step naming a pipe.
+func stepCalls(field string, steps []Step) []pipeCall {
+	out := make([]pipeCall, 0, len(steps))
+	for i, st := range steps {
+		if st.Pipe != "" {
+			out = append(out, pipeCall{field + "[" + strconv.Itoa(i) + "]", st.Pipe})
+		}
+	}
+	return out
 }
 
 // kindTable lists every kind, in documentation order; each row lives in

@@ -24,6 +24,24 @@ type tmplField struct {
 	extra map[string]bool
 }
 
+// checkPrompts checks a model pipe's prompt fields, each a sigil template
+// of cat (an empty field is absent), and returns the names they use and
+// whether one of them failed to parse.
+func (c *pipeCheck) checkPrompts(cat templating.Category, fields ...tmplField) (used, bool) {
+	u := used{}
+	failed := false
+	for _, f := range fields {
+		if f.src == "" {
+			continue
+		}
+		f.cat, f.sigils = cat, true
+		info := c.checkTemplate(f)
+		failed = failed || info == nil
+		u.addFacts(info)
+	}
+	return u, failed
+}
+
 // checkTemplate parses and analyses one template field, once, reporting
 // syntax errors, private names, unknown filters, undeclared and unguarded
 // inputs, and any other refusal of the engine's static pass. It returns

@@ -139,24 +139,11 @@ func Limits(budgetUnits *int64, limits map[string]*int64) (budget.Limits, error)
 		if p == nil {
 			continue
 		}
-		switch k {
-		case budget.LimitWorkUnits:
-			set(&l.WorkUnits, *p)
-		case budget.LimitSourceBytes:
-			set(&l.SourceBytes, *p)
-		case budget.LimitASTNodes:
-			set(&l.ASTNodes, *p)
-		case budget.LimitNestingDepth:
-			set(&l.NestingDepth, *p)
-		case budget.LimitOutputBytes:
-			set(&l.OutputBytes, *p)
-		case budget.LimitScratchBytes:
-			set(&l.ScratchBytes, *p)
-		case budget.LimitCapabilityCalls:
-			set(&l.CapabilityCalls, *p)
-		default:
+		f := l.Field(k)
+		if f == nil {
 			return l, fmt.Errorf("unknown limit %q", k)
 		}
+		set(f, *p)
 	}
 	return l, nil
 }

@@ -12,20 +12,26 @@ import (
 // placeholder; an artefact or TextRenderable type renders itself in the
 // text format (argument, else the style's); anything else is unchanged.
 func (f *filterSet) format(c value.Ctx, v value.Value, args *value.Args) value.Value {
-	var p [1]value.Value
-	args.Bind("format", []string{"text_format"}, p[:])
-	tf := f.style.TextFormat
-	if !p[0].IsMissing() && !p[0].IsNone() {
-		t, err := ParseTextFormat(value.ToString(p[0]))
-		if err != nil {
-			value.Throw(errs.Render, err.Error())
-		}
-		tf = t
-	}
+	tf := f.textFormatArg("format", args)
 	if tok, ok := f.registeredToken(c, v); ok {
 		return value.FromString(tok)
 	}
 	return formatValue(c, v, tf)
+}
+
+// textFormatArg binds the filter's one optional argument, text_format: a
+// format name, else (absent or None) the style's format.
+func (f *filterSet) textFormatArg(filter string, args *value.Args) TextFormat {
+	var p [1]value.Value
+	args.Bind(filter, []string{"text_format"}, p[:])
+	if p[0].IsMissing() || p[0].IsNone() {
+		return f.style.TextFormat
+	}
+	t, err := ParseTextFormat(value.ToString(p[0]))
+	if err != nil {
+		value.Throw(errs.Render, err.Error())
+	}
+	return t
 }
 
 // tag is value|tag(tag_name=None): the value's text wrapped per the

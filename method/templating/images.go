@@ -145,16 +145,7 @@ func (f *filterSet) registeredToken(c value.Ctx, v value.Value) (string, bool) {
 // render as text with nested images tokenised; a list renders each item
 // on its own line. Anything else does not implement the protocol.
 func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) value.Value {
-	var p [1]value.Value
-	args.Bind("with_images", []string{"text_format"}, p[:])
-	tf := f.style.TextFormat
-	if !p[0].IsMissing() && !p[0].IsNone() {
-		t, err := ParseTextFormat(value.ToString(p[0]))
-		if err != nil {
-			value.Throw(errs.Render, err.Error())
-		}
-		tf = t
-	}
+	tf := f.textFormatArg("with_images", args)
 	reg := imagesOf(c)
 	if reg == nil {
 		reg = NewImageRegistry() // Pipelex: a temporary registry when the context has none
