@@ -31,14 +31,6 @@ func (l *Library) Validate(opts ValidateOptions) *Report {
 	return v.report
 }
 
-// ValidateBundle validates one bundle as a library of its own (the JSON
-// bundles of earlier releases), its main_pipe as the entry.
-func ValidateBundle(b *Bundle, opts ValidateOptions) (*Library, error) {
-	l := NewLibrary([]*Bundle{b})
-	l.Main = l.MainOf(b)
-	return l, l.Validate(opts).Err()
-}
-
 type validator struct {
 	lib    *Library
 	opts   ValidateOptions

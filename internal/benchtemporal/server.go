@@ -83,9 +83,6 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 // PeakRSSKiB is the server's peak resident set size (VmHWM) so far.
 func (s *Server) PeakRSSKiB() int64 { return procStatus(s.cmd.Process.Pid, "VmHWM:") }
 
-// RSSKiB is the server's current resident set size (VmRSS).
-func (s *Server) RSSKiB() int64 { return procStatus(s.cmd.Process.Pid, "VmRSS:") }
-
 // Stop stops the server (SIGTERM to its process group, SIGKILL after
 // 10 s) and closes the client.
 func (s *Server) Stop() {
