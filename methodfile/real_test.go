@@ -215,8 +215,7 @@ func TestRealBundlesRun(t *testing.T) {
 			if err := ld.Report.Err(); err != nil {
 				t.Fatal(err)
 			}
-			lib := ld.Library
-			entry := lib.Main
+			entry := ld.Library.Main
 			if entry == "" {
 				b := ld.Targets[0]
 				for _, code := range sortedCodes(b.Pipes) {
@@ -224,35 +223,108 @@ func TestRealBundlesRun(t *testing.T) {
 					break
 				}
 			}
-			pe, ok := lib.Pipe(entry)
-			if !ok {
-				t.Fatalf("no pipe %q", entry)
+			if runReal(t, ld.Library, entry) {
+				ran++
 			}
-			mem := sampleInputs(lib, pe)
-			docs := t.TempDir()
-			if err := os.WriteFile(filepath.Join(docs, "document.txt"), []byte("Page one of the sample document.\fPage two: the end."), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			r := &method.Runner{Library: lib, Provider: method.LocalProvider{Files: os.DirFS(docs), Simulate: true}, Funcs: realFuncs}
-			res, err := runBothWays(t, r, entry, mem)
-			if err != nil {
-				var ue *method.UnsupportedError
-				if errors.As(err, &ue) {
-					t.Skipf("the local provider cannot serve %s: %v", entry, err)
-				}
-				t.Fatalf("%s: %v", entry, err)
-			}
-			if res.Output == nil && pe.Pipe.Output != "" && !method.ParseConceptSpec(pe.Pipe.Output).Optional {
-				t.Fatalf("%s: no output", entry)
-			}
-			b, _ := json.Marshal(res.Output)
-			t.Logf("%s: %d requests, output %.200s", entry, len(res.Requests), b)
-			ran++
 		})
 	}
 	if ran == 0 {
 		t.Fatal("no runnable bundle ran")
 	}
+}
+
+// TestRealBundlesRunEveryPipe runs, in every valid bundle Pipelex does
+// not call runnable (no main_pipe, a method not installed, pending
+// signatures), each pipe of the bundle's own that can run: not skipped
+// for a missing method, not a PipeSignature, not reaching one. So every
+// valid bundle of the corpus that has a runnable pipe is run.
+func TestRealBundlesRunEveryPipe(t *testing.T) {
+	ran, bundles := 0, 0
+	for _, e := range realEntries(t) {
+		if e.Pipelex.Verdict != "valid" || (e.Pipelex.Runnable != nil && *e.Pipelex.Runnable) {
+			continue
+		}
+		t.Run(e.Path, func(t *testing.T) {
+			ld := loadReal(t, e, Options{})
+			if err := ld.Report.Err(); err != nil {
+				t.Fatal(err)
+			}
+			skipped := map[string]bool{}
+			for _, p := range ld.Report.Warnings() {
+				if p.Code == method.CodeMissingMethod {
+					skipped[method.RefOf("", p.Domain, p.Pipe)] = true
+				}
+			}
+			for _, s := range ld.Signatures() {
+				skipped[s.Ref] = true
+			}
+			b := ld.Targets[0]
+			n := 0
+			for _, code := range sortedCodes(b.Pipes) {
+				ref := method.RefOf("", b.Domain, code)
+				if skipped[ref] || reachesSkipped(ld.Library, ref, skipped) {
+					continue
+				}
+				t.Run(code, func(t *testing.T) {
+					if runReal(t, ld.Library, ref) {
+						n++
+					}
+				})
+			}
+			if n > 0 {
+				bundles++
+			}
+			ran += n
+			t.Logf("%d of %d pipes ran", n, len(b.Pipes))
+		})
+	}
+	t.Logf("%d pipes of %d bundles Pipelex does not call runnable ran", ran, bundles)
+	if ran == 0 {
+		t.Fatal("no pipe ran")
+	}
+}
+
+// reachesSkipped reports whether the pipe runs, through its children at
+// any depth (its library subset), a pipe that cannot run.
+func reachesSkipped(lib *method.Library, ref string, skipped map[string]bool) bool {
+	for _, c := range lib.Subset([]string{ref}, nil).Pipes() {
+		if c.Ref != ref && (skipped[c.Ref] || (c.Address == "" && c.Pipe.Type == "")) {
+			return true
+		}
+	}
+	return false
+}
+
+// runReal runs one pipe of a corpus library both ways (runBothWays) with
+// the local provider on inputs made from its declared inputs; it reports
+// whether the pipe ran (false: the local provider cannot serve it).
+func runReal(t *testing.T, lib *method.Library, entry string) bool {
+	t.Helper()
+	pe, ok := lib.Pipe(entry)
+	if !ok {
+		t.Fatalf("no pipe %q", entry)
+	}
+	mem := sampleInputs(lib, pe)
+	docs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(docs, "document.txt"), []byte("Page one of the sample document.\fPage two: the end."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &method.Runner{Library: lib, Provider: method.LocalProvider{Files: os.DirFS(docs), Simulate: true}, Funcs: realFuncs}
+	res, err := runBothWays(t, r, entry, mem)
+	if err != nil {
+		var ue *method.UnsupportedError
+		if errors.As(err, &ue) {
+			t.Logf("the local provider cannot serve %s: %v", entry, err)
+			return false
+		}
+		t.Fatalf("%s: %v", entry, err)
+	}
+	if res.Output == nil && pe.Pipe.Output != "" && !method.ParseConceptSpec(pe.Pipe.Output).Optional {
+		t.Fatalf("%s: no output", entry)
+	}
+	b, _ := json.Marshal(res.Output)
+	t.Logf("%s: %d requests, output %.200s", entry, len(res.Requests), b)
+	return true
 }
 
 // realFuncs are the PipeFunc functions the corpus names (none today).
@@ -298,6 +370,10 @@ func sampleContent(cs method.Concepts, concept, name string, i, depth int) any {
 		return int64(i + 1)
 	case method.ConceptYesNo:
 		return true
+	case method.ConceptPage: // what PipeExtract gives (method/concept.go)
+		text := &value.OrderedMap{Keys: []string{"text"}, Values: []any{"sample page " + itoa(i+1)}}
+		return &value.OrderedMap{Keys: []string{"text_and_images"}, Values: []any{
+			&value.OrderedMap{Keys: []string{"text", "images"}, Values: []any{text, []any{}}}}}
 	}
 	fields := cs.Fields(concept)
 	if len(fields) == 0 || depth > 3 {
