@@ -43,19 +43,25 @@ func checkCompose(c *pipeCheck) {
 		c.add("output", CodeInvalidPipe, "PipeCompose produces one output, not "+strconv.Quote(p.Output))
 	}
 	u := used{}
+	// failed: what the pipe reads is unknown (a template that does not
+	// parse, or a shape Pipelex refuses before it looks at the inputs),
+	// so no input is reported unused.
 	failed := false
 	defer func() { c.requireAllUsed(u, failed) }()
 	switch {
 	case p.Template != nil && p.Construct != nil:
 		c.add("template", CodeInvalidPipe, "template and construct are mutually exclusive")
+		failed = true
 	case p.Template == nil && p.Construct == nil:
 		c.add("template", CodeInvalidPipe, "a template or a construct is required")
+		failed = true
 	case p.Template != nil:
 		t := p.Template
 		switch t.Category {
 		case templating.Basic, templating.Markdown, templating.HTML, templating.Mermaid:
 		default:
 			c.add("template", CodeInvalidPipe, "category must be basic, markdown, html or mermaid, not "+strconv.Quote(string(t.Category)))
+			failed = true
 			return
 		}
 		if t.TemplatingStyle != nil {

@@ -92,6 +92,11 @@ func TestValidatePipeKinds(t *testing.T) {
 		{"compose mermaid no tag", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": {"category": "mermaid", "template": "{{ a|tag }}"}}}}`, []string{CodeUnknownFilter}},
 		{"compose bad category", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "template": {"category": "llm_prompt", "template": "x"}}}}`, []string{CodeInvalidPipe}},
 		{"compose both", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "template": "x", "construct": {"a": 1}}}}`, []string{CodeInvalidPipe}},
+		// A compose refused for its shape reports that alone: which inputs it
+		// reads is unknown (the template used here counts as unused otherwise).
+		{"compose both with an input", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": "{{ a }}", "construct": {"b": 1}}}}`, []string{CodeInvalidPipe}},
+		{"compose neither with an input", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}}}}`, []string{CodeInvalidPipe}},
+		{"compose bad category with an input", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": {"category": "llm_prompt", "template": "{{ a }}"}}}}`, []string{CodeInvalidPipe}},
 		{"construct from undeclared", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "construct": {"a": {"from": "x.y"}}}}}`, []string{CodeUndeclaredInput}},
 		{"condition expression no filters", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCondition", "inputs": {"a": "Text"}, "expression": "a|tag", "outcomes": {"x": "p"}, "default_outcome": "fail"}}}`, []string{CodeUnknownFilter}},
 		{"condition continue needs optional output", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCondition", "inputs": {"a": "Text"}, "output": "Text", "expression": "a", "outcomes": {"x": "continue"}, "default_outcome": "fail"}}}`, []string{CodeInvalidPipe}},
