@@ -105,9 +105,7 @@ func isSequence(v value.Value) bool {
 func nameTest(name string, has func(c value.Ctx, n string) bool) TestFunc {
 	return func(c value.Ctx, v value.Value, args *value.Args) bool {
 		testArgs(c, name, args, nil, 0)
-		if !value.Hashable(v) {
-			typeError("unhashable type: '" + v.TypeName() + "'")
-		}
+		value.ChargeKey(c, v, "test "+name)
 		return v.IsString() && has(c, v.Str())
 	}
 }

@@ -1,14 +1,20 @@
 package value
 
-import "math"
+import "github.com/jinjabox/jinjabox/engine/errs"
 
 // DictData is an insertion-ordered dict with Python key equality
-// (1, 1.0 and True are the same key). Templates cannot mutate dicts; the
-// engine builds them once.
+// (1, 1.0 and True are the same key; ints and floats compare exactly).
+// Every hashable key kind is hashed (keyHash): lookups and inserts are one
+// probe on average whatever the keys, as in Python. Templates cannot
+// mutate dicts; the engine builds them once.
 type DictData struct {
-	keys []Value
-	vals []Value
-	idx  map[string]int // string keys, built lazily past smallDict entries
+	keys   []Value
+	vals   []Value
+	hashes []uint64 // hashes[i] is keyHash(keys[i])
+	// table is an open-addressed index (linear probing, at most half
+	// full): entry index plus one, 0 for an empty slot; nil while the
+	// dict has smallDict entries or fewer, which are scanned.
+	table []int32
 	// size caches Size plus one once computed in full (0: not yet); Set
 	// clears it, as the only mutation (namespaces, dicts being built).
 	size int64
@@ -23,23 +29,52 @@ const smallDict = 8
 func NewDict(n int) *DictData {
 	// keys and values share one backing array: one allocation, not two.
 	buf := make([]Value, 2*n)
-	return &DictData{keys: buf[:0:n], vals: buf[n : n : 2*n]}
+	return &DictData{keys: buf[:0:n], vals: buf[n : n : 2*n], hashes: make([]uint64, 0, n)}
 }
 
 // appendStr adds a string key known not to be present (copy-in of a Go
 // map, whose keys are unique).
 func (d *DictData) appendStr(k string, v Value) {
+	kv := Value{k: String, s: k}
+	h, _ := keyHash(kv)
 	d.size = 0
-	d.keys = append(d.keys, Value{k: String, s: k})
+	d.add(kv, v, h)
+}
+
+// add appends an entry whose key is not present and indexes it.
+func (d *DictData) add(k, v Value, h uint64) {
+	d.keys = append(d.keys, k)
 	d.vals = append(d.vals, v)
-	if d.idx != nil {
-		d.idx[k] = len(d.keys) - 1
-	} else if len(d.keys) > smallDict {
-		d.idx = make(map[string]int, cap(d.keys))
-		for i, kk := range d.keys {
-			if kk.k == String {
-				d.idx[kk.s] = i
-			}
+	d.hashes = append(d.hashes, h)
+	n := len(d.keys)
+	switch {
+	case d.table == nil && n <= smallDict:
+	case 2*n > len(d.table):
+		d.rehash()
+	default:
+		d.place(n - 1)
+	}
+}
+
+// rehash builds the index at twice the entries or more (a power of two).
+func (d *DictData) rehash() {
+	size := 16
+	for size < 2*len(d.keys)+2 {
+		size *= 2
+	}
+	d.table = make([]int32, size)
+	for i := range d.keys {
+		d.place(i)
+	}
+}
+
+// place puts entry i in its first free slot.
+func (d *DictData) place(i int) {
+	mask := uint64(len(d.table) - 1)
+	for j := d.hashes[i] & mask; ; j = (j + 1) & mask {
+		if d.table[j] == 0 {
+			d.table[j] = int32(i + 1)
+			return
 		}
 	}
 }
@@ -64,87 +99,38 @@ func (d *DictData) KeyAt(i int) Value { return d.keys[i] }
 // ValAt returns the i-th value.
 func (d *DictData) ValAt(i int) Value { return d.vals[i] }
 
-// Hashable reports whether v can be a dict key (Python's hashable plain
-// values: None, bool, numbers, strings, tuples of hashables).
-func Hashable(v Value) bool {
-	switch v.k {
-	case None, Bool, Int, Float, String:
-		return true
-	case Tuple:
-		for _, it := range v.Items() {
-			if !Hashable(it) {
-				return false
-			}
-		}
-		return true
-	case Callable, Object:
-		return true
-	}
-	return false
-}
-
-func (d *DictData) find(k Value) int {
+// find returns the index of the entry whose key equals k (hash h), or -1.
+func (d *DictData) find(k Value, h uint64) int {
 	if d == nil {
 		return -1
 	}
-	if k.k == String {
-		if d.idx != nil {
-			if i, ok := d.idx[k.s]; ok {
-				return i
-			}
-			return -1
-		}
+	if d.table == nil {
 		for i := range d.keys {
-			if d.keys[i].k == String && d.keys[i].s == k.s {
+			if d.hashes[i] == h && keyEqual(d.keys[i], k) {
 				return i
 			}
 		}
 		return -1
 	}
-	for i := range d.keys {
-		if d.keys[i].k != String && keyEqual(d.keys[i], k) {
+	mask := uint64(len(d.table) - 1)
+	for j := h & mask; ; j = (j + 1) & mask {
+		e := d.table[j]
+		if e == 0 {
+			return -1
+		}
+		if i := int(e - 1); d.hashes[i] == h && keyEqual(d.keys[i], k) {
 			return i
 		}
 	}
-	return -1
 }
 
-func keyEqual(a, b Value) bool {
-	switch a.k {
-	case Bool, Int, Float:
-		if !b.IsNumber() {
-			return false
-		}
-		if a.k != Float && b.k != Float {
-			return a.n == b.n
-		}
-		af, bf := a.Float(), b.Float()
-		return af == bf || (math.IsNaN(af) && math.IsNaN(bf) && a.n == b.n)
-	case None:
-		return b.k == None
-	case Tuple:
-		if b.k != Tuple {
-			return false
-		}
-		ai, bi := a.Items(), b.Items()
-		if len(ai) != len(bi) {
-			return false
-		}
-		for i := range ai {
-			if !keyEqual(ai[i], bi[i]) {
-				return false
-			}
-		}
-		return true
-	case String:
-		return b.k == String && a.s == b.s
-	}
-	return a.k == b.k && a.ref == b.ref
-}
-
-// Get returns the value for k.
+// Get returns the value for k (absent when k is unhashable).
 func (d *DictData) Get(k Value) (Value, bool) {
-	i := d.find(k)
+	h, ok := keyHash(k)
+	if !ok {
+		return Value{}, false
+	}
+	i := d.find(k, h)
 	if i < 0 {
 		return Value{}, false
 	}
@@ -156,25 +142,32 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 	return d.Get(Value{k: String, s: k})
 }
 
-// Set inserts or replaces. Only the engine calls it while building a dict.
+// Set inserts or replaces (an existing equal key keeps its first form, as
+// in Python). Only the engine calls it while building a dict; the caller
+// has refused an unhashable key already (a type error here otherwise).
 func (d *DictData) Set(k, v Value) {
 	d.size, d.dataOnly = 0, false
-	if i := d.find(k); i >= 0 {
+	h, ok := keyHash(k)
+	if !ok {
+		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
+	}
+	if i := d.find(k, h); i >= 0 {
 		d.vals[i] = v
 		return
 	}
-	d.keys = append(d.keys, k)
-	d.vals = append(d.vals, v)
-	if k.k == String && d.idx != nil {
-		d.idx[k.s] = len(d.keys) - 1
-	} else if d.idx == nil && len(d.keys) > smallDict {
-		d.idx = make(map[string]int, len(d.keys)*2)
-		for i, kk := range d.keys {
-			if kk.k == String {
-				d.idx[kk.s] = i
-			}
-		}
+	d.add(k, v, h)
+}
+
+// Add inserts k when no equal key is present and reports whether it did
+// (a set's add: unique's seen keys).
+func (d *DictData) Add(k Value) bool {
+	h, ok := keyHash(k)
+	if !ok || d.find(k, h) >= 0 {
+		return false
 	}
+	d.size, d.dataOnly = 0, false
+	d.add(k, NoneValue, h)
+	return true
 }
 
 // SetStr sets a string key.
@@ -184,7 +177,7 @@ func (d *DictData) SetStr(k string, v Value) { d.Set(Value{k: String, s: k}, v) 
 func (d *DictData) Copy() *DictData {
 	n := NewDict(d.Len())
 	for i := range d.keys {
-		n.Set(d.keys[i], d.vals[i])
+		n.add(d.keys[i], d.vals[i], d.hashes[i])
 	}
 	return n
 }

@@ -195,7 +195,7 @@ func FloorDiv(c Ctx, a, b Value) Value {
 		if b.Float() == 0 {
 			zeroDiv("float floor division")
 		}
-		return FromFloat(math.Floor(a.Float() / b.Float()))
+		return FromFloat(floatFloorDiv(a.Float(), b.Float()))
 	}
 	typeErr("//", a, b)
 	return Value{}
@@ -225,13 +225,7 @@ func Mod(c Ctx, a, b Value) Value {
 		if y == 0 {
 			zeroDiv("float modulo")
 		}
-		m := math.Mod(x, y)
-		if m != 0 && ((m < 0) != (y < 0)) {
-			m += y
-		} else if m == 0 {
-			m = math.Copysign(0, y)
-		}
-		return FromFloat(m)
+		return FromFloat(floatMod(x, y))
 	}
 	typeErr("%", a, b)
 	return Value{}
@@ -327,13 +321,7 @@ func Pos(c Ctx, a Value) Value {
 func Equal(c Ctx, a, b Value) bool {
 	switch a.k {
 	case Bool, Int, Float:
-		if !b.IsNumber() {
-			return false
-		}
-		if a.k != Float && b.k != Float {
-			return a.n == b.n
-		}
-		return a.Float() == b.Float()
+		return b.IsNumber() && numCompare(a, b) == 0
 	case String:
 		if b.k != String {
 			return false
@@ -386,25 +374,7 @@ func Equal(c Ctx, a, b Value) bool {
 // operator for the type error.
 func Compare(c Ctx, a, b Value, op string) int {
 	if a.IsNumber() && b.IsNumber() {
-		if a.k != Float && b.k != Float {
-			switch {
-			case a.n < b.n:
-				return -1
-			case a.n > b.n:
-				return 1
-			}
-			return 0
-		}
-		x, y := a.Float(), b.Float()
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		case x == y:
-			return 0
-		}
-		return 2 // NaN: every comparison false
+		return numCompare(a, b) // 2 for NaN: every comparison false
 	}
 	if a.k == String && b.k == String {
 		n := len(a.s)
@@ -461,10 +431,8 @@ func Contains(c Ctx, hay, needle Value) bool {
 		}
 		return false
 	case Dict:
-		if !Hashable(needle) {
-			Throwf(errs.Type, "unhashable type: %s", errs.Quote(needle.TypeName()))
-		}
-		c.Charge(budget.Elem+Size(needle, c.Meter().Left()), "membership test")
+		c.Charge(budget.Elem, "membership test")
+		ChargeKey(c, needle, "membership test")
 		_, ok := hay.DictData().Get(needle)
 		return ok
 	case Undefined:

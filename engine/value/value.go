@@ -57,6 +57,8 @@ type ListData struct {
 	size int64
 	// dataOnly records that CheckData found no callable inside.
 	dataOnly bool
+	// hmemo memoizes a tuple's hashability and hash (hash.go).
+	hmemo uint64
 }
 
 // NewView returns a list that prints as the Python view or range it
