@@ -288,7 +288,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	items := draw(c, v, "filter join")
 	if !isNoneOrMissing(a[1]) {
-		path := parseAttrPath(a[1])
+		path := parseAttrPath(c, a[1])
 		if len(items) == 0 {
 			refuseUnresolved(path)
 		}
@@ -406,7 +406,7 @@ func fSum(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	var path attrPath
 	if !isNoneOrMissing(a[0]) {
-		path = parseAttrPath(a[0])
+		path = parseAttrPath(c, a[0])
 	}
 	items := draw(c, v, "filter sum")
 	if len(items) == 0 {

@@ -133,7 +133,7 @@ func fold(c value.Ctx, v value.Value, caseSensitive bool) value.Value {
 func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_sort", "reverse", "case_sensitive", "attribute")
 	reverse, cs := argBool(a[0], false), argBool(a[1], false)
-	paths := parseMultiAttr(a[2])
+	paths := parseMultiAttr(c, a[2])
 	items := draw(c, v, "filter sort")
 	if len(items) == 0 {
 		refuseUnresolved(paths...)
@@ -195,7 +195,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_unique", "case_sensitive", "attribute")
 	return newGen("do_unique", func(c value.Ctx) puller {
 		cs := argBool(a[0], false)
-		path := parseAttrPath(a[1])
+		path := parseAttrPath(c, a[1])
 		src := source(c, v, "filter unique")
 		seen := value.NewDict(0) // the keys drawn, as Python's set
 		drawn := false
@@ -224,7 +224,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func minMax(c value.Ctx, v value.Value, args *value.Args, fn string, want int) value.Value {
 	a := bind(args, fn, "case_sensitive", "attribute")
 	cs := argBool(a[0], false)
-	path := parseAttrPath(a[1])
+	path := parseAttrPath(c, a[1])
 	items := draw(c, v, "filter "+fn)
 	if len(items) == 0 {
 		refuseUnresolved(path)
@@ -262,7 +262,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_groupby() missing 1 required positional argument: 'attribute'")
 	}
-	path := parseAttrPath(a[0])
+	path := parseAttrPath(c, a[0])
 	var dflt *value.Value
 	if !isNoneOrMissing(a[1]) {
 		dflt = &a[1]
