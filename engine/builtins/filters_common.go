@@ -63,7 +63,7 @@ func strOf(c value.Ctx, v value.Value) string {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
-	return value.ToString(v)
+	return value.StrIn(c, v)
 }
 
 // withSafe returns s carrying the markup flag of like.

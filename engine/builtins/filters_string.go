@@ -143,7 +143,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		old, nw = pyStr(c, a[0]), pyStr(c, a[1])
 	} else {
 		if a[0].IsSafe() || (a[1].IsSafe() && !v.IsSafe()) {
-			s = value.Escape(v)
+			s = value.EscapeIn(c, v)
 		} else {
 			s = softStr(c, v)
 		}

@@ -290,7 +290,7 @@ func markupEscape(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	a := posArgs("escape", args, 1, 1)
 	v := a[0]
 	c.Charge(budget.Mul(value.Size(v, c.Meter().Left()), budget.EscapeFactor), "Markup.escape")
-	return value.Escape(v)
+	return value.EscapeIn(c, v)
 }
 
 func markupUnescape(c value.Ctx, recv value.Value, args *value.Args) value.Value {
