@@ -113,7 +113,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	s := softStr(c, v)
 	width := argInt("center", a[0], 80)
 	str := s.Str()
-	n := int64(value.RuneLen(str))
+	n := int64(value.StrLen(c, s))
 	if width <= n {
 		return s
 	}
@@ -196,7 +196,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if !end.IsString() {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
 	}
-	endLen := int64(value.RuneLen(end.Str()))
+	endLen := int64(value.StrLen(c, end))
 	if length < endLen {
 		value.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
 	}
@@ -206,7 +206,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
-	n, ok := value.Length(v)
+	n, ok := value.Length(c, v)
 	if !ok {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}

@@ -35,7 +35,7 @@ func NewDict(n int) *DictData {
 // appendStr adds a string key known not to be present (copy-in of a Go
 // map, whose keys are unique).
 func (d *DictData) appendStr(k string, v Value) {
-	kv := Value{k: String, s: k}
+	kv := FromString(k)
 	h, _ := keyHash(kv)
 	d.size = 0
 	d.add(kv, v, h)
@@ -171,7 +171,7 @@ func (d *DictData) Add(k Value) bool {
 }
 
 // SetStr sets a string key.
-func (d *DictData) SetStr(k string, v Value) { d.Set(Value{k: String, s: k}, v) }
+func (d *DictData) SetStr(k string, v Value) { d.Set(FromString(k), v) }
 
 // Copy returns a shallow copy.
 func (d *DictData) Copy() *DictData {

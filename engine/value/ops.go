@@ -137,7 +137,8 @@ func Mul(c Ctx, a, b Value) Value {
 		switch a.k {
 		case String:
 			c.Charge(budget.Mul(int64(len(a.s)), n), "string repetition")
-			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n))}
+			runes := int64(a.RuneCount()) * n // within the bytes just charged
+			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n)), n: runes + 1}
 		case List, Tuple:
 			items := a.Items()
 			if len(items) == 0 || n == 0 {
@@ -480,7 +481,7 @@ func Iterate(c Ctx, v Value) []Value {
 		out := make([]Value, 0, n)
 		// Python iterates a Markup string as plain str characters.
 		for _, r := range v.s {
-			out = append(out, Value{k: String, s: string(r)})
+			out = append(out, Value{k: String, s: string(r), n: 2})
 		}
 		return out
 	case Undefined:
@@ -497,11 +498,12 @@ func Iterate(c Ctx, v Value) []Value {
 	return nil
 }
 
-// Length is Python's len().
-func Length(v Value) (int, bool) {
+// Length is Python's len() inside the render c: O(1) for everything a
+// template builds (a string's length is known or its scan charged).
+func Length(c Ctx, v Value) (int, bool) {
 	switch v.k {
 	case String:
-		return RuneLen(v.s), true
+		return StrLen(c, v), true
 	case List, Tuple:
 		return len(v.Items()), true
 	case Dict:

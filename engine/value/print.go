@@ -363,11 +363,20 @@ func Escape(v Value) Value {
 	return Safe(EscapeHTML(ToString(v)))
 }
 
-// RuneLen returns the number of code points of s.
+// RuneLen returns the number of code points of s. ASCII text, the common
+// case, is checked eight bytes at a time.
 func RuneLen(s string) int {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return i + utf8.RuneCountInString(s[i:])
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return utf8.RuneCountInString(s)
+			return i + utf8.RuneCountInString(s[i:])
 		}
 	}
 	return len(s)
