@@ -14,7 +14,8 @@ import (
 // 144 MB list, then failed); a text split into lines or path segments
 // charges the list at its real size (16 bytes a string header) before
 // splitting, and indent walks its lines with no list at all (20 M empty
-// lines took 1.65 GB). Each attack is refused, or renders, without
+// lines took 1.65 GB); str.split() on whitespace walks the text in place
+// (it copied it to a []rune first, 4 bytes a character). Each attack is refused, or renders, without
 // allocating much more than its text.
 func TestContainersChargedBeforeAllocating(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
@@ -33,6 +34,8 @@ func TestContainersChargedBeforeAllocating(t *testing.T) {
 		{"{{ ('\n' * 20000000)|wordwrap|length }}", errs.Budget, "", 20_000_000},
 		{"{{ [1]|map(attribute='.' * 10000000)|list }}", errs.Budget, "", 10_000_000},
 		{"{{ [1]|sort(attribute=',' * 10000000)|list }}", errs.Budget, "", 10_000_000},
+		{"{{ ('x' * 20000000).split()|length }}", 0, "1", 20_000_000},
+		{"{{ ('x' * 20000000).rsplit(none, 1)|length }}", 0, "1", 20_000_000},
 	} {
 		var before, after runtime.MemStats
 		runtime.GC()
@@ -56,5 +59,7 @@ func TestContainersChargedBeforeAllocating(t *testing.T) {
 			"  a\n  b\n  c\n  \n  d\n  e\n  f|a\n\n    b\n|    |\n "},
 		{"iterate-split", "{{ 'ab\u00e9'|list }}|{{ dict(['ab', 'cd']) }}|{{ 'abc'|join('-') }}|{{ 'a\\nb\\n\\nc'|wordwrap(1) }}|{{ [{'a': {'b': 1}}]|map(attribute='a.b')|list }}|{{ [{'a': 2, 'b': 1}, {'a': 1, 'b': 2}]|sort(attribute='a,b')|map(attribute='b')|list }}", nil, 0,
 			"['a', 'b', '\u00e9']|{'a': 'b', 'c': 'd'}|a-b-c|a\nb\n\nc|[1]|[2, 1]"},
+		{"whitespace-split", "{{ '  a b\\u3000c\\t\\nd  '.split() }}|{{ '  a b  c  '.split(none, 1) }}|{{ '  a b  c  '.rsplit(none, 1) }}|{{ '  a b  c  '.rsplit() }}|{{ ''.split() }}|{{ '   '.rsplit(none, 0) }}|{{ ' a '.split(none, 0) }}|{{ ' a b '.rsplit(none, 0) }}|{{ '\u00e9 \u00e8'.split() }}|{{ 'a\u00e9bc d'|wordcount }}", nil, 0,
+			"['a', 'b', 'c', 'd']|['a', 'b  c  ']|['  a b', 'c']|['a', 'b', 'c']|[]|[]|['a ']|[' a b']|['\u00e9', '\u00e8']|2"},
 	})
 }
