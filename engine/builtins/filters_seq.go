@@ -159,10 +159,17 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_random")
 	switch v.Kind() {
 	case value.String:
-		runes := []rune(v.Str())
-		c.Charge(int64(len(v.Str())), "filter random")
-		if len(runes) > 0 {
-			return withSafe(v, string(runes[c.Rand()%uint64(len(runes))]))
+		// the n-th character found in place: no []rune copy of the text
+		str := v.Str()
+		c.Charge(int64(len(str)), "filter random")
+		if n := v.RuneCount(); n > 0 {
+			k := int(c.Rand() % uint64(n))
+			for _, r := range str {
+				if k == 0 {
+					return withSafe(v, string(r))
+				}
+				k--
+			}
 		}
 	case value.List, value.Tuple:
 		items := v.Items()

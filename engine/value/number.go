@@ -1,6 +1,7 @@
 package value
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 // or 2 when a NaN makes them unordered.
 func numCompare(a, b Value) int {
 	if a.k != Float && b.k != Float {
-		return cmpInt(a.n, b.n)
+		return cmp.Compare(a.n, b.n)
 	}
 	if a.k == Float && b.k == Float {
 		return cmpFloat(a.Float(), b.Float())
@@ -28,16 +29,6 @@ func numCompare(a, b Value) int {
 		return -r
 	}
 	return intFloatCompare(a.n, b.Float())
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func cmpFloat(x, y float64) int {
@@ -64,7 +55,7 @@ func intFloatCompare(i int64, f float64) int {
 		return 1
 	}
 	t := math.Trunc(f) // exact, and within int64
-	if r := cmpInt(i, int64(t)); r != 0 {
+	if r := cmp.Compare(i, int64(t)); r != 0 {
 		return r
 	}
 	return cmpFloat(0, f-t) // f-t is exact: the fraction's sign decides
