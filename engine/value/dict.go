@@ -8,13 +8,14 @@ import "github.com/jinjabox/jinjabox/engine/errs"
 // probe on average whatever the keys, as in Python. Templates cannot
 // mutate dicts; the engine builds them once.
 type DictData struct {
-	keys   []Value
-	vals   []Value
-	hashes []uint64 // hashes[i] is keyHash(keys[i])
-	// table is an open-addressed index (linear probing, at most half
-	// full): entry index plus one, 0 for an empty slot; nil while the
-	// dict has smallDict entries or fewer, which are scanned.
-	table []int32
+	keys []Value
+	vals []Value
+	// hashes[i] is keyHash(keys[i]) and table an open-addressed index
+	// (linear probing, at most half full: entry index plus one, 0 for an
+	// empty slot), both nil while the dict has smallDict entries or fewer:
+	// those are scanned, with no hash computed or stored.
+	hashes []uint64
+	table  []int32
 	// size caches Size plus one once computed in full (0: not yet); Set
 	// clears it, as the only mutation (namespaces, dicts being built).
 	size int64
@@ -29,30 +30,38 @@ const smallDict = 8
 func NewDict(n int) *DictData {
 	// keys and values share one backing array: one allocation, not two.
 	buf := make([]Value, 2*n)
-	return &DictData{keys: buf[:0:n], vals: buf[n : n : 2*n], hashes: make([]uint64, 0, n)}
+	return &DictData{keys: buf[:0:n], vals: buf[n : n : 2*n]}
 }
 
 // appendStr adds a string key known not to be present (copy-in of a Go
 // map, whose keys are unique).
 func (d *DictData) appendStr(k string, v Value) {
-	kv := FromString(k)
-	h, _ := keyHash(kv)
 	d.size = 0
-	d.add(kv, v, h)
+	d.add(FromString(k), v)
 }
 
-// add appends an entry whose key is not present and indexes it.
-func (d *DictData) add(k, v Value, h uint64) {
+// add appends an entry whose (hashable) key is not present and indexes it
+// once the dict is past smallDict entries.
+func (d *DictData) add(k, v Value) {
 	d.keys = append(d.keys, k)
 	d.vals = append(d.vals, v)
-	d.hashes = append(d.hashes, h)
 	n := len(d.keys)
 	switch {
 	case d.table == nil && n <= smallDict:
-	case 2*n > len(d.table):
+	case d.table == nil:
+		d.hashes = make([]uint64, n, cap(d.keys))
+		for i, k := range d.keys {
+			d.hashes[i], _ = keyHash(k)
+		}
 		d.rehash()
 	default:
-		d.place(n - 1)
+		h, _ := keyHash(k)
+		d.hashes = append(d.hashes, h)
+		if 2*n > len(d.table) {
+			d.rehash()
+		} else {
+			d.place(n - 1)
+		}
 	}
 }
 
@@ -99,17 +108,22 @@ func (d *DictData) KeyAt(i int) Value { return d.keys[i] }
 // ValAt returns the i-th value.
 func (d *DictData) ValAt(i int) Value { return d.vals[i] }
 
-// find returns the index of the entry whose key equals k (hash h), or -1.
-func (d *DictData) find(k Value, h uint64) int {
+// find returns the index of the entry whose key equals k, or -1 (always
+// for an unhashable k, which equals no key).
+func (d *DictData) find(k Value) int {
 	if d == nil {
 		return -1
 	}
 	if d.table == nil {
 		for i := range d.keys {
-			if d.hashes[i] == h && keyEqual(d.keys[i], k) {
+			if keyEqual(d.keys[i], k) {
 				return i
 			}
 		}
+		return -1
+	}
+	h, ok := keyHash(k)
+	if !ok {
 		return -1
 	}
 	mask := uint64(len(d.table) - 1)
@@ -126,11 +140,7 @@ func (d *DictData) find(k Value, h uint64) int {
 
 // Get returns the value for k (absent when k is unhashable).
 func (d *DictData) Get(k Value) (Value, bool) {
-	h, ok := keyHash(k)
-	if !ok {
-		return Value{}, false
-	}
-	i := d.find(k, h)
+	i := d.find(k)
 	if i < 0 {
 		return Value{}, false
 	}
@@ -147,26 +157,24 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 // has refused an unhashable key already (a type error here otherwise).
 func (d *DictData) Set(k, v Value) {
 	d.size, d.dataOnly = 0, false
-	h, ok := keyHash(k)
-	if !ok {
+	if !Hashable(k) {
 		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
 	}
-	if i := d.find(k, h); i >= 0 {
+	if i := d.find(k); i >= 0 {
 		d.vals[i] = v
 		return
 	}
-	d.add(k, v, h)
+	d.add(k, v)
 }
 
 // Add inserts k when no equal key is present and reports whether it did
 // (a set's add: unique's seen keys).
 func (d *DictData) Add(k Value) bool {
-	h, ok := keyHash(k)
-	if !ok || d.find(k, h) >= 0 {
+	if !Hashable(k) || d.find(k) >= 0 {
 		return false
 	}
 	d.size, d.dataOnly = 0, false
-	d.add(k, NoneValue, h)
+	d.add(k, NoneValue)
 	return true
 }
 
@@ -176,8 +184,11 @@ func (d *DictData) SetStr(k string, v Value) { d.Set(FromString(k), v) }
 // Copy returns a shallow copy.
 func (d *DictData) Copy() *DictData {
 	n := NewDict(d.Len())
-	for i := range d.keys {
-		n.add(d.keys[i], d.vals[i], d.hashes[i])
+	n.keys = append(n.keys, d.keys...)
+	n.vals = append(n.vals, d.vals...)
+	if d.table != nil {
+		n.hashes = append([]uint64(nil), d.hashes...)
+		n.table = append([]int32(nil), d.table...)
 	}
 	return n
 }
