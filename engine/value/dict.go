@@ -10,12 +10,9 @@ import "github.com/jinjabox/jinjabox/engine/errs"
 type DictData struct {
 	keys []Value
 	vals []Value
-	// hashes[i] is keyHash(keys[i]) and table an open-addressed index
-	// (linear probing, at most half full: entry index plus one, 0 for an
-	// empty slot), both nil while the dict has smallDict entries or fewer:
-	// those are scanned, with no hash computed or stored.
-	hashes []uint64
-	table  []int32
+	// ix is the hash index, nil while the dict has smallDict entries or
+	// fewer: those are scanned, with no hash computed or stored.
+	ix *dictIndex
 	// size caches Size plus one once computed in full (0: not yet); Set
 	// clears it, as the only mutation (namespaces, dicts being built).
 	size int64
@@ -25,6 +22,14 @@ type DictData struct {
 }
 
 const smallDict = 8
+
+// dictIndex is a dict's hash index: hashes[i] is keyHash(keys[i]); table
+// is open-addressed (linear probing, at most half full), each slot the
+// entry index plus one, 0 when empty.
+type dictIndex struct {
+	hashes []uint64
+	table  []int32
+}
 
 // NewDict returns an empty dict with room for n entries.
 func NewDict(n int) *DictData {
@@ -47,17 +52,17 @@ func (d *DictData) add(k, v Value) {
 	d.vals = append(d.vals, v)
 	n := len(d.keys)
 	switch {
-	case d.table == nil && n <= smallDict:
-	case d.table == nil:
-		d.hashes = make([]uint64, n, cap(d.keys))
+	case d.ix == nil && n <= smallDict:
+	case d.ix == nil:
+		d.ix = &dictIndex{hashes: make([]uint64, n, cap(d.keys))}
 		for i, k := range d.keys {
-			d.hashes[i], _ = keyHash(k)
+			d.ix.hashes[i], _ = keyHash(k)
 		}
 		d.rehash()
 	default:
 		h, _ := keyHash(k)
-		d.hashes = append(d.hashes, h)
-		if 2*n > len(d.table) {
+		d.ix.hashes = append(d.ix.hashes, h)
+		if 2*n > len(d.ix.table) {
 			d.rehash()
 		} else {
 			d.place(n - 1)
@@ -71,7 +76,7 @@ func (d *DictData) rehash() {
 	for size < 2*len(d.keys)+2 {
 		size *= 2
 	}
-	d.table = make([]int32, size)
+	d.ix.table = make([]int32, size)
 	for i := range d.keys {
 		d.place(i)
 	}
@@ -79,10 +84,11 @@ func (d *DictData) rehash() {
 
 // place puts entry i in its first free slot.
 func (d *DictData) place(i int) {
-	mask := uint64(len(d.table) - 1)
-	for j := d.hashes[i] & mask; ; j = (j + 1) & mask {
-		if d.table[j] == 0 {
-			d.table[j] = int32(i + 1)
+	t := d.ix.table
+	mask := uint64(len(t) - 1)
+	for j := d.ix.hashes[i] & mask; ; j = (j + 1) & mask {
+		if t[j] == 0 {
+			t[j] = int32(i + 1)
 			return
 		}
 	}
@@ -114,7 +120,7 @@ func (d *DictData) find(k Value) int {
 	if d == nil {
 		return -1
 	}
-	if d.table == nil {
+	if d.ix == nil {
 		for i := range d.keys {
 			if keyEqual(d.keys[i], k) {
 				return i
@@ -126,13 +132,14 @@ func (d *DictData) find(k Value) int {
 	if !ok {
 		return -1
 	}
-	mask := uint64(len(d.table) - 1)
+	t, hashes := d.ix.table, d.ix.hashes
+	mask := uint64(len(t) - 1)
 	for j := h & mask; ; j = (j + 1) & mask {
-		e := d.table[j]
+		e := t[j]
 		if e == 0 {
 			return -1
 		}
-		if i := int(e - 1); d.hashes[i] == h && keyEqual(d.keys[i], k) {
+		if i := int(e - 1); hashes[i] == h && keyEqual(d.keys[i], k) {
 			return i
 		}
 	}
@@ -186,9 +193,8 @@ func (d *DictData) Copy() *DictData {
 	n := NewDict(d.Len())
 	n.keys = append(n.keys, d.keys...)
 	n.vals = append(n.vals, d.vals...)
-	if d.table != nil {
-		n.hashes = append([]uint64(nil), d.hashes...)
-		n.table = append([]int32(nil), d.table...)
+	if d.ix != nil {
+		n.ix = &dictIndex{hashes: append([]uint64(nil), d.ix.hashes...), table: append([]int32(nil), d.ix.table...)}
 	}
 	return n
 }
