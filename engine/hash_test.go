@@ -45,6 +45,8 @@ func TestHashedKeys(t *testing.T) {
 		{"dag-unique", dag("60") + "{{ [ns.v]|unique|list|length }}", nil, errs.Budget, ""},
 		{"small-dag-key", dag("4") + "{{ {ns.v: 1}[ns.v] }}{{ ns.v in {ns.v: 2} }}", nil, 0, "1True"},
 		{"unhashable-in-tuple", "{{ {([1],): 1} }}", nil, errs.Type, ""},
+		// Python's hash stops at the first unhashable leaf: a type error, at once
+		{"dag-of-lists-key", "{% set ns = namespace(v=[]) %}{% for i in range(60) %}{% set ns.v = (ns.v, ns.v) %}{% endfor %}{{ {ns.v: 1} }}", nil, errs.Type, ""},
 		{"unhashable-unique", "{{ [[1], [1]]|unique|list }}", nil, errs.Type, ""},
 		{"number-keys-share-a-slot", "{{ {1: 'a', 1.0: 'b', True: 'c'} }}|{{ {True: 1, 1: 2}|list }}|{{ 1.0 in {1: 0} }}|{{ {0: 1}[-0.0] }}|{{ {(1, 2): 'x'}[(1.0, 2)] }}|{{ {None: 1}[none] }}", nil, 0, "{1: 'c'}|[True]|True|1|x|1"},
 		{"unique-python-equality", "{{ [1, 1.0, True, 2, 2.0, 'a', 'a', (1, 2), (1.0, 2), none, none]|unique|list }}", nil, 0, "[1, 2, 'a', (1, 2), None]"},

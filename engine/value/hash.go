@@ -120,22 +120,45 @@ func Hashable(v Value) bool {
 	return ok
 }
 
-// ChargeKey charges hashing key k, then refuses it with Python's type
-// error when it is unhashable. The charge comes before any walk: a string
-// costs its bytes, a tuple its size plus an element per item (Python
-// hashes every leaf each time, so a tuple shared down a DAG counts once
-// per path and a 2^60-leaf DAG is refused here; the memo only spares the
-// Go work), anything else nothing beyond the caller's step.
+// ChargeKey refuses an unhashable key k with Python's type error, then
+// charges hashing it. The refusal comes first, as in Python, where the
+// hash of a tuple stops at its first unhashable item: the check is
+// memoized per tuple, so it walks each distinct tuple once (bounded by the
+// memory the value holds, never by its paths). The charge comes before
+// any hash is used: a string costs its bytes, a tuple its size plus an
+// element per item (Python hashes every leaf each time, so a tuple shared
+// down a DAG counts once per path and a 2^60-leaf DAG is refused here; the
+// memo only spares the Go work), anything else nothing beyond the caller's
+// step.
 func ChargeKey(c Ctx, k Value, op string) {
+	if !Hashable(k) {
+		Throwf(errs.Type, "unhashable type: %s", errs.Quote(unhashableType(k)))
+	}
 	switch k.k {
 	case String:
 		c.Charge(int64(len(k.s)), op)
 	case Tuple:
 		c.Charge(budget.Add(Size(k, c.Meter().Left()), budget.Mul(int64(len(k.Items())), budget.Elem)), op)
 	}
-	if !Hashable(k) {
-		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
+}
+
+// unhashableType names what Python's hash() stops at: the first
+// unhashable item, depth first (a tuple holding a list: 'list').
+func unhashableType(k Value) string {
+	for k.k == Tuple {
+		next := k
+		for _, it := range k.Items() {
+			if !Hashable(it) {
+				next = it
+				break
+			}
+		}
+		if next.ref == k.ref {
+			break
+		}
+		k = next
 	}
+	return k.TypeName()
 }
 
 // keyEqual is Python's == on two keys that hashed alike. Tuples compare
