@@ -42,12 +42,18 @@ func NewDict(n int) *DictData {
 // map, whose keys are unique).
 func (d *DictData) appendStr(k string, v Value) {
 	d.size = 0
-	d.add(FromString(k), v)
+	kv := FromString(k)
+	var h uint64
+	if d.ix != nil {
+		h, _ = keyHash(kv)
+	}
+	d.add(kv, v, h)
 }
 
 // add appends an entry whose (hashable) key is not present and indexes it
-// once the dict is past smallDict entries.
-func (d *DictData) add(k, v Value) {
+// once the dict is past smallDict entries; h is the key's hash when the
+// dict has its index already.
+func (d *DictData) add(k, v Value, h uint64) {
 	d.keys = append(d.keys, k)
 	d.vals = append(d.vals, v)
 	n := len(d.keys)
@@ -60,7 +66,6 @@ func (d *DictData) add(k, v Value) {
 		}
 		d.rehash()
 	default:
-		h, _ := keyHash(k)
 		d.ix.hashes = append(d.ix.hashes, h)
 		if 2*n > len(d.ix.table) {
 			d.rehash()
@@ -115,39 +120,40 @@ func (d *DictData) KeyAt(i int) Value { return d.keys[i] }
 func (d *DictData) ValAt(i int) Value { return d.vals[i] }
 
 // find returns the index of the entry whose key equals k, or -1 (always
-// for an unhashable k, which equals no key).
-func (d *DictData) find(k Value) int {
+// for an unhashable k, which equals no key), and k's hash when the dict
+// has its index.
+func (d *DictData) find(k Value) (int, uint64) {
 	if d == nil {
-		return -1
+		return -1, 0
 	}
 	if d.ix == nil {
 		for i := range d.keys {
 			if keyEqual(d.keys[i], k) {
-				return i
+				return i, 0
 			}
 		}
-		return -1
+		return -1, 0
 	}
 	h, ok := keyHash(k)
 	if !ok {
-		return -1
+		return -1, 0
 	}
 	t, hashes := d.ix.table, d.ix.hashes
 	mask := uint64(len(t) - 1)
 	for j := h & mask; ; j = (j + 1) & mask {
 		e := t[j]
 		if e == 0 {
-			return -1
+			return -1, h
 		}
 		if i := int(e - 1); hashes[i] == h && keyEqual(d.keys[i], k) {
-			return i
+			return i, h
 		}
 	}
 }
 
 // Get returns the value for k (absent when k is unhashable).
 func (d *DictData) Get(k Value) (Value, bool) {
-	i := d.find(k)
+	i, _ := d.find(k)
 	if i < 0 {
 		return Value{}, false
 	}
@@ -167,21 +173,26 @@ func (d *DictData) Set(k, v Value) {
 	if !Hashable(k) {
 		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
 	}
-	if i := d.find(k); i >= 0 {
+	i, h := d.find(k)
+	if i >= 0 {
 		d.vals[i] = v
 		return
 	}
-	d.add(k, v)
+	d.add(k, v, h)
 }
 
 // Add inserts k when no equal key is present and reports whether it did
 // (a set's add: unique's seen keys).
 func (d *DictData) Add(k Value) bool {
-	if !Hashable(k) || d.find(k) >= 0 {
+	if !Hashable(k) {
+		return false
+	}
+	i, h := d.find(k)
+	if i >= 0 {
 		return false
 	}
 	d.size, d.dataOnly = 0, false
-	d.add(k, NoneValue)
+	d.add(k, NoneValue, h)
 	return true
 }
 
