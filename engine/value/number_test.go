@@ -68,3 +68,36 @@ func TestNumCompareExact(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseFloat: on decimal text whose exponent strconv reads in full
+// (under 10,000), ParseFloat agrees with strconv.ParseFloat bit for bit,
+// mantissas of any length included; it never accepts what strconv
+// refuses as syntax.
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range []string{"1.5", "0.1", "123456789012345678901234567890e-10", "9007199254740993", "1e308", "4.9e-324", "2.4703282292062328e-324", ".5", "5.", "-0", "1e-400"} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, s string, pad uint8) {
+		// pad the mantissa with zeros past the 800 digits kept
+		if i := strings.IndexAny(s, "eE"); pad > 0 && i > 0 && strings.Contains(s[:i], ".") {
+			s = s[:i] + strings.Repeat("0", int(pad)*8) + s[i:]
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		got, ok := ParseFloat(s)
+		if err != nil && !isRange(err) {
+			if ok && decimalChars(s) {
+				t.Fatalf("ParseFloat(%q) accepted what strconv refuses: %v", s, err)
+			}
+			return
+		}
+		if !decimalChars(s) {
+			return
+		}
+		if i := strings.IndexAny(s, "eE"); i >= 0 && len(strings.TrimLeft(s[i+1:], "+-0")) > 4 {
+			return // strconv caps the exponent it reads
+		}
+		if !ok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("ParseFloat(%q) = %v %v, strconv %v", s, got, ok, want)
+		}
+	})
+}
