@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
-	"reflect"
 	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -100,15 +99,10 @@ func tupleHash(ld *ListData) (uint64, bool) {
 }
 
 // identityHash hashes a callable or object by identity, as Python hashes
-// functions and plain objects: a pointer by its address (Go's collector
-// does not move objects), anything else by its type alone (equal keys
-// still compare by identity; they merely share a chain).
+// functions and plain objects: every implementation is a pointer, hashed
+// by its address (Go's collector does not move objects).
 func identityHash(ref any) uint64 {
-	rv := reflect.ValueOf(ref)
-	if rv.Kind() == reflect.Pointer {
-		return mix(tagIdent, uint64(rv.Pointer()))
-	}
-	return mix(tagIdent, 0)
+	return maphash.Comparable(hashSeed, ref) ^ tagIdent
 }
 
 // Hashable reports whether v can be a dict key (Python's hashable plain
