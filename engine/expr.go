@@ -152,20 +152,12 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	return value.Value{}
 }
 
-// hashKey refuses unhashable keys and charges for hashing the key.
+// hashKey refuses an undefined or unhashable key and charges hashing it.
 func (r *renderer) hashKey(k value.Value) {
-	if !value.Hashable(k) {
-		if k.IsUndefined() {
-			value.ThrowUndefined(k)
-		}
-		value.Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
+	if k.IsUndefined() {
+		value.ThrowUndefined(k)
 	}
-	switch k.Kind() {
-	case value.String:
-		r.Charge(int64(len(k.Str())), "hashing key")
-	case value.Tuple:
-		r.Charge(value.Size(k, r.meter.Left())+int64(len(k.Items()))*budget.Elem, "hashing key")
-	}
+	value.ChargeKey(r, k, "hashing key")
 }
 
 // argBuf holds a call's arguments with room for the common few inline, so

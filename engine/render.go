@@ -368,7 +368,7 @@ func (r *renderer) printValue(v value.Value) {
 		return
 	}
 	r.Charge(budget.Step+value.Size(v, r.meter.Left())*2, "printing value")
-	s := value.ToString(v)
+	s := value.StrIn(r, v)
 	if r.autoescape {
 		if h, ok := v.ObjectImpl().(htmlObject); ok {
 			s = h.HTML()
@@ -396,7 +396,7 @@ func (r *renderer) stringify(v value.Value) string {
 	if k := v.Kind(); k == value.List || k == value.Tuple || k == value.Dict || k == value.Object {
 		r.Charge(value.Size(v, r.meter.Left())*2, "converting to string")
 	}
-	return value.ToString(v)
+	return value.StrIn(r, v)
 }
 
 func (r *renderer) enter() {

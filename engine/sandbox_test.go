@@ -355,13 +355,35 @@ func TestNamespaceCycles(t *testing.T) {
 // namespace costs linear work: the data check of each round is charged,
 // and a container once checked is not walked again, so the render fits a
 // budget linear in the rounds (the walk per round would need ~10^10 units);
-// every walker over the nest ends.
+// every walker over the nest ends. Printing or converting it to a string,
+// deeper than the nesting limit, is a budget error (P11) on every path
+// (redteam/deep/print-90k-nested-list printed 300 levels, then "...").
 func TestDeepNestingBuiltAtRuntime(t *testing.T) {
-	env, _ := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: 200_000_000}})
-	tpl := "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l] %}{% endfor %}" +
-		"{{ ns.l|length }}{{ ns.l == ns.l }}{{ ns.l in [ns.l] }}{{ (ns.l|string)|length > 0 }}"
-	r, err := env.RenderString("t", tpl, nil, RenderOptions{})
-	if err != nil || r.Output != "1TrueTrueTrue" {
+	env, _ := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: 400_000_000}})
+	build := "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l] %}{% endfor %}"
+	r, err := env.RenderString("t", build+"{{ ns.l|length }}{{ ns.l == ns.l }}{{ ns.l in [ns.l] }}", nil, RenderOptions{})
+	if err != nil || r.Output != "1TrueTrue" {
 		t.Fatalf("got %q %v", r.Output, err)
+	}
+	for _, print := range []string{"{{ ns.l }}", "{{ ns.l|string }}", "{{ ns.l ~ '' }}", "{{ '%s' % [ns.l] }}", "{{ '%r' % [ns.l] }}",
+		"{{ '{}'.format(ns.l) }}", "{{ '{!r}'.format(ns.l) }}", "{{ [ns.l]|join }}", "{{ ns }}", "{{ ns.l|e }}", "{{ ns.l|forceescape }}",
+		"{{ ns.l is lower }}", "{% autoescape true %}{{ ns.l }}{% endautoescape %}"} {
+		_, err := env.RenderString("t", build+print, nil, RenderOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != errs.Budget || e.BudgetError() == nil || e.BudgetError().Limit != budget.LimitNestingDepth {
+			t.Errorf("%s: want a nesting_depth budget error, got %v", print, err)
+		}
+	}
+	// within the nesting limit, printing works; a render with a higher
+	// limit prints deeper
+	deep := strings.Repeat("[", 100) + strings.Repeat("]", 100)
+	r, err = env.RenderString("t", "{{ "+deep+" }}{{ "+deep+"|string|length }}", nil, RenderOptions{})
+	if err != nil || r.Output != deep+"200" {
+		t.Fatalf("100-deep literal: %q %v", r.Output, err)
+	}
+	wide, _ := NewEnvironment(Options{Limits: budget.Limits{NestingDepth: 1000}})
+	r, err = wide.RenderString("t", "{% set ns = namespace(l=[]) %}{% for i in range(500) %}{% set ns.l = [ns.l] %}{% endfor %}{{ ns.l }}", nil, RenderOptions{})
+	if err != nil || r.Output != strings.Repeat("[", 501)+strings.Repeat("]", 501) {
+		t.Fatalf("501 deep under a limit of 1000: %.20q %v", r.Output, err)
 	}
 }

@@ -19,12 +19,7 @@ const corporaDir = "testdata/shared"
 // and TestCorpusIDsUnique check) that the floor and invariant tests do not
 // run yet, each with the reason. Removing an entry puts the file under the
 // floors; TestFloorsFileCoversCorpora then asks for its floor.
-var heldBack = map[string]string{
-	"hostile/redteam.jsonl": "about 10 of its cases still run unmetered for minutes (issue 10, " +
-		"the budget must bound time) and a timed-out render's goroutine cannot be stopped, " +
-		"so it would starve every later test of the package; `jinjabox check` runs it " +
-		"(make check). Remove this entry with that fix and pin its floor",
-}
+var heldBack = map[string]string{}
 
 // corpusFiles lists the corpora under the floors, as paths relative to
 // corporaDir (the keys of testdata/floors.json): every conformance and

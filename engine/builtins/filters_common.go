@@ -63,7 +63,7 @@ func strOf(c value.Ctx, v value.Value) string {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
-	return value.ToString(v)
+	return value.StrIn(c, v)
 }
 
 // withSafe returns s carrying the markup flag of like.
@@ -149,10 +149,10 @@ const intSeg = "\x00"
 // parseAttrPath splits an attribute argument on dots like Jinja's
 // _prepare_attribute_parts. None or Missing is the empty path (the item
 // itself).
-func parseAttrPath(v value.Value) attrPath {
+func parseAttrPath(c value.Ctx, v value.Value) attrPath {
 	switch v.Kind() {
 	case value.String:
-		return strings.Split(v.Str(), ".")
+		return splitCharged(c, v.Str(), ".", "attribute path")
 	case value.Int, value.Bool:
 		return attrPath{intSeg + strconv.FormatInt(v.Int(), 10)}
 	case value.None:
@@ -181,16 +181,35 @@ func refuseUnresolved(paths ...attrPath) {
 }
 
 // parseMultiAttr splits sort's comma-separated attribute list.
-func parseMultiAttr(v value.Value) []attrPath {
+func parseMultiAttr(c value.Ctx, v value.Value) []attrPath {
 	if v.IsString() {
-		parts := strings.Split(v.Str(), ",")
+		parts := splitCharged(c, v.Str(), ",", "attribute path")
+		c.Charge(budget.Mul(int64(len(parts)), 3*budget.Slot), "attribute path")
 		out := make([]attrPath, len(parts))
 		for i, p := range parts {
-			out[i] = strings.Split(p, ".")
+			out[i] = splitCharged(c, p, ".", "attribute path")
 		}
 		return out
 	}
-	return []attrPath{parseAttrPath(v)}
+	return []attrPath{parseAttrPath(c, v)}
+}
+
+// lineSlot is what one element of a []string costs: a string header is
+// two 8-byte slots (P11 charges container slots at their real size).
+const lineSlot = 2 * budget.Slot
+
+// lineUnits is what a filter walking a text line by line, without a list
+// of lines, charges a line beyond its bytes: the per-line work (a
+// boundary found, a separator and maybe an indentation written) that
+// empty lines would otherwise get for nearly nothing.
+const lineUnits = budget.Slot / 2
+
+// splitCharged is strings.Split charging the list of parts at its real
+// size before it is allocated: a separator a byte makes 16 bytes of
+// headers per byte of text.
+func splitCharged(c value.Ctx, s, sep, op string) []string {
+	c.Charge(budget.Mul(int64(strings.Count(s, sep))+1, lineSlot), op)
+	return strings.Split(s, sep)
 }
 
 // get walks the path with the policy-checked Lookup. A non-nil dflt
@@ -238,34 +257,42 @@ func pyStrip(s string, chars *string, left, right bool) string {
 	return s
 }
 
-// pySplitLines is Python's str.splitlines() without keepends.
-func pySplitLines(s string) []string {
-	var out []string
-	start := 0
+// pySplitLines is Python's str.splitlines() without keepends. It counts
+// the lines first and charges the list at its real size (op names the
+// caller) before allocating it: '\n' * 20000000 makes 320 MB of headers.
+func pySplitLines(c value.Ctx, s string, op string) []string {
+	n := int64(0)
+	for i := 0; i < len(s); n++ {
+		_, i = pyNextLine(s, i)
+	}
+	c.Charge(budget.Mul(n, lineSlot), op)
+	out := make([]string, 0, n)
 	for i := 0; i < len(s); {
+		var ln string
+		ln, i = pyNextLine(s, i)
+		out = append(out, ln)
+	}
+	return out
+}
+
+// pyNextLine returns the line of s that begins at start and where the
+// next one begins (len(s) after the last), with splitlines' line
+// boundaries: \n, \r, \r\n, \v, \f, \x1c-\x1e, \x85, U+2028, U+2029.
+func pyNextLine(s string, start int) (line string, next int) {
+	for i := start; i < len(s); {
 		r, w := decodeRune(s, i)
-		brk := 0
 		switch r {
 		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
-			brk = w
+			return s[start:i], i + w
 		case '\r':
-			brk = 1
 			if i+1 < len(s) && s[i+1] == '\n' {
-				brk = 2
+				return s[start:i], i + 2
 			}
-		}
-		if brk > 0 {
-			out = append(out, s[start:i])
-			i += brk
-			start = i
-			continue
+			return s[start:i], i + 1
 		}
 		i += w
 	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
+	return s[start:], len(s)
 }
 
 // pyLower and pyUpper are Python's str.lower and str.upper (full case

@@ -43,7 +43,7 @@ func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			if args != nil && len(args.Pos) == 0 {
 				for _, kv := range args.Kw {
 					if kv.Key == "attribute" {
-						refuseUnresolved(parseAttrPath(kv.Val))
+						refuseUnresolved(parseAttrPath(c, kv.Val))
 					}
 				}
 			}
@@ -72,7 +72,7 @@ func prepareMap(c value.Ctx, args *value.Args) func(value.Ctx, value.Value) valu
 		}
 	}
 	if len(pos) == 0 && attrIdx >= 0 {
-		path := parseAttrPath(kw[attrIdx].Val)
+		path := parseAttrPath(c, kw[attrIdx].Val)
 		var dflt *value.Value
 		for _, p := range kw {
 			switch p.Key {
@@ -106,7 +106,7 @@ func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAt
 				value.ThrowUndefined(v) // bool(StrictUndefined) fails
 			}
 			if lookupAttr && args != nil && len(args.Pos) > 0 {
-				refuseUnresolved(parseAttrPath(args.Pos[0]))
+				refuseUnresolved(parseAttrPath(c, args.Pos[0]))
 			}
 			return pullSlice(nil)
 		}
@@ -117,7 +117,7 @@ func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAt
 			if len(pos) == 0 {
 				value.Throw(errs.Render, "Missing parameter for attribute name")
 			}
-			path = parseAttrPath(pos[0])
+			path = parseAttrPath(c, pos[0])
 			off = 1
 		}
 		test := func(c value.Ctx, it value.Value) bool { return it.Truth() }

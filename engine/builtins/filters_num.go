@@ -110,14 +110,7 @@ func pyParseFloat(s string) (float64, bool) {
 	if i != n {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(string(clean), 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return f, true // Python gives inf or 0.0 like Go's rounded result
-		}
-		return 0, false
-	}
-	return f, true
+	return value.ParseFloat(string(clean))
 }
 
 // pyParseInt is Python's int(str, base). ok is false for a ValueError;
@@ -306,8 +299,16 @@ func roundInt(c value.Ctx, n, nd int64) int64 {
 	if nd >= 0 {
 		return n
 	}
-	if nd <= -int64(len(pow10)) {
-		return 0 // |n| < 10**19 / 2 rounds to 0 at that scale
+	if nd < -int64(len(pow10)) {
+		return 0 // |n| < 10**20 / 2 rounds to 0 at that scale
+	}
+	if nd == -int64(len(pow10)) {
+		// the multiple of 10**19 nearest n: 0 up to 5*10**18 (a tie goes
+		// to the even 0), else +-10**19, past 64 bits (P6)
+		if n > 5e18 || n < -5e18 {
+			overflowErr(c, "round()")
+		}
+		return 0
 	}
 	p := pow10[-nd]
 	q, r := n/p, n%p

@@ -102,13 +102,13 @@ func (p *pp) reprLen(v value.Value, stop int64) int64 {
 	p.c.Charge(budget.Elem, "filter pprint")
 	if isGroupTuple(v) {
 		p.c.Charge(value.Size(v, p.c.Meter().Left()), "filter pprint")
-		return int64(value.RuneLen(value.Repr(v)))
+		return int64(value.RuneLen(value.ReprIn(p.c, v)))
 	}
 	switch v.Kind() {
 	case value.String:
 		p.c.Charge(int64(len(v.Str())), "filter pprint")
 		if v.IsSafe() {
-			return int64(value.RuneLen(value.Repr(v)))
+			return int64(value.RuneLen(value.ReprIn(p.c, v)))
 		}
 		return int64(quotedLen(v.Str()))
 	case value.List, value.Tuple:
@@ -142,13 +142,13 @@ func (p *pp) reprLen(v value.Value, stop int64) int64 {
 		}
 		return n
 	}
-	return int64(value.RuneLen(value.Repr(v)))
+	return int64(value.RuneLen(value.ReprIn(p.c, v)))
 }
 
 // safeRepr is pprint's _safe_repr: repr with dicts sorted.
 func (p *pp) safeRepr(sb *strings.Builder, v value.Value) {
 	if isGroupTuple(v) {
-		sb.WriteString(value.Repr(v))
+		sb.WriteString(value.ReprIn(p.c, v))
 		return
 	}
 	switch v.Kind() {
@@ -182,7 +182,7 @@ func (p *pp) safeRepr(sb *strings.Builder, v value.Value) {
 		}
 		sb.WriteByte('}')
 	default:
-		sb.WriteString(value.Repr(v))
+		sb.WriteString(value.ReprIn(p.c, v))
 	}
 }
 

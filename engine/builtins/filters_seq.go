@@ -96,7 +96,7 @@ func fLength(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
-	n, ok := value.Length(v)
+	n, ok := value.Length(c, v)
 	if !ok {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
@@ -159,10 +159,17 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_random")
 	switch v.Kind() {
 	case value.String:
-		runes := []rune(v.Str())
-		c.Charge(int64(len(v.Str())), "filter random")
-		if len(runes) > 0 {
-			return withSafe(v, string(runes[c.Rand()%uint64(len(runes))]))
+		// the n-th character found in place: no []rune copy of the text
+		str := v.Str()
+		c.Charge(int64(len(str)), "filter random")
+		if n := v.RuneCount(); n > 0 {
+			k := int(c.Rand() % uint64(n))
+			for _, r := range str {
+				if k == 0 {
+					return withSafe(v, string(r))
+				}
+				k--
+			}
 		}
 	case value.List, value.Tuple:
 		items := v.Items()
@@ -288,7 +295,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	items := draw(c, v, "filter join")
 	if !isNoneOrMissing(a[1]) {
-		path := parseAttrPath(a[1])
+		path := parseAttrPath(c, a[1])
 		if len(items) == 0 {
 			refuseUnresolved(path)
 		}
@@ -406,7 +413,7 @@ func fSum(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	var path attrPath
 	if !isNoneOrMissing(a[0]) {
-		path = parseAttrPath(a[0])
+		path = parseAttrPath(c, a[0])
 	}
 	items := draw(c, v, "filter sum")
 	if len(items) == 0 {

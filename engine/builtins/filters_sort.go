@@ -1,10 +1,7 @@
 package builtins
 
 import (
-	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -136,7 +133,7 @@ func fold(c value.Ctx, v value.Value, caseSensitive bool) value.Value {
 func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_sort", "reverse", "case_sensitive", "attribute")
 	reverse, cs := argBool(a[0], false), argBool(a[1], false)
-	paths := parseMultiAttr(a[2])
+	paths := parseMultiAttr(c, a[2])
 	items := draw(c, v, "filter sort")
 	if len(items) == 0 {
 		refuseUnresolved(paths...)
@@ -193,54 +190,14 @@ func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	return value.NewList(out)
 }
 
-// hashKey encodes a hashable value so that Python-equal keys (1, 1.0,
-// True) encode alike; ok is false for identity-hashed values.
-func hashKey(c value.Ctx, v value.Value) (string, bool) {
-	switch v.Kind() {
-	case value.None:
-		return "N", true
-	case value.Undefined:
-		return "U", true
-	case value.Bool, value.Int:
-		return "i" + strconv.FormatInt(v.Int(), 10), true
-	case value.Float:
-		f := v.Float()
-		if f == math.Trunc(f) && f >= -9.2e18 && f <= 9.2e18 {
-			return "i" + strconv.FormatInt(int64(f), 10), true
-		}
-		return "f" + strconv.FormatUint(math.Float64bits(f), 16), true
-	case value.String:
-		c.Charge(int64(len(v.Str())), "hashing")
-		return "s" + v.Str(), true
-	case value.Tuple:
-		var sb strings.Builder
-		sb.WriteString("t")
-		c.Charge(budget.Mul(int64(len(v.Items())), budget.Elem), "hashing")
-		for _, it := range v.Items() {
-			k, ok := hashKey(c, it)
-			if !ok {
-				return "", false
-			}
-			sb.WriteString(strconv.Itoa(len(k)))
-			sb.WriteByte(':')
-			sb.WriteString(k)
-		}
-		return sb.String(), true
-	case value.List, value.Dict:
-		value.Throwf(errs.Type, "unhashable type: %s", errs.Quote(v.TypeName()))
-	}
-	return "", false
-}
-
 // fUnique is do_unique: a generator of first occurrences by key.
 func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_unique", "case_sensitive", "attribute")
 	return newGen("do_unique", func(c value.Ctx) puller {
 		cs := argBool(a[0], false)
-		path := parseAttrPath(a[1])
+		path := parseAttrPath(c, a[1])
 		src := source(c, v, "filter unique")
-		seen := make(map[string]struct{})
-		var others []value.Value // identity-hashed keys, compared one by one
+		seen := value.NewDict(0) // the keys drawn, as Python's set
 		drawn := false
 		return func(c value.Ctx) (value.Value, bool) {
 			for {
@@ -253,23 +210,8 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				}
 				drawn = true
 				key := fold(c, path.get(c, it, nil), cs)
-				if h, ok := hashKey(c, key); ok {
-					if _, dup := seen[h]; dup {
-						continue
-					}
-					seen[h] = struct{}{}
-					return it, true
-				}
-				dup := false
-				for _, o := range others {
-					c.Charge(budget.Elem, "filter unique")
-					if value.Equal(c, o, key) {
-						dup = true
-						break
-					}
-				}
-				if !dup {
-					others = append(others, key)
+				value.ChargeKey(c, key, "filter unique")
+				if seen.Add(key) {
 					return it, true
 				}
 			}
@@ -282,7 +224,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func minMax(c value.Ctx, v value.Value, args *value.Args, fn string, want int) value.Value {
 	a := bind(args, fn, "case_sensitive", "attribute")
 	cs := argBool(a[0], false)
-	path := parseAttrPath(a[1])
+	path := parseAttrPath(c, a[1])
 	items := draw(c, v, "filter "+fn)
 	if len(items) == 0 {
 		refuseUnresolved(path)
@@ -320,7 +262,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_groupby() missing 1 required positional argument: 'attribute'")
 	}
-	path := parseAttrPath(a[0])
+	path := parseAttrPath(c, a[0])
 	var dflt *value.Value
 	if !isNoneOrMissing(a[1]) {
 		dflt = &a[1]

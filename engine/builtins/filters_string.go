@@ -113,7 +113,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	s := softStr(c, v)
 	width := argInt("center", a[0], 80)
 	str := s.Str()
-	n := int64(value.RuneLen(str))
+	n := int64(value.StrLen(c, s))
 	if width <= n {
 		return s
 	}
@@ -143,7 +143,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		old, nw = pyStr(c, a[0]), pyStr(c, a[1])
 	} else {
 		if a[0].IsSafe() || (a[1].IsSafe() && !v.IsSafe()) {
-			s = value.Escape(v)
+			s = value.EscapeIn(c, v)
 		} else {
 			s = softStr(c, v)
 		}
@@ -196,7 +196,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if !end.IsString() {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
 	}
-	endLen := int64(value.RuneLen(end.Str()))
+	endLen := int64(value.StrLen(c, end))
 	if length < endLen {
 		value.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
 	}
@@ -206,7 +206,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
-	n, ok := value.Length(v)
+	n, ok := value.Length(c, v)
 	if !ok {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
@@ -298,23 +298,30 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if est := budget.Add(int64(len(s))+breaks, budget.Mul(breaks+1, indLen)); est > c.Meter().Left() {
 		c.Charge(est, "filter indent (estimated output)")
 	}
-	// every line may gain one indentation, the first one too
-	lines := pySplitLines(s + "\n")
-	nl := int64(len(lines))
-	c.Charge(budget.Add(int64(len(s))+nl, budget.Mul(nl+1, indLen)), "filter indent")
+	// every line may gain one indentation, the first one too; a line also
+	// costs the walk's per-line work, which its bytes do not cover when
+	// lines are empty ('\n' * 20000000: 20 M lines for 20 M bytes)
+	nl := breaks + 1
+	c.Charge(budget.Add(budget.Add(int64(len(s))+nl, budget.Mul(nl+1, indLen)), budget.Mul(nl, lineUnits)), "filter indent")
 	if ind == "" && indLen > 0 {
 		ind = strings.Repeat(" ", int(indLen))
 	}
 	if a[0].IsSafe() && !v.IsSafe() {
 		// a Markup width on plain text mixes str and Markup arithmetic
 		c.Charge(budget.Mul(int64(len(s))+budget.Mul(nl+1, indLen), budget.EscapeFactor*budget.EscapeFactor), "filter indent")
-		return indentMixed(lines, a[0], first, blank)
+		return indentMixed(pySplitLines(c, s+"\n", "filter indent"), a[0], first, blank)
 	}
+	// the lines are walked in place: no list of them is built (a []string
+	// is 16 bytes a line: 30 M lines took 1.65 GB), into a buffer of the
+	// size charged (growing by doubling would allocate the output twice)
 	var sb strings.Builder
+	sb.Grow(int(int64(len(s)) + nl + (nl+1)*indLen))
 	if first {
 		sb.WriteString(ind)
 	}
-	for i, ln := range lines {
+	s += "\n"
+	for i, start := 0, 0; start < len(s); i++ {
+		ln, next := pyNextLine(s, start)
 		if i > 0 {
 			sb.WriteByte('\n')
 			if blank || ln != "" {
@@ -322,6 +329,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 		}
 		sb.WriteString(ln)
+		start = next
 	}
 	return withSafe(v, sb.String())
 }

@@ -235,7 +235,7 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	var paras []string
 	var total int64
-	for _, line := range pySplitLines(s) {
+	for _, line := range pySplitLines(c, s, "filter wordwrap") {
 		chunks := twSplit(line, hyphenRe)
 		c.Charge(budget.Mul(int64(len(chunks)), budget.Elem), "filter wordwrap")
 		var wrapped []string

@@ -315,12 +315,12 @@ func (f *formatter) str(v value.Value) string {
 		value.ThrowUndefined(v)
 	}
 	f.c.Charge(value.Size(v, f.c.Meter().Left()), "format field")
-	return value.ToString(v)
+	return value.StrIn(f.c, v)
 }
 
 func (f *formatter) repr(v value.Value) string {
 	f.c.Charge(budget.Mul(value.Size(v, f.c.Meter().Left()), 2), "format field")
-	return value.Repr(v)
+	return value.ReprIn(f.c, v)
 }
 
 // formatField is format(v, spec), escaped for a Markup receiver.
@@ -369,7 +369,7 @@ func FormatValue(c value.Ctx, v value.Value, spec string) string {
 		typeError("unsupported format string passed to " + v.TypeName() + ".__format__")
 	}
 	c.Charge(value.Size(v, c.Meter().Left()), "format field")
-	return value.ToString(v)
+	return value.StrIn(c, v)
 }
 
 // asciiRepr is Python's ascii(): the repr with non-ASCII escaped.

@@ -226,7 +226,7 @@ func dictUpdate(c value.Ctx, d *value.DictData, src value.Value) {
 		if len(kv) != 2 {
 			valueError("dictionary update sequence element #" + strconv.Itoa(i) + " has length " + strconv.Itoa(len(kv)) + "; 2 is required")
 		}
-		hashableKey(kv[0])
+		value.ChargeKey(c, kv[0], "dict()")
 		d.Set(kv[0], kv[1])
 	}
 }

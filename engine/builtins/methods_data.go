@@ -14,16 +14,10 @@ import (
 
 // The methods of dict, list, tuple, int and float.
 
-func hashableKey(k value.Value) {
-	if !value.Hashable(k) && !k.IsUndefined() {
-		typeError("unhashable type: '" + k.TypeName() + "'")
-	}
-}
-
 func dictGet(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	a := posArgs("get", args, 1, 2)
-	hashableKey(a[0])
-	c.Charge(budget.Elem+value.Size(a[0], c.Meter().Left()), "dict.get")
+	c.Charge(budget.Elem, "dict.get")
+	value.ChargeKey(c, a[0], "dict.get")
 	if v, ok := recv.DictData().Get(a[0]); ok {
 		return v
 	}
@@ -76,8 +70,7 @@ func dictFromkeys(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	c.Charge(budget.Mul(int64(len(keys)), 2*budget.Slot+budget.Elem), "dict.fromkeys")
 	d := value.NewDict(len(keys))
 	for _, k := range keys {
-		hashableKey(k)
-		c.Charge(value.Size(k, c.Meter().Left()), "dict.fromkeys")
+		value.ChargeKey(c, k, "dict.fromkeys")
 		d.Set(k, v)
 	}
 	return value.FromDict(d)

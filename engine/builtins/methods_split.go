@@ -3,6 +3,7 @@ package builtins
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -62,10 +63,14 @@ func splitMethod(name string, right bool) methodFunc {
 }
 
 // wsSplit is Python's split on runs of whitespace (or rsplit when right).
-// It counts the parts, and appends them to out when out is not nil.
+// It counts the parts, and appends them to out when out is not nil. It
+// walks the text in place: a []rune copy was 4 bytes a character made
+// before anything but the bytes was charged.
 func wsSplit(s string, max int64, right bool, out *[]string) int {
-	rs := []rune(s)
 	var parts []string
+	if out != nil {
+		parts = (*out)[:0]
+	}
 	n := 0
 	emit := func(p string) {
 		n++
@@ -73,53 +78,68 @@ func wsSplit(s string, max int64, right bool, out *[]string) int {
 			parts = append(parts, p)
 		}
 	}
+	// spaceAt and spaceBefore report the rune at or before byte i and its width
+	spaceAt := func(i int) (bool, int) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		return uniSpace(r), w
+	}
+	spaceBefore := func(i int) (bool, int) {
+		r, w := utf8.DecodeLastRuneInString(s[:i])
+		return uniSpace(r), w
+	}
 	if !right {
 		i := 0
-		for max != 0 {
-			for i < len(rs) && uniSpace(rs[i]) {
-				i++
+		skip := func(space bool) {
+			for i < len(s) {
+				sp, w := spaceAt(i)
+				if sp != space {
+					return
+				}
+				i += w
 			}
-			if i == len(rs) {
+		}
+		for max != 0 {
+			skip(true)
+			if i == len(s) {
 				break
 			}
 			j := i
-			for i < len(rs) && !uniSpace(rs[i]) {
-				i++
-			}
-			emit(string(rs[j:i]))
+			skip(false)
+			emit(s[j:i])
 			max--
 		}
-		for i < len(rs) && uniSpace(rs[i]) {
-			i++
-		}
-		if i < len(rs) && max == 0 {
-			emit(string(rs[i:]))
+		skip(true)
+		if i < len(s) && max == 0 {
+			emit(s[i:])
 		}
 		if out != nil {
 			*out = parts
 		}
 		return n
 	}
-	i := len(rs)
-	for max != 0 {
-		for i > 0 && uniSpace(rs[i-1]) {
-			i--
+	i := len(s)
+	skip := func(space bool) {
+		for i > 0 {
+			sp, w := spaceBefore(i)
+			if sp != space {
+				return
+			}
+			i -= w
 		}
+	}
+	for max != 0 {
+		skip(true)
 		if i == 0 {
 			break
 		}
 		j := i
-		for i > 0 && !uniSpace(rs[i-1]) {
-			i--
-		}
-		emit(string(rs[i:j]))
+		skip(false)
+		emit(s[i:j])
 		max--
 	}
-	for i > 0 && uniSpace(rs[i-1]) {
-		i--
-	}
+	skip(true)
 	if i > 0 && max == 0 {
-		emit(string(rs[:i]))
+		emit(s[:i])
 	}
 	if out != nil {
 		for l, r := 0, len(parts)-1; l < r; l, r = l+1, r-1 {
@@ -290,7 +310,7 @@ func markupEscape(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	a := posArgs("escape", args, 1, 1)
 	v := a[0]
 	c.Charge(budget.Mul(value.Size(v, c.Meter().Left()), budget.EscapeFactor), "Markup.escape")
-	return value.Escape(v)
+	return value.EscapeIn(c, v)
 }
 
 func markupUnescape(c value.Ctx, recv value.Value, args *value.Args) value.Value {

@@ -369,7 +369,7 @@ func strJoin(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 			sb.WriteString(sep)
 		}
 		if recv.IsSafe() {
-			sb.WriteString(value.Escape(it).Str())
+			sb.WriteString(value.EscapeIn(c, it).Str())
 		} else {
 			sb.WriteString(it.Str())
 		}

@@ -208,15 +208,15 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		var t string
 		switch {
 		case conv == 's' && markup:
-			t = value.Escape(v).Str()
+			t = value.EscapeIn(c, v).Str()
 		case conv == 's':
-			t = value.ToString(v)
+			t = value.StrIn(c, v)
 		case conv == 'r' && markup:
-			t = value.EscapeHTML(value.Repr(v))
+			t = value.EscapeHTML(value.ReprIn(c, v))
 		case conv == 'r':
-			t = value.Repr(v)
+			t = value.ReprIn(c, v)
 		default:
-			t = asciiRepr(value.Repr(v))
+			t = asciiRepr(value.ReprIn(c, v))
 			if markup {
 				t = value.EscapeHTML(t)
 			}

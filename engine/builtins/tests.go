@@ -105,9 +105,7 @@ func isSequence(v value.Value) bool {
 func nameTest(name string, has func(c value.Ctx, n string) bool) TestFunc {
 	return func(c value.Ctx, v value.Value, args *value.Args) bool {
 		testArgs(c, name, args, nil, 0)
-		if !value.Hashable(v) {
-			typeError("unhashable type: '" + v.TypeName() + "'")
-		}
+		value.ChargeKey(c, v, "test "+name)
 		return v.IsString() && has(c, v.Str())
 	}
 }
@@ -138,11 +136,11 @@ func init() {
 		"float":     noArgTest("float", func(c value.Ctx, v value.Value) bool { return v.Kind() == value.Float }),
 		"lower": noArgTest("lower", func(c value.Ctx, v value.Value) bool {
 			c.Charge(value.Size(v, c.Meter().Left()), "test lower")
-			return pyIsLowerStr(value.ToString(v))
+			return pyIsLowerStr(value.StrIn(c, v))
 		}),
 		"upper": noArgTest("upper", func(c value.Ctx, v value.Value) bool {
 			c.Charge(value.Size(v, c.Meter().Left()), "test upper")
-			return pyIsUpperStr(value.ToString(v))
+			return pyIsUpperStr(value.StrIn(c, v))
 		}),
 		"string":   noArgTest("string", func(c value.Ctx, v value.Value) bool { return v.IsString() }),
 		"mapping":  noArgTest("mapping", func(c value.Ctx, v value.Value) bool { return v.Kind() == value.Dict }),

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // tokType is the type of a lexer token. The operator types mirror the
@@ -762,8 +764,8 @@ func (lx *lexer) lexOperand(i int) {
 	c := s[i]
 	if isDigit(c) {
 		if j := matchFloat(s, i); j >= 0 {
-			f, err := strconv.ParseFloat(strings.ReplaceAll(s[i:j], "_", ""), 64)
-			if err != nil && !isRangeErr(err) {
+			f, ok := value.ParseFloat(strings.ReplaceAll(s[i:j], "_", ""))
+			if !ok {
 				lx.fail(i, "invalid float literal")
 			}
 			lx.push(token{typ: tFloat, pos: i, fnum: f})
@@ -840,11 +842,6 @@ func (lx *lexer) lexOperand(i int) {
 	}
 	lx.push(token{typ: t, pos: i})
 	lx.pos = i + len(opText[t])
-}
-
-func isRangeErr(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
 }
 
 // clip shortens s for a message.

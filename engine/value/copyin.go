@@ -174,8 +174,8 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			}
 			return FromInt(i)
 		}
-		f, err := strconv.ParseFloat(string(t), 64)
-		if err != nil {
+		f, ok := ParseFloat(string(t))
+		if !ok {
 			c.fail(path, "bad number")
 		}
 		return FromFloat(f)

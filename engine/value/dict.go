@@ -1,14 +1,18 @@
 package value
 
-import "math"
+import "github.com/jinjabox/jinjabox/engine/errs"
 
 // DictData is an insertion-ordered dict with Python key equality
-// (1, 1.0 and True are the same key). Templates cannot mutate dicts; the
-// engine builds them once.
+// (1, 1.0 and True are the same key; ints and floats compare exactly).
+// Every hashable key kind is hashed (keyHash): lookups and inserts are one
+// probe on average whatever the keys, as in Python. Templates cannot
+// mutate dicts; the engine builds them once.
 type DictData struct {
 	keys []Value
 	vals []Value
-	idx  map[string]int // string keys, built lazily past smallDict entries
+	// ix is the hash index, nil while the dict has smallDict entries or
+	// fewer: those are scanned, with no hash computed or stored.
+	ix *dictIndex
 	// size caches Size plus one once computed in full (0: not yet); Set
 	// clears it, as the only mutation (namespaces, dicts being built).
 	size int64
@@ -18,6 +22,14 @@ type DictData struct {
 }
 
 const smallDict = 8
+
+// dictIndex is a dict's hash index: hashes[i] is keyHash(keys[i]); table
+// is open-addressed (linear probing, at most half full), each slot the
+// entry index plus one, 0 when empty.
+type dictIndex struct {
+	hashes []uint64
+	table  []int32
+}
 
 // NewDict returns an empty dict with room for n entries.
 func NewDict(n int) *DictData {
@@ -30,16 +42,59 @@ func NewDict(n int) *DictData {
 // map, whose keys are unique).
 func (d *DictData) appendStr(k string, v Value) {
 	d.size = 0
-	d.keys = append(d.keys, Value{k: String, s: k})
+	kv := FromString(k)
+	var h uint64
+	if d.ix != nil {
+		h, _ = keyHash(kv)
+	}
+	d.add(kv, v, h)
+}
+
+// add appends an entry whose (hashable) key is not present and indexes it
+// once the dict is past smallDict entries; h is the key's hash when the
+// dict has its index already.
+func (d *DictData) add(k, v Value, h uint64) {
+	d.keys = append(d.keys, k)
 	d.vals = append(d.vals, v)
-	if d.idx != nil {
-		d.idx[k] = len(d.keys) - 1
-	} else if len(d.keys) > smallDict {
-		d.idx = make(map[string]int, cap(d.keys))
-		for i, kk := range d.keys {
-			if kk.k == String {
-				d.idx[kk.s] = i
-			}
+	n := len(d.keys)
+	switch {
+	case d.ix == nil && n <= smallDict:
+	case d.ix == nil:
+		d.ix = &dictIndex{hashes: make([]uint64, n, cap(d.keys))}
+		for i, k := range d.keys {
+			d.ix.hashes[i], _ = keyHash(k)
+		}
+		d.rehash()
+	default:
+		d.ix.hashes = append(d.ix.hashes, h)
+		if 2*n > len(d.ix.table) {
+			d.rehash()
+		} else {
+			d.place(n - 1)
+		}
+	}
+}
+
+// rehash builds the index at twice the entries or more (a power of two).
+func (d *DictData) rehash() {
+	size := 16
+	for size < 2*len(d.keys)+2 {
+		size *= 2
+	}
+	d.ix.table = make([]int32, size)
+	for i := range d.keys {
+		d.place(i)
+	}
+}
+
+// place puts entry i in its first free slot.
+func (d *DictData) place(i int) {
+	t := d.ix.table
+	mask := uint64(len(t) - 1)
+	for j := d.ix.hashes[i] & mask; ; j = (j + 1) & mask {
+		if t[j] == 0 {
+			t[j] = int32(i + 1)
+			return
 		}
 	}
 }
@@ -64,87 +119,41 @@ func (d *DictData) KeyAt(i int) Value { return d.keys[i] }
 // ValAt returns the i-th value.
 func (d *DictData) ValAt(i int) Value { return d.vals[i] }
 
-// Hashable reports whether v can be a dict key (Python's hashable plain
-// values: None, bool, numbers, strings, tuples of hashables).
-func Hashable(v Value) bool {
-	switch v.k {
-	case None, Bool, Int, Float, String:
-		return true
-	case Tuple:
-		for _, it := range v.Items() {
-			if !Hashable(it) {
-				return false
-			}
-		}
-		return true
-	case Callable, Object:
-		return true
-	}
-	return false
-}
-
-func (d *DictData) find(k Value) int {
+// find returns the index of the entry whose key equals k, or -1 (always
+// for an unhashable k, which equals no key), and k's hash when the dict
+// has its index.
+func (d *DictData) find(k Value) (int, uint64) {
 	if d == nil {
-		return -1
+		return -1, 0
 	}
-	if k.k == String {
-		if d.idx != nil {
-			if i, ok := d.idx[k.s]; ok {
-				return i
-			}
-			return -1
-		}
+	if d.ix == nil {
 		for i := range d.keys {
-			if d.keys[i].k == String && d.keys[i].s == k.s {
-				return i
+			if keyEqual(d.keys[i], k) {
+				return i, 0
 			}
 		}
-		return -1
+		return -1, 0
 	}
-	for i := range d.keys {
-		if d.keys[i].k != String && keyEqual(d.keys[i], k) {
-			return i
+	h, ok := keyHash(k)
+	if !ok {
+		return -1, 0
+	}
+	t, hashes := d.ix.table, d.ix.hashes
+	mask := uint64(len(t) - 1)
+	for j := h & mask; ; j = (j + 1) & mask {
+		e := t[j]
+		if e == 0 {
+			return -1, h
+		}
+		if i := int(e - 1); hashes[i] == h && keyEqual(d.keys[i], k) {
+			return i, h
 		}
 	}
-	return -1
 }
 
-func keyEqual(a, b Value) bool {
-	switch a.k {
-	case Bool, Int, Float:
-		if !b.IsNumber() {
-			return false
-		}
-		if a.k != Float && b.k != Float {
-			return a.n == b.n
-		}
-		af, bf := a.Float(), b.Float()
-		return af == bf || (math.IsNaN(af) && math.IsNaN(bf) && a.n == b.n)
-	case None:
-		return b.k == None
-	case Tuple:
-		if b.k != Tuple {
-			return false
-		}
-		ai, bi := a.Items(), b.Items()
-		if len(ai) != len(bi) {
-			return false
-		}
-		for i := range ai {
-			if !keyEqual(ai[i], bi[i]) {
-				return false
-			}
-		}
-		return true
-	case String:
-		return b.k == String && a.s == b.s
-	}
-	return a.k == b.k && a.ref == b.ref
-}
-
-// Get returns the value for k.
+// Get returns the value for k (absent when k is unhashable).
 func (d *DictData) Get(k Value) (Value, bool) {
-	i := d.find(k)
+	i, _ := d.find(k)
 	if i < 0 {
 		return Value{}, false
 	}
@@ -156,35 +165,47 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 	return d.Get(Value{k: String, s: k})
 }
 
-// Set inserts or replaces. Only the engine calls it while building a dict.
+// Set inserts or replaces (an existing equal key keeps its first form, as
+// in Python). Only the engine calls it while building a dict; the caller
+// has refused an unhashable key already (a type error here otherwise).
 func (d *DictData) Set(k, v Value) {
 	d.size, d.dataOnly = 0, false
-	if i := d.find(k); i >= 0 {
+	if !Hashable(k) {
+		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
+	}
+	i, h := d.find(k)
+	if i >= 0 {
 		d.vals[i] = v
 		return
 	}
-	d.keys = append(d.keys, k)
-	d.vals = append(d.vals, v)
-	if k.k == String && d.idx != nil {
-		d.idx[k.s] = len(d.keys) - 1
-	} else if d.idx == nil && len(d.keys) > smallDict {
-		d.idx = make(map[string]int, len(d.keys)*2)
-		for i, kk := range d.keys {
-			if kk.k == String {
-				d.idx[kk.s] = i
-			}
-		}
+	d.add(k, v, h)
+}
+
+// Add inserts k when no equal key is present and reports whether it did
+// (a set's add: unique's seen keys).
+func (d *DictData) Add(k Value) bool {
+	if !Hashable(k) {
+		return false
 	}
+	i, h := d.find(k)
+	if i >= 0 {
+		return false
+	}
+	d.size, d.dataOnly = 0, false
+	d.add(k, NoneValue, h)
+	return true
 }
 
 // SetStr sets a string key.
-func (d *DictData) SetStr(k string, v Value) { d.Set(Value{k: String, s: k}, v) }
+func (d *DictData) SetStr(k string, v Value) { d.Set(FromString(k), v) }
 
 // Copy returns a shallow copy.
 func (d *DictData) Copy() *DictData {
 	n := NewDict(d.Len())
-	for i := range d.keys {
-		n.Set(d.keys[i], d.vals[i])
+	n.keys = append(n.keys, d.keys...)
+	n.vals = append(n.vals, d.vals...)
+	if d.ix != nil {
+		n.ix = &dictIndex{hashes: append([]uint64(nil), d.ix.hashes...), table: append([]int32(nil), d.ix.table...)}
 	}
 	return n
 }

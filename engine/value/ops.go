@@ -137,7 +137,8 @@ func Mul(c Ctx, a, b Value) Value {
 		switch a.k {
 		case String:
 			c.Charge(budget.Mul(int64(len(a.s)), n), "string repetition")
-			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n))}
+			runes := int64(a.RuneCount()) * n // within the bytes just charged
+			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n)), n: runes + 1}
 		case List, Tuple:
 			items := a.Items()
 			if len(items) == 0 || n == 0 {
@@ -195,7 +196,7 @@ func FloorDiv(c Ctx, a, b Value) Value {
 		if b.Float() == 0 {
 			zeroDiv("float floor division")
 		}
-		return FromFloat(math.Floor(a.Float() / b.Float()))
+		return FromFloat(floatFloorDiv(a.Float(), b.Float()))
 	}
 	typeErr("//", a, b)
 	return Value{}
@@ -225,13 +226,7 @@ func Mod(c Ctx, a, b Value) Value {
 		if y == 0 {
 			zeroDiv("float modulo")
 		}
-		m := math.Mod(x, y)
-		if m != 0 && ((m < 0) != (y < 0)) {
-			m += y
-		} else if m == 0 {
-			m = math.Copysign(0, y)
-		}
-		return FromFloat(m)
+		return FromFloat(floatMod(x, y))
 	}
 	typeErr("%", a, b)
 	return Value{}
@@ -327,13 +322,7 @@ func Pos(c Ctx, a Value) Value {
 func Equal(c Ctx, a, b Value) bool {
 	switch a.k {
 	case Bool, Int, Float:
-		if !b.IsNumber() {
-			return false
-		}
-		if a.k != Float && b.k != Float {
-			return a.n == b.n
-		}
-		return a.Float() == b.Float()
+		return b.IsNumber() && numCompare(a, b) == 0
 	case String:
 		if b.k != String {
 			return false
@@ -386,25 +375,7 @@ func Equal(c Ctx, a, b Value) bool {
 // operator for the type error.
 func Compare(c Ctx, a, b Value, op string) int {
 	if a.IsNumber() && b.IsNumber() {
-		if a.k != Float && b.k != Float {
-			switch {
-			case a.n < b.n:
-				return -1
-			case a.n > b.n:
-				return 1
-			}
-			return 0
-		}
-		x, y := a.Float(), b.Float()
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		case x == y:
-			return 0
-		}
-		return 2 // NaN: every comparison false
+		return numCompare(a, b) // 2 for NaN: every comparison false
 	}
 	if a.k == String && b.k == String {
 		n := len(a.s)
@@ -461,10 +432,8 @@ func Contains(c Ctx, hay, needle Value) bool {
 		}
 		return false
 	case Dict:
-		if !Hashable(needle) {
-			Throwf(errs.Type, "unhashable type: %s", errs.Quote(needle.TypeName()))
-		}
-		c.Charge(budget.Elem+Size(needle, c.Meter().Left()), "membership test")
+		c.Charge(budget.Elem, "membership test")
+		ChargeKey(c, needle, "membership test")
 		_, ok := hay.DictData().Get(needle)
 		return ok
 	case Undefined:
@@ -503,11 +472,16 @@ func Iterate(c Ctx, v Value) []Value {
 	case Dict:
 		return v.DictData().keys
 	case String:
+		// the bytes scanned, then 64 an element drawn (P11), both before
+		// the list of characters is made (48 bytes a character: 3 MB of
+		// text was a 144 MB list before any element was charged)
 		c.Charge(int64(len(v.s))*2, "string iteration")
-		out := make([]Value, 0, len(v.s))
+		n := RuneLen(v.s)
+		c.Charge(budget.Mul(int64(n), budget.Elem), "string iteration")
+		out := make([]Value, 0, n)
 		// Python iterates a Markup string as plain str characters.
 		for _, r := range v.s {
-			out = append(out, Value{k: String, s: string(r)})
+			out = append(out, Value{k: String, s: string(r), n: 2})
 		}
 		return out
 	case Undefined:
@@ -524,11 +498,12 @@ func Iterate(c Ctx, v Value) []Value {
 	return nil
 }
 
-// Length is Python's len().
-func Length(v Value) (int, bool) {
+// Length is Python's len() inside the render c: O(1) for everything a
+// template builds (a string's length is known or its scan charged).
+func Length(c Ctx, v Value) (int, bool) {
 	switch v.k {
 	case String:
-		return RuneLen(v.s), true
+		return StrLen(c, v), true
 	case List, Tuple:
 		return len(v.Items()), true
 	case Dict:

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jinjabox/jinjabox/budget"
 )
 
 // FormatFloat prints a float exactly as Python's repr does.
@@ -63,15 +65,66 @@ func ToString(v Value) string {
 		}
 	}
 	var sb strings.Builder
-	writeRepr(&sb, v, 0, nil)
+	writeRepr(&sb, v, 0, nil, nil)
 	return sb.String()
 }
 
 // Repr is Python's repr() of a value.
 func Repr(v Value) string {
 	var sb strings.Builder
-	writeRepr(&sb, v, 0, nil)
+	writeRepr(&sb, v, 0, nil, nil)
 	return sb.String()
+}
+
+// ToString and Repr serve hosts and messages, which have no render to
+// refuse: past maxReprDepth they print "...". A render prints through
+// StrIn, ReprIn and EscapeIn instead, where a structure nested deeper than
+// the render's nesting limit is a budget error (P11), never truncated
+// output (Python raises RecursionError) and never a Go stack overflow.
+
+// StrIn is str(v) inside the render c.
+func StrIn(c Ctx, v Value) string {
+	switch v.k {
+	case List, Tuple, Dict, Object:
+		if v.k == Object {
+			if ts, ok := v.ref.(interface{ TemplateString() string }); ok {
+				return ts.TemplateString()
+			}
+		}
+		var sb strings.Builder
+		writeRepr(&sb, v, 0, c, nil)
+		return sb.String()
+	}
+	return ToString(v)
+}
+
+// ReprIn is repr(v) inside the render c.
+func ReprIn(c Ctx, v Value) string {
+	var sb strings.Builder
+	writeRepr(&sb, v, 0, c, nil)
+	return sb.String()
+}
+
+// EscapeIn is Escape inside the render c.
+func EscapeIn(c Ctx, v Value) Value {
+	if v.k == String && v.safe {
+		return v
+	}
+	return Safe(EscapeHTML(StrIn(c, v)))
+}
+
+// nestingLimit is the render's nesting limit (the default when unset).
+func nestingLimit(c Ctx) int64 {
+	if n := c.Meter().Limits.NestingDepth; n > 0 {
+		return n
+	}
+	return budget.DefaultNestingDepth
+}
+
+// tooDeep refuses printing a container depth levels down in the render c.
+func tooDeep(c Ctx, depth int) {
+	ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: "printing a nested value",
+		Configured: nestingLimit(c), Observed: int64(depth) + 1})
 }
 
 // reprActive lists the namespaces being printed: a namespace is the one
@@ -88,11 +141,22 @@ func (a reprActive) has(ns *Namespace) bool {
 	return false
 }
 
-// maxReprDepth stops runaway nesting; the budget bounds sizes before this.
+// maxReprDepth stops runaway nesting outside a render; the budget bounds
+// sizes before this.
 const maxReprDepth = 300
 
-func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
-	if depth > maxReprDepth {
+// writeRepr writes the repr of v, nested depth containers down. In a
+// render (c not nil) a container at the render's nesting limit is refused;
+// outside one, past maxReprDepth prints "...".
+func writeRepr(sb *strings.Builder, v Value, depth int, c Ctx, active reprActive) {
+	if c != nil {
+		switch v.k {
+		case List, Tuple, Dict: // a namespace's data is its dict, one level down
+			if int64(depth) >= nestingLimit(c) {
+				tooDeep(c, depth)
+			}
+		}
+	} else if depth > maxReprDepth {
 		sb.WriteString("...")
 		return
 	}
@@ -114,7 +178,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
 			if d.ViewArgs != "" {
 				sb.WriteString(d.ViewArgs)
 			} else {
-				writeRepr(sb, NewList(d.Items), depth+1, active)
+				writeRepr(sb, NewList(d.Items), depth+1, c, active)
 			}
 			sb.WriteByte(')')
 			return
@@ -124,7 +188,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1, active)
+			writeRepr(sb, it, depth+1, c, active)
 		}
 		sb.WriteByte(']')
 	case Tuple:
@@ -134,7 +198,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, it, depth+1, active)
+			writeRepr(sb, it, depth+1, c, active)
 		}
 		if len(items) == 1 {
 			sb.WriteByte(',')
@@ -147,9 +211,9 @@ func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			writeRepr(sb, d.keys[i], depth+1, active)
+			writeRepr(sb, d.keys[i], depth+1, c, active)
 			sb.WriteString(": ")
-			writeRepr(sb, d.vals[i], depth+1, active)
+			writeRepr(sb, d.vals[i], depth+1, c, active)
 		}
 		sb.WriteByte('}')
 	case Callable:
@@ -168,7 +232,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int, active reprActive) {
 			if active.has(ns) {
 				sb.WriteString("{...}")
 			} else {
-				writeRepr(sb, FromDict(ns.D), depth+1, append(active, ns))
+				writeRepr(sb, FromDict(ns.D), depth+1, c, append(active, ns))
 			}
 			sb.WriteByte('>')
 			return
@@ -299,11 +363,20 @@ func Escape(v Value) Value {
 	return Safe(EscapeHTML(ToString(v)))
 }
 
-// RuneLen returns the number of code points of s.
+// RuneLen returns the number of code points of s. ASCII text, the common
+// case, is checked eight bytes at a time.
 func RuneLen(s string) int {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return i + utf8.RuneCountInString(s[i:])
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return utf8.RuneCountInString(s)
+			return i + utf8.RuneCountInString(s[i:])
 		}
 	}
 	return len(s)

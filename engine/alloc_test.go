@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"errors"
+	"runtime"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
+
+// allocated returns the bytes the heap handed out while f ran.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestContainersChargedBeforeAllocating holds C2 and H10 on the builtins'
+// paths (redteam/alloc/*): a string iterated into a list charges 64 an
+// element drawn before the list of characters exists (3 MB of text made a
+// 144 MB list, then failed); a text split into lines or path segments
+// charges the list at its real size (16 bytes a string header) before
+// splitting, and indent walks its lines with no list at all (20 M empty
+// lines took 1.65 GB); str.split() on whitespace walks the text in place
+// (it copied it to a []rune first, 4 bytes a character). Each attack is refused, or renders, without
+// allocating much more than its text.
+func TestContainersChargedBeforeAllocating(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	for _, c := range []struct {
+		tpl      string
+		kind     errs.Kind
+		want     string
+		textSize uint64
+	}{
+		{"{{ dict(['x' * 3000000]) }}", errs.Budget, "", 3_000_000},
+		{"{{ ('x' * 3000000)|list|length }}", errs.Budget, "", 3_000_000},
+		{"{{ {}.fromkeys('x' * 3000000)|length }}", errs.Budget, "", 3_000_000},
+		{"{{ ('\n' * 20000000)|indent(0)|length }}", errs.Budget, "", 20_000_000},
+		{"{{ ('\n' * 20000000)|indent(0, blank=true)|length }}", errs.Budget, "", 20_000_000},
+		{"{{ ('\n' * 10000000)|indent(4, blank=true)|length }}", 0, "50000000", 60_000_000},
+		{"{{ ('\n' * 20000000)|wordwrap|length }}", errs.Budget, "", 20_000_000},
+		{"{{ [1]|map(attribute='.' * 10000000)|list }}", errs.Budget, "", 10_000_000},
+		{"{{ [1]|sort(attribute=',' * 10000000)|list }}", errs.Budget, "", 10_000_000},
+		{"{{ ('x' * 20000000).split()|length }}", 0, "1", 20_000_000},
+		{"{{ ('x' * 20000000).rsplit(none, 1)|length }}", 0, "1", 20_000_000},
+	} {
+		var r Result
+		var err error
+		grew := allocated(func() { r, err = env.RenderString("alloc", c.tpl, nil, RenderOptions{}) })
+		var e *Error
+		switch {
+		case c.kind == 0 && (err != nil || r.Output != c.want):
+			t.Errorf("%s: want %q, got %q %v", c.tpl, c.want, r.Output, err)
+		case c.kind != 0 && (!errors.As(err, &e) || e.Kind != c.kind):
+			t.Errorf("%s: want %v, got %v", c.tpl, c.kind, err)
+		}
+		if grew > 3*c.textSize {
+			t.Errorf("%s: allocated %d bytes for %d bytes of text", c.tpl, grew, c.textSize)
+		}
+	}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		// Jinja2's output
+		{"indent-lines", "{{ 'a\\nb\\r\\nc\\n\\nd\\x0be\\u2028f'|indent(2, true, true) }}|{{ 'a\\n\\nb\\n'|indent }}|{{ ''|indent(first=true) }}|{{ '\\n'|indent(1, blank=true) }}", nil, 0,
+			"  a\n  b\n  c\n  \n  d\n  e\n  f|a\n\n    b\n|    |\n "},
+		{"iterate-split", "{{ 'ab\u00e9'|list }}|{{ dict(['ab', 'cd']) }}|{{ 'abc'|join('-') }}|{{ 'a\\nb\\n\\nc'|wordwrap(1) }}|{{ [{'a': {'b': 1}}]|map(attribute='a.b')|list }}|{{ [{'a': 2, 'b': 1}, {'a': 1, 'b': 2}]|sort(attribute='a,b')|map(attribute='b')|list }}", nil, 0,
+			"['a', 'b', '\u00e9']|{'a': 'b', 'c': 'd'}|a-b-c|a\nb\n\nc|[1]|[2, 1]"},
+		{"whitespace-split", "{{ '  a b\\u3000c\\t\\nd  '.split() }}|{{ '  a b  c  '.split(none, 1) }}|{{ '  a b  c  '.rsplit(none, 1) }}|{{ '  a b  c  '.rsplit() }}|{{ ''.split() }}|{{ '   '.rsplit(none, 0) }}|{{ ' a '.split(none, 0) }}|{{ ' a b '.rsplit(none, 0) }}|{{ '\u00e9 \u00e8'.split() }}|{{ 'a\u00e9bc d'|wordcount }}", nil, 0,
+			"['a', 'b', 'c', 'd']|['a', 'b  c  ']|['  a b', 'c']|['a', 'b', 'c']|[]|[]|['a ']|[' a b']|['\u00e9', '\u00e8']|2"},
+	})
+}
