@@ -161,7 +161,7 @@ func (e *Environment) RenderString(name, source string, data map[string]any, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, m, ro.Host, ro.Context)
+	return t.render(data, nil, m, ro)
 }
 
 // Render renders the template with data.
@@ -172,7 +172,7 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)), ro.Host, ro.Context)
+	return t.render(data, nil, budget.NewMeter(t.env.limitsFor(ro)), ro)
 }
 
 // Name returns the template's name.
@@ -197,15 +197,21 @@ func (t *Template) newRenderer(m *budget.Meter, ctx context.Context) *renderer {
 	return r
 }
 
-func (t *Template) render(data map[string]any, m *budget.Meter, host any, ctx context.Context) (Result, error) {
-	r := t.newRenderer(m, ctx)
-	r.hostState = host
+// render renders t from pc, or from data copied in at the start of the
+// render when pc is nil.
+func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro RenderOptions) (Result, error) {
+	r := t.newRenderer(m, ro.Context)
+	r.hostState = ro.Host
 	start := m.Used()
 	// The static text is known: size the output once instead of growing it.
 	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))
 	err := r.run(func() {
 		r.poll()
-		r.bindData(data)
+		if pc != nil {
+			r.bindDict(pc.data)
+		} else {
+			r.bindData(data)
+		}
 		r.renderTemplate(t, r.newRoot())
 	})
 	if err != nil {
@@ -247,18 +253,37 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 	return v, err
 }
 
+// bindData copies a render's data in and binds it.
 func (r *renderer) bindData(data map[string]any) {
+	d, _, err := copyData(data)
+	if err != nil {
+		value.ThrowErr(err)
+	}
+	r.bindDict(d)
+}
+
+// bindDict binds the render's top-level data, charged an element a name
+// whether it was copied in by this render or prepared (the same units).
+func (r *renderer) bindDict(d *value.DictData) {
+	r.Charge(int64(d.Len())*budget.Elem, "binding context")
+	r.data = d
+}
+
+// copyData is the one copy-in of top-level data (a render's and
+// Prepare's): each name in key order, so the first refused value is the
+// same every time, under the ceilings of one value.Copier. It returns the
+// entries counted.
+func copyData(data map[string]any) (*value.DictData, int, error) {
 	d := value.NewDict(len(data))
 	var c value.Copier
 	for _, k := range ordered.Keys(data) {
 		v, err := c.CopyNamed(k, data[k])
 		if err != nil {
-			value.ThrowErr(err)
+			return nil, 0, err
 		}
 		d.SetStr(k, v)
 	}
-	r.Charge(int64(d.Len())*budget.Elem, "binding context")
-	r.data = d
+	return d, c.Entries(), nil
 }
 
 func (r *renderer) newRoot() *scope { return &scope{} }

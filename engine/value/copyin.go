@@ -45,10 +45,32 @@ func CopyIn(x any) (Value, error) {
 }
 
 // Copy copies one value; entries accumulate across calls on the same Copier.
-func (c *Copier) Copy(x any) (v Value, err error) { return c.CopyNamed("", x) }
+func (c *Copier) Copy(x any) (v Value, err error) { return c.copyAt(nil, "", x) }
 
 // CopyNamed copies x, naming it name in error paths (a context key).
-func (c *Copier) CopyNamed(name string, x any) (v Value, err error) {
+func (c *Copier) CopyNamed(name string, x any) (v Value, err error) { return c.copyAt(nil, name, x) }
+
+// CopyPath copies x as the value at path of a data graph (a prepared
+// context's update): error paths name it, and x nests at most as deep as
+// MaxDepth leaves below it (path[0] is a context key, at depth 0).
+func (c *Copier) CopyPath(path []string, x any) (v Value, err error) {
+	if len(path) == 0 {
+		return c.copyAt(nil, "", x)
+	}
+	return c.copyAt(path[:len(path)-1], path[len(path)-1], x)
+}
+
+// Join makes the Copier count into a graph that already holds entries
+// (a prepared context being updated): the next copy fails, as a copy of
+// the whole graph would, when the total passes MaxGraphEntries.
+func (c *Copier) Join(entries int) { c.entries = entries }
+
+// Entries returns the entries counted so far (the graph's, after Join).
+func (c *Copier) Entries() int { return c.entries }
+
+// copyAt copies x at prefix.name (either may be empty), at the depth of
+// that position.
+func (c *Copier) copyAt(prefix []string, name string, x any) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*errs.Error); ok {
@@ -58,26 +80,32 @@ func (c *Copier) CopyNamed(name string, x any) (v Value, err error) {
 			panic(r)
 		}
 	}()
-	// scalars need no path and no walk
-	switch t := x.(type) {
-	case string:
-		return FromString(t), nil
-	case bool:
-		return FromBool(t), nil
-	case int:
-		return FromInt(int64(t)), nil
-	case int64:
-		return FromInt(t), nil
-	case float64:
-		return FromFloat(t), nil
-	case nil:
-		return NoneValue, nil
+	if c.entries <= MaxGraphEntries && len(prefix) == 0 {
+		// scalars need no path and no walk
+		switch t := x.(type) {
+		case string:
+			return FromString(t), nil
+		case bool:
+			return FromBool(t), nil
+		case int:
+			return FromInt(int64(t)), nil
+		case int64:
+			return FromInt(t), nil
+		case float64:
+			return FromFloat(t), nil
+		case nil:
+			return NoneValue, nil
+		}
 	}
 	path := c.path[:0]
+	for _, s := range prefix {
+		path = append(path, pathSeg{key: s, idx: -1})
+	}
 	if name != "" {
 		path = append(path, pathSeg{key: name, idx: -1})
 	}
-	v = c.copy(x, &path, 0)
+	c.count(0, &path)
+	v = c.copy(x, &path, len(prefix))
 	c.path = path[:0]
 	return v, nil
 }
@@ -187,28 +215,28 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
-		return NewList(items)
+		return copiedList(items, false)
 	case []string:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
 			items[i] = FromString(e)
 		}
-		return NewList(items)
+		return copiedList(items, true)
 	case []int:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
 			items[i] = FromInt(int64(e))
 		}
-		return NewList(items)
+		return copiedList(items, true)
 	case []float64:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
 			items[i] = FromFloat(e)
 		}
-		return NewList(items)
+		return copiedList(items, true)
 	case []map[string]any:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
@@ -217,7 +245,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
-		return NewList(items)
+		return copiedList(items, false)
 	case map[string]any:
 		c.count(len(t), path)
 		d := NewDict(len(t))
@@ -228,14 +256,14 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			d.appendStr(k, c.copy(t[k], path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
-		return FromDict(d)
+		return copiedDict(d)
 	case map[string]string:
 		c.count(len(t), path)
 		d := NewDict(len(t))
 		for _, k := range ordered.Keys(t) {
 			d.appendStr(k, FromString(t[k]))
 		}
-		return FromDict(d)
+		return copiedDict(d)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)
 		d := NewDict(len(t.Keys))
@@ -244,7 +272,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			d.SetStr(k, c.copy(t.Values[i], path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
-		return FromDict(d)
+		return copiedDict(d)
 	}
 	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
 	return Value{}
@@ -255,4 +283,26 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 type OrderedMap struct {
 	Keys   []string
 	Values []any
+}
+
+// GraphEntries is the number of entries copy-in counts for a value it
+// made: a list's or dict's length plus its items' entries, at any depth
+// (what an update of a prepared context takes out of its graph).
+func GraphEntries(v Value) int {
+	n := 0
+	switch v.k {
+	case List, Tuple:
+		items := v.Items()
+		n = len(items)
+		for _, it := range items {
+			n += GraphEntries(it)
+		}
+	case Dict:
+		d := v.DictData()
+		n = d.Len()
+		for _, it := range d.vals {
+			n += GraphEntries(it)
+		}
+	}
+	return n
 }
