@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -337,5 +338,22 @@ func TestRenderTo(t *testing.T) {
 	w = failWriter{err: errors.New("disk full")}
 	if units, err := ok.RenderTo(&w, ctx, RenderOptions{}); err == nil || err.Error() != "disk full" || units != want.Units {
 		t.Errorf("the writer's error: %d, %v", units, err)
+	}
+}
+
+// TestMeteringOn: this build meters every render (only the benchmark's
+// jinjabox_nometer build does not, metering_off.go): a loop past a small
+// budget is refused.
+func TestMeteringOn(t *testing.T) {
+	if !metering {
+		t.Fatal("metering is off: the jinjabox_nometer tag is for make bench only")
+	}
+	env, _ := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: 10000}})
+	tpl, _ := env.Parse("t", "{% for i in range(1000) %}{% endfor %}")
+	ctx, _ := env.Prepare(nil)
+	_, err := tpl.RenderContext(ctx, RenderOptions{})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != errs.Budget {
+		t.Fatalf("want a budget error, got %v", err)
 	}
 }

@@ -165,6 +165,9 @@ func (r *renderer) run(fn func()) (err error) {
 // ---- value.Ctx ----
 
 func (r *renderer) Charge(n int64, op string) {
+	if !metering {
+		return
+	}
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, op))
 	}
@@ -176,6 +179,9 @@ func (r *renderer) Charge(n int64, op string) {
 // chargeNamed is Charge with an operation named "kind name", built only
 // when the charge is refused (the hot path allocates nothing).
 func (r *renderer) chargeNamed(n int64, kind, name string) {
+	if !metering {
+		return
+	}
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
 	}
@@ -252,6 +258,9 @@ func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 
 // scratch enforces scratch_bytes: the data handed to one filter call.
 func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name string) {
+	if !metering {
+		return
+	}
 	limit := r.meter.Limits.ScratchBytes
 	var n int64
 	if v.IsString() {
@@ -273,6 +282,9 @@ func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name stri
 }
 
 func (r *renderer) capability(kind, name string) {
+	if !metering {
+		return
+	}
 	if err := r.meter.CapabilityCall(kind, name); err != nil {
 		value.ThrowErr(err)
 	}

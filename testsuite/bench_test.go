@@ -247,8 +247,12 @@ func TestWorkloadBaselines(t *testing.T) {
 
 // BenchmarkWorkloads times jinjabox against text/template on each
 // workload, both parse+render per op and render of a template parsed
-// once. Outputs are checked first: timing different work is meaningless.
-// `make bench` runs it and prints the ratio table (testsuite/cmd/benchtable).
+// once, and jinjabox's render from a context prepared once (the context
+// mode, compared with text/template's render). Outputs are checked
+// first: timing different work is meaningless. `make bench` runs it and
+// prints the ratio table (testsuite/cmd/benchtable), then runs the
+// jinjabox modes again in a build without metering (the jinjabox_nometer
+// tag) and prints the budget's overhead per workload and mode.
 func BenchmarkWorkloads(b *testing.B) {
 	for _, w := range loadWorkloads(b) {
 		b.Run(w.name, func(b *testing.B) {
@@ -287,6 +291,28 @@ func BenchmarkWorkloads(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := tpl.Render(data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			// The worker's mode: the template parsed once and the data
+			// prepared once (copied in, sealed), every render from the
+			// prepared context.
+			b.Run("jinjabox-context", func(b *testing.B) {
+				tpl, err := env.Parse(w.name, w.jinja)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, err := env.Prepare(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil || r.Output != w.expected {
+					b.Fatalf("RenderContext of %s: %v (output differs: %v)", w.name, err, r.Output != w.expected)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil {
 						b.Fatal(err)
 					}
 				}
