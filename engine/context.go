@@ -3,7 +3,6 @@ package engine
 import (
 	"io"
 
-	"github.com/jinjabox/jinjabox/budget"
 	"strconv"
 	"strings"
 
@@ -201,7 +200,7 @@ func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
 	if c == nil {
 		c = &Context{}
 	}
-	return t.render(nil, c, budget.NewMeter(t.env.limitsFor(ro)), ro)
+	return t.render(nil, c, nil, ro)
 }
 
 // RenderTo renders the template from a prepared context and writes the

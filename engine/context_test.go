@@ -357,3 +357,42 @@ func TestMeteringOn(t *testing.T) {
 		t.Fatalf("want a budget error, got %v", err)
 	}
 }
+
+// TestPooledRenderersLeaveNoState: renderers are recycled between
+// renders; whatever a render left behind (capture buffers, root-scope
+// bindings, a refusal half-way, a cancelled context) never shows in the
+// next one's output, error or units.
+func TestPooledRenderersLeaveNoState(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	var many strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&many, "{%% set v%d = %d %%}", i, i)
+	}
+	dirty := []string{
+		"{% macro m(x) %}<{{ x }}>{% endmacro %}{% for i in range(50) %}{{ m(i) }}{% endfor %}{% set a = 1 %}{% set b = 2 %}",
+		many.String(),
+		"{% set a = 'left' %}{% set x = caller %}{{ undefined_thing.attr }}",
+		"{% set a = 'left' %}{% filter upper %}half{{ 1 / 0 }}{% endfilter %}",
+	}
+	probes := []string{"[{{ a }}{{ b }}{{ v5 }}]", "{% set c = 3 %}{{ c }}{% filter upper %}x{% endfilter %}", "{{ self }}"}
+	want := map[string]string{}
+	for _, src := range probes {
+		tpl, _ := env.Parse("p", src)
+		r, err := tpl.RenderResult(nil, RenderOptions{})
+		want[src] = fmt.Sprint(r, err)
+	}
+	for _, d := range dirty {
+		dt, err := env.Parse("d", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range probes {
+			_, _ = dt.RenderResult(nil, RenderOptions{})
+			tpl, _ := env.Parse("p", src)
+			r, err := tpl.RenderResult(nil, RenderOptions{})
+			if got := fmt.Sprint(r, err); got != want[src] {
+				t.Errorf("after %.30q, %s gave %s, want %s", d, src, got, want[src])
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
@@ -41,6 +42,9 @@ type Template struct {
 	name string
 	tree *syntax.Template
 	info *checkInfo
+	// outHint is the length of the last render's output, which sizes the
+	// next render's buffer (capacity only: the output never depends on it).
+	outHint atomic.Int64
 }
 
 // NewEnvironment builds an environment. Registries are copied, so later
@@ -89,6 +93,9 @@ func NewEnvironment(o Options) (*Environment, error) {
 		if err != nil {
 			return nil, err
 		}
+		// every render shares the globals, as renders from one context
+		// share its data: no render may fill a cache on them
+		value.Seal(v)
 		e.globals[k] = v
 	}
 	e.trusted = make(map[string]*trustedTemplate, len(o.Templates))
@@ -172,7 +179,7 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, nil, budget.NewMeter(t.env.limitsFor(ro)), ro)
+	return t.render(data, nil, nil, ro)
 }
 
 // Name returns the template's name.
@@ -181,30 +188,37 @@ func (t *Template) Name() string { return t.name }
 // Source returns the template's source.
 func (t *Template) Source() string { return t.tree.Source }
 
+// newRenderer returns a renderer of its own (not pooled) for t.
 func (t *Template) newRenderer(m *budget.Meter, ctx context.Context) *renderer {
-	m.Phase = budget.PhaseRender
-	r := &renderer{
-		env:        t.env,
-		meter:      m,
-		autoescape: t.env.opts.Autoescape,
-		maxDepth:   int(m.Limits.NestingDepth),
-		rng:        t.env.opts.Seed,
-		pos:        -1,
-	}
-	if ctx != nil {
-		r.ctx, r.nextPoll = ctx, m.Used()
-	}
+	r := &renderer{}
+	t.initRenderer(r, m, ctx)
 	return r
 }
 
+// initRenderer sets up a reset renderer for a render of t on meter m.
+func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Context) {
+	m.Phase = budget.PhaseRender
+	r.env = t.env
+	r.meter = m
+	r.autoescape = t.env.opts.Autoescape
+	r.maxDepth = int(m.Limits.NestingDepth)
+	r.rng = t.env.opts.Seed
+	r.pos = -1
+	if ctx != nil {
+		r.ctx, r.nextPoll = ctx, m.Used()
+	}
+}
+
 // render renders t from pc, or from data copied in at the start of the
-// render when pc is nil.
+// render when pc is nil. m is the meter when the render shares one (with
+// a parse: RenderString); nil gives the render its own, under ro's limits.
 func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro RenderOptions) (Result, error) {
-	r := t.newRenderer(m, ro.Context)
-	r.hostState = ro.Host
-	start := m.Used()
-	// The static text is known: size the output once instead of growing it.
-	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))
+	r := t.getRenderer(m, ro)
+	defer putRenderer(r)
+	start := r.meter.Used()
+	// The output is sized once, for the static text or the last render's
+	// output, whichever is larger, instead of growing from nothing.
+	r.root.Grow(int(min(max(t.info.staticBytes, t.outHint.Load())+16, r.meter.Limits.OutputBytes)))
 	err := r.run(func() {
 		r.poll()
 		if pc != nil {
@@ -217,7 +231,11 @@ func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Output: r.root.String(), Units: m.Used() - start}, nil
+	out := r.root.String()
+	if n := int64(len(out)); n != t.outHint.Load() {
+		t.outHint.Store(n)
+	}
+	return Result{Output: out, Units: r.meter.Used() - start}, nil
 }
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns
@@ -286,4 +304,10 @@ func copyData(data map[string]any) (*value.DictData, int, error) {
 	return d, c.Entries(), nil
 }
 
-func (r *renderer) newRoot() *scope { return &scope{} }
+// newRoot returns the root scope of the render's template: the pooled
+// renderer's own, emptied.
+func (r *renderer) newRoot() *scope {
+	clear(r.rootScope.vars)
+	r.rootScope = scope{vars: r.rootScope.vars[:0]}
+	return &r.rootScope
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -131,6 +132,54 @@ type renderer struct {
 	nextPoll  int64
 	charges   uint64
 	hostState any // RenderOptions.Host
+
+	// A pooled renderer's own storage, so a render allocates next to
+	// nothing of its own: its meter (unless it shares one with a parse),
+	// the root scope and the top-level frame.
+	ownMeter  budget.Meter
+	rootScope scope
+	topFrame  frame
+}
+
+// renderers recycles renderers between renders (getRenderer,
+// putRenderer). A recycled renderer is reset field by field before it is
+// used, and keeps only storage whose old contents are never read (the
+// capture buffers, the root scope's slots), so a render's output, error
+// and units never depend on which renderer it got.
+var renderers = sync.Pool{New: func() any { return new(renderer) }}
+
+// getRenderer returns a reset renderer for t: m is the meter when the
+// render shares one (RenderString), nil for its own under ro's limits.
+func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
+	r := renderers.Get().(*renderer)
+	free, vars := r.free, r.rootScope.vars
+	*r = renderer{}
+	r.free, r.rootScope.vars = free, vars
+	if m == nil {
+		r.ownMeter = budget.Meter{Limits: t.env.limitsFor(ro).Resolved()}
+		m = &r.ownMeter
+	}
+	t.initRenderer(r, m, ro.Context)
+	r.hostState = ro.Host
+	return r
+}
+
+// putRenderer returns r to the pool once its render is over. Nothing of
+// the render may still reference it: a render returns strings and
+// errors only (RenderValue, which can return a macro bound to its
+// renderer, does not pool).
+func putRenderer(r *renderer) {
+	if len(r.free) > 16 {
+		r.free = r.free[:16]
+	}
+	r.root = strings.Builder{} // the output now belongs to the caller
+	r.data, r.fr, r.cur, r.ctx, r.hostState = nil, nil, nil, nil, nil
+	r.topFrame = frame{}
+	clear(r.rootScope.vars)
+	if cap(r.rootScope.vars) > 1024 {
+		r.rootScope.vars = nil // a template binding thousands of names keeps none of them
+	}
+	renderers.Put(r)
 }
 
 // Host is the render's RenderOptions.Host (HostState).
