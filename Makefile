@@ -54,12 +54,12 @@ test: $(WORKFLOWCHECK)
 	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
 
 # The workloads in every mode (parse+render, render, render from a
-# prepared context), then the render modes again in a build that meters
+# prepared context, the same to a writer), then the render modes again in a build that meters
 # nothing (the jinjabox_nometer tag, benchmark only): the second table is
 # the budget's overhead per workload.
 bench:
 	$(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
-	$(GO) test -tags jinjabox_nometer -run '^$$' -bench 'BenchmarkWorkloads/.*/jinjabox-(render|context)$$' -benchmem -count 1 ./testsuite | tee bench-nometer.out
+	$(GO) test -tags jinjabox_nometer -run '^$$' -bench 'BenchmarkWorkloads/.*/jinjabox-(render|context|writer)$$' -benchmem -count 1 ./testsuite | tee bench-nometer.out
 	@echo
 	$(GO) run ./testsuite/cmd/benchtable -nometer bench-nometer.out < bench.out
 

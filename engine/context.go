@@ -200,7 +200,7 @@ func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
 	if c == nil {
 		c = &Context{}
 	}
-	return t.render(nil, c, nil, ro)
+	return t.render(nil, c, nil, ro, nil)
 }
 
 // RenderTo renders the template from a prepared context and writes the
@@ -209,16 +209,15 @@ func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
 // only once the render has succeeded, so on a refused render w sees
 // nothing and the error is the render's. An error from w is returned as
 // it is, with the units spent. Static text is copied once, into the
-// buffer; a w that is an io.StringWriter (a bytes.Buffer, a
-// bufio.Writer, a strings.Builder, an *os.File) takes the buffer
-// without a further copy.
+// buffer, which the engine recycles: a render to a writer allocates no
+// output of its own (w must not keep the slice it is given, as
+// io.Writer says). The nil context is the empty one.
 func (t *Template) RenderTo(w io.Writer, c *Context, ro RenderOptions) (units int64, err error) {
-	res, err := t.RenderContext(c, ro)
-	if err != nil {
-		return 0, err
+	if c == nil {
+		c = &Context{}
 	}
-	if _, err := io.WriteString(w, res.Output); err != nil {
-		return res.Units, err
-	}
-	return res.Units, nil
+	// a refused render returns no units (Result{}); a writer's error
+	// comes with the render's
+	res, err := t.render(nil, c, nil, ro, w)
+	return res.Units, err
 }

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"io"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -168,7 +170,7 @@ func (e *Environment) RenderString(name, source string, data map[string]any, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, nil, m, ro)
+	return t.render(data, nil, m, ro, nil)
 }
 
 // Render renders the template with data.
@@ -179,7 +181,7 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, nil, nil, ro)
+	return t.render(data, nil, nil, ro, nil)
 }
 
 // Name returns the template's name.
@@ -212,13 +214,21 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 // render renders t from pc, or from data copied in at the start of the
 // render when pc is nil. m is the meter when the render shares one (with
 // a parse: RenderString); nil gives the render its own, under ro's limits.
-func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro RenderOptions) (Result, error) {
+// With w, the output is written to w once the render succeeded, from the
+// renderer's pooled buffer, and Result.Output is empty.
+func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro RenderOptions, w io.Writer) (Result, error) {
 	r := t.getRenderer(m, ro)
 	defer putRenderer(r)
 	start := r.meter.Used()
 	// The output is sized once, for the static text or the last render's
 	// output, whichever is larger, instead of growing from nothing.
-	r.root.Grow(int(min(max(t.info.staticBytes, t.outHint.Load())+16, r.meter.Limits.OutputBytes)))
+	size := int(min(max(t.info.staticBytes, t.outHint.Load())+16, r.meter.Limits.OutputBytes))
+	if w != nil {
+		r.sink = true
+		r.buf = slices.Grow(r.buf[:0], size)
+	} else {
+		r.root.Grow(size)
+	}
 	err := r.run(func() {
 		r.poll()
 		if pc != nil {
@@ -231,11 +241,18 @@ func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	out := r.root.String()
-	if n := int64(len(out)); n != t.outHint.Load() {
+	res := Result{Units: r.meter.Used() - start}
+	n := int64(r.root.Len())
+	if w != nil {
+		n = int64(len(r.buf))
+		_, err = w.Write(r.buf)
+	} else {
+		res.Output = r.root.String()
+	}
+	if n != t.outHint.Load() {
 		t.outHint.Store(n)
 	}
-	return Result{Output: out, Units: r.meter.Used() - start}, nil
+	return res, err
 }
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns

@@ -110,11 +110,15 @@ type blockRef struct {
 
 // renderer is the per-render state. It implements value.Ctx.
 type renderer struct {
-	env        *Environment
-	meter      *budget.Meter
-	root       strings.Builder // the render's output
-	out        []byte          // the innermost capture buffer
-	capturing  int             // >0 while output goes to a capture buffer
+	env   *Environment
+	meter *budget.Meter
+	root  strings.Builder // the render's output (Render)
+	// sink: the output goes to buf, a pooled buffer written out once the
+	// render succeeded (RenderTo); buf is kept between renders.
+	sink       bool
+	buf        []byte
+	out        []byte // the innermost capture buffer
+	capturing  int    // >0 while output goes to a capture buffer
 	autoescape bool
 	depth      int
 	maxDepth   int
@@ -152,9 +156,9 @@ var renderers = sync.Pool{New: func() any { return new(renderer) }}
 // render shares one (RenderString), nil for its own under ro's limits.
 func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	r := renderers.Get().(*renderer)
-	free, vars := r.free, r.rootScope.vars
+	free, vars, buf := r.free, r.rootScope.vars, r.buf
 	*r = renderer{}
-	r.free, r.rootScope.vars = free, vars
+	r.free, r.rootScope.vars, r.buf = free, vars, buf[:0]
 	if m == nil {
 		r.ownMeter = budget.Meter{Limits: t.env.limitsFor(ro).Resolved()}
 		m = &r.ownMeter
@@ -163,6 +167,9 @@ func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	r.hostState = ro.Host
 	return r
 }
+
+// maxPooledOutput is the largest output buffer a pooled renderer keeps.
+const maxPooledOutput = 1 << 20
 
 // putRenderer returns r to the pool once its render is over. Nothing of
 // the render may still reference it: a render returns strings and
@@ -173,6 +180,9 @@ func putRenderer(r *renderer) {
 		r.free = r.free[:16]
 	}
 	r.root = strings.Builder{} // the output now belongs to the caller
+	if cap(r.buf) > maxPooledOutput {
+		r.buf = nil
+	}
 	r.data, r.fr, r.cur, r.ctx, r.hostState = nil, nil, nil, nil, nil
 	r.topFrame = frame{}
 	clear(r.rootScope.vars)
@@ -350,6 +360,13 @@ func (r *renderer) write(s string) {
 		return
 	}
 	if r.suppress {
+		return
+	}
+	if r.sink {
+		if n := int64(len(r.buf) + len(s)); n > r.meter.Limits.OutputBytes {
+			value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, n, "output"))
+		}
+		r.buf = append(r.buf, s...)
 		return
 	}
 	if n := int64(r.root.Len() + len(s)); n > r.meter.Limits.OutputBytes {

@@ -248,7 +248,8 @@ func TestWorkloadBaselines(t *testing.T) {
 // BenchmarkWorkloads times jinjabox against text/template on each
 // workload, both parse+render per op and render of a template parsed
 // once, and jinjabox's render from a context prepared once (the context
-// mode, compared with text/template's render). Outputs are checked
+// mode) and the same written to a writer (the writer mode), both compared
+// with text/template's render. Outputs are checked
 // first: timing different work is meaningless. `make bench` runs it and
 // prints the ratio table (testsuite/cmd/benchtable), then runs the
 // jinjabox modes again in a build without metering (the jinjabox_nometer
@@ -313,6 +314,28 @@ func BenchmarkWorkloads(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			// The same, the output written to a writer (RenderTo): the
+			// engine's pooled buffer, no output allocated per render.
+			b.Run("jinjabox-writer", func(b *testing.B) {
+				tpl, err := env.Parse(w.name, w.jinja)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, err := env.Prepare(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var sb strings.Builder
+				if _, err := tpl.RenderTo(&sb, ctx, engine.RenderOptions{}); err != nil || sb.String() != w.expected {
+					b.Fatalf("RenderTo of %s: %v (output differs: %v)", w.name, err, sb.String() != w.expected)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := tpl.RenderTo(io.Discard, ctx, engine.RenderOptions{}); err != nil {
 						b.Fatal(err)
 					}
 				}
