@@ -305,21 +305,22 @@ func (r *renderer) bindDict(d *value.DictData) {
 }
 
 // copyData is the one copy-in of top-level data (a render's and
-// Prepare's): each name in key order, so the first refused value is the
-// same every time, under the ceilings of one value.Copier. It returns the
-// entries counted.
+// Prepare's), under the ceilings of one value.Copier (CopyMap). It
+// returns the entries counted.
 func copyData(data map[string]any) (*value.DictData, int, error) {
-	d := value.NewDict(len(data))
-	var c value.Copier
-	for _, k := range ordered.Keys(data) {
-		v, err := c.CopyNamed(k, data[k])
-		if err != nil {
-			return nil, 0, err
-		}
-		d.SetStr(k, v)
+	c := copiers.Get().(*value.Copier)
+	defer copiers.Put(c)
+	c.Reset()
+	d, err := c.CopyMap(data)
+	if err != nil {
+		return nil, 0, err
 	}
 	return d, c.Entries(), nil
 }
+
+// copiers recycles the copy-in's buffers (its path and key stacks, whose
+// old contents are never read) between renders.
+var copiers = sync.Pool{New: func() any { return new(value.Copier) }}
 
 // newRoot returns the root scope of the render's template: the pooled
 // renderer's own, emptied.

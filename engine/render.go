@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -355,24 +356,58 @@ func (r *renderer) capability(kind, name string) {
 // the output_bytes limit bounds; a template that extends another writes
 // nothing of its own).
 func (r *renderer) write(s string) {
-	if r.capturing > 0 {
+	switch r.dest(len(s)) {
+	case toCapture:
 		r.out = append(r.out, s...)
-		return
+	case toBuf:
+		r.buf = append(r.buf, s...)
+	case toRoot:
+		r.root.WriteString(s)
+	}
+}
+
+// writeBytes is write for bytes the caller formatted (no string made).
+func (r *renderer) writeBytes(b []byte) {
+	switch r.dest(len(b)) {
+	case toCapture:
+		r.out = append(r.out, b...)
+	case toBuf:
+		r.buf = append(r.buf, b...)
+	case toRoot:
+		r.root.Write(b)
+	}
+}
+
+// A dest is where n bytes of output go (dest).
+type dest uint8
+
+const (
+	toNowhere dest = iota
+	toCapture
+	toBuf
+	toRoot
+)
+
+// dest returns where n more bytes of output go, refusing them when the
+// render's output would pass output_bytes.
+func (r *renderer) dest(n int) dest {
+	if r.capturing > 0 {
+		return toCapture
 	}
 	if r.suppress {
-		return
+		return toNowhere
+	}
+	have := r.root.Len()
+	if r.sink {
+		have = len(r.buf)
+	}
+	if total := int64(have + n); total > r.meter.Limits.OutputBytes {
+		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, total, "output"))
 	}
 	if r.sink {
-		if n := int64(len(r.buf) + len(s)); n > r.meter.Limits.OutputBytes {
-			value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, n, "output"))
-		}
-		r.buf = append(r.buf, s...)
-		return
+		return toBuf
 	}
-	if n := int64(r.root.Len() + len(s)); n > r.meter.Limits.OutputBytes {
-		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, n, "output"))
-	}
-	r.root.WriteString(s)
+	return toRoot
 }
 
 // capture runs fn with output redirected and returns what it wrote.
@@ -440,7 +475,13 @@ func (r *renderer) printValue(v value.Value) {
 		}
 		r.step("printing value")
 		return
-	case value.Int, value.Float, value.Bool, value.None:
+	case value.Int:
+		// formatted in place: printing an int allocates nothing
+		r.step("printing value")
+		var b [20]byte
+		r.writeBytes(strconv.AppendInt(b[:0], v.Int(), 10))
+		return
+	case value.Float, value.Bool, value.None:
 		r.step("printing value")
 		r.write(value.ToString(v))
 		return

@@ -3,11 +3,11 @@ package value
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
-	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 
 // Ceilings of the copy-in boundary.
@@ -32,6 +32,49 @@ type Surface interface {
 type Copier struct {
 	entries int
 	path    []pathSeg // reused between copies
+	// keys holds the sorted keys of the maps being copied, a stack: each
+	// map's keys are appended, walked and dropped (sortedKeys), so a copy
+	// allocates no key list per map.
+	keys []string
+}
+
+// Reset readies a Copier for a new graph, keeping its buffers.
+func (c *Copier) Reset() {
+	c.entries = 0
+	c.path, c.keys = c.path[:0], c.keys[:0]
+}
+
+// CopyMap copies the top-level data of a render: each name in key order,
+// so the first refused value is the same every time, and named in error
+// paths. The names are not entries of the graph (its containers' items
+// are), as a context's names are not counted.
+func (c *Copier) CopyMap(data map[string]any) (*DictData, error) {
+	d := NewDict(len(data))
+	base := len(c.keys)
+	for _, k := range sortedKeys(c, data) {
+		v, err := c.CopyNamed(k, data[k])
+		if err != nil {
+			c.keys = c.keys[:base]
+			return nil, err
+		}
+		d.appendStr(k, v)
+	}
+	c.keys = c.keys[:base]
+	return d, nil
+}
+
+// sortedKeys pushes m's keys, sorted, on c.keys and returns them; the
+// caller drops them (c.keys = c.keys[:len before]) once walked. Go maps
+// have no order: copying in key order keeps the output and the first
+// failing value independent of it.
+func sortedKeys[V any](c *Copier, m map[string]V) []string {
+	start := len(c.keys)
+	for k := range m {
+		c.keys = append(c.keys, k)
+	}
+	ks := c.keys[start:]
+	slices.Sort(ks)
+	return ks
 }
 
 // CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
@@ -251,18 +294,22 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		d := NewDict(len(t))
 		// Go maps have no order: copy in key order, so the output and the
 		// first failing value never depend on it.
-		for _, k := range ordered.Keys(t) {
+		base := len(c.keys)
+		for _, k := range sortedKeys(c, t) {
 			*path = append(*path, pathSeg{key: k, idx: -1})
 			d.appendStr(k, c.copy(t[k], path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
+		c.keys = c.keys[:base]
 		return copiedDict(d)
 	case map[string]string:
 		c.count(len(t), path)
 		d := NewDict(len(t))
-		for _, k := range ordered.Keys(t) {
+		base := len(c.keys)
+		for _, k := range sortedKeys(c, t) {
 			d.appendStr(k, FromString(t[k]))
 		}
+		c.keys = c.keys[:base]
 		return copiedDict(d)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)
