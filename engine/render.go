@@ -38,9 +38,25 @@ type binding struct {
 // smallScope is the number of bindings a scope scans before it indexes.
 const smallScope = 8
 
-// newScope returns a scope with room for n bindings in one allocation.
+// newScope returns a scope with room for n bindings; up to
+// inlineBindings of them come in the scope's own allocation.
 func newScope(parent *scope, n int) *scope {
+	if n <= inlineBindings {
+		s := &inlineScope{scope: scope{parent: parent}}
+		s.vars = s.buf[:0]
+		return &s.scope
+	}
 	return &scope{parent: parent, vars: make([]binding, 0, n)}
+}
+
+// inlineBindings is the room a small scope (a macro call's, a loop
+// body's) has without a second allocation.
+const inlineBindings = 6
+
+// inlineScope is a scope and its first bindings in one allocation.
+type inlineScope struct {
+	scope
+	buf [inlineBindings]binding
 }
 
 // find returns the index of name in s.vars, or -1.
