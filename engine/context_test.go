@@ -396,3 +396,60 @@ func TestPooledRenderersLeaveNoState(t *testing.T) {
 		}
 	}
 }
+
+// boxSurface is a host object whose attribute is a container it holds
+// (as an artefact holds its content fields): a value.Sealer.
+type boxSurface struct{ d value.Value }
+
+func (*boxSurface) TypeName() string { return "Box" }
+func (*boxSurface) TemplateSurface() {}
+func (b *boxSurface) SealData()      { value.Seal(b.d) }
+func (b *boxSurface) Attr(_ value.Ctx, name string) (value.Value, bool) {
+	if name == "d" {
+		return b.d, true
+	}
+	return value.Value{}, false
+}
+
+// TestContextSealsHostObjects: a container a host object holds is sealed
+// with the context (value.Sealer), so renders reading it concurrently
+// (run with -race) fill no cache on it.
+func TestContextSealsHostObjects(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	prepare := func() *Context {
+		inner, err := value.CopyIn(map[string]any{"xs": []any{"a", map[string]any{"k": 1}}, "n": 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := env.Prepare(map[string]any{"box": &boxSurface{d: inner}, "boxes": []any{&boxSurface{d: inner}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ctx
+	}
+	tpl, err := env.Parse("t", "{{ box.d }}{{ box.d.xs|length }}{{ box.d.xs ~ '' }}{% set ns = namespace(x=box.d.xs) %}{{ ns.x[1] }}{{ boxes[0].d.n }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the wanted result from a context of its own: no render runs on
+	// the shared one before the concurrent ones
+	want, err := tpl.RenderContext(prepare(), RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := prepare()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				if r, err := tpl.RenderContext(ctx, RenderOptions{}); err != nil || r != want {
+					t.Errorf("%+v, %v; want %+v", r, err, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -245,6 +245,21 @@ func TestWorkloadBaselines(t *testing.T) {
 	}
 }
 
+// prepared parses w's template and prepares its data once: the worker's
+// mode, a template parsed once and the data copied in (and sealed) once.
+func prepared(b *testing.B, env *engine.Environment, w workload, data map[string]any) (*engine.Template, *engine.Context) {
+	b.Helper()
+	tpl, err := env.Parse(w.name, w.jinja)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, err := env.Prepare(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tpl, ctx
+}
+
 // BenchmarkWorkloads times jinjabox against text/template on each
 // workload, both parse+render per op and render of a template parsed
 // once, and jinjabox's render from a context prepared once (the context
@@ -296,18 +311,9 @@ func BenchmarkWorkloads(b *testing.B) {
 					}
 				}
 			})
-			// The worker's mode: the template parsed once and the data
-			// prepared once (copied in, sealed), every render from the
-			// prepared context.
+			// The worker's mode: every render from the prepared context.
 			b.Run("jinjabox-context", func(b *testing.B) {
-				tpl, err := env.Parse(w.name, w.jinja)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ctx, err := env.Prepare(data)
-				if err != nil {
-					b.Fatal(err)
-				}
+				tpl, ctx := prepared(b, env, w, data)
 				if r, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil || r.Output != w.expected {
 					b.Fatalf("RenderContext of %s: %v (output differs: %v)", w.name, err, r.Output != w.expected)
 				}
@@ -321,14 +327,7 @@ func BenchmarkWorkloads(b *testing.B) {
 			// The same, the output written to a writer (RenderTo): the
 			// engine's pooled buffer, no output allocated per render.
 			b.Run("jinjabox-writer", func(b *testing.B) {
-				tpl, err := env.Parse(w.name, w.jinja)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ctx, err := env.Prepare(data)
-				if err != nil {
-					b.Fatal(err)
-				}
+				tpl, ctx := prepared(b, env, w, data)
 				var sb strings.Builder
 				if _, err := tpl.RenderTo(&sb, ctx, engine.RenderOptions{}); err != nil || sb.String() != w.expected {
 					b.Fatalf("RenderTo of %s: %v (output differs: %v)", w.name, err, sb.String() != w.expected)

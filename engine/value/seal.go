@@ -14,6 +14,42 @@ import "math"
 func Seal(v Value) {
 	Size(v, math.MaxInt64)
 	sealData(v)
+	sealObjects(v, map[any]bool{})
+}
+
+// Sealer is implemented by a host object that holds containers a render
+// reads (an artefact's content fields): Seal calls SealData on every one
+// it finds, which seals them (with Seal), so a graph shared by concurrent
+// renders holds no cache left to fill.
+type Sealer interface {
+	SealData()
+}
+
+// sealObjects calls SealData on every Sealer in v, walking each container
+// once (seen: a host's shared values may form a DAG).
+func sealObjects(v Value, seen map[any]bool) {
+	switch v.k {
+	case List, Tuple, Dict:
+		if seen[v.ref] {
+			return
+		}
+		seen[v.ref] = true
+		if d, ok := v.ref.(*DictData); ok {
+			for i := range d.keys {
+				sealObjects(d.keys[i], seen)
+				sealObjects(d.vals[i], seen)
+			}
+			return
+		}
+		for _, it := range v.Items() {
+			sealObjects(it, seen)
+		}
+	case Object:
+		if s, ok := v.ref.(Sealer); ok && !seen[v.ref] {
+			seen[v.ref] = true
+			s.SealData()
+		}
+	}
 }
 
 // sealData marks every container of v that checkData would mark (no
