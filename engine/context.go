@@ -84,9 +84,12 @@ func CheckPath(path []string) error {
 
 // WithPath returns a new context in which the value at path is x (copied
 // in), replaced or added, and everything else is shared with c: only the
-// containers on the path are copied, so an update costs the copy of x
-// plus the length of each container it passes through, however large the
-// rest of the data is.
+// containers on the path are copied, so an update costs the copy of x,
+// the length of each container it passes through and a walk of the
+// top-level value it lands in (sealed again for concurrent renders),
+// however large the rest of the data is. Binding one item per render at
+// a top-level name (the batch case) costs the copy of the item and of
+// the list of top-level names.
 //
 // path[0] is a top-level name; each later segment is a key of a dict, or
 // the index of an item of a list (digits, within its length: a list
