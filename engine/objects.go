@@ -97,8 +97,8 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if args != nil {
 		pos, kw = args.Pos, args.Kw
 	}
-	var boundBuf [16]bool
-	bound := boundBuf[:0]
+	var boundBuf [16]bool // the common few parameters: no allocation
+	var bound []bool
 	if len(m.params) <= len(boundBuf) {
 		bound = boundBuf[:len(m.params)]
 	} else {
