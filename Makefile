@@ -53,10 +53,15 @@ test: $(WORKFLOWCHECK)
 	$(GO) vet ./...
 	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
 
+# The workloads in every mode (parse+render, render, render from a
+# prepared context, the same to a writer), then the render modes again in a build that meters
+# nothing (the jinjabox_nometer tag, benchmark only): the second table is
+# the budget's overhead per workload.
 bench:
 	$(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
+	$(GO) test -tags jinjabox_nometer -run '^$$' -bench 'BenchmarkWorkloads/.*/jinjabox-(render|context|writer)$$' -benchmem -count 1 ./testsuite | tee bench-nometer.out
 	@echo
-	$(GO) run ./testsuite/cmd/benchtable < bench.out
+	$(GO) run ./testsuite/cmd/benchtable -nometer bench-nometer.out < bench.out
 
 # The Temporal load benchmark (docs/temporal.md, "Benchmark"): its own dev
 # server, 100 concurrent sample runs, the sample over 100 and 300 tickets,
@@ -130,4 +135,4 @@ record-histories: devserver
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
-	rm -rf $(BIN) bench.out bench-temporal.out
+	rm -rf $(BIN) bench.out bench-nometer.out bench-temporal.out

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"io"
 	"maps"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
@@ -41,6 +44,9 @@ type Template struct {
 	name string
 	tree *syntax.Template
 	info *checkInfo
+	// outHint is the length of the last render's output, which sizes the
+	// next render's buffer (capacity only: the output never depends on it).
+	outHint atomic.Int64
 }
 
 // NewEnvironment builds an environment. Registries are copied, so later
@@ -89,6 +95,9 @@ func NewEnvironment(o Options) (*Environment, error) {
 		if err != nil {
 			return nil, err
 		}
+		// every render shares the globals, as renders from one context
+		// share its data: no render may fill a cache on them
+		value.Seal(v)
 		e.globals[k] = v
 	}
 	e.trusted = make(map[string]*trustedTemplate, len(o.Templates))
@@ -161,7 +170,7 @@ func (e *Environment) RenderString(name, source string, data map[string]any, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, m, ro.Host, ro.Context)
+	return t.render(data, nil, m, ro, nil)
 }
 
 // Render renders the template with data.
@@ -172,7 +181,7 @@ func (t *Template) Render(data map[string]any) (string, error) {
 
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, budget.NewMeter(t.env.limitsFor(ro)), ro.Host, ro.Context)
+	return t.render(data, nil, nil, ro, nil)
 }
 
 // Name returns the template's name.
@@ -181,37 +190,69 @@ func (t *Template) Name() string { return t.name }
 // Source returns the template's source.
 func (t *Template) Source() string { return t.tree.Source }
 
+// newRenderer returns a renderer of its own (not pooled) for t.
 func (t *Template) newRenderer(m *budget.Meter, ctx context.Context) *renderer {
-	m.Phase = budget.PhaseRender
-	r := &renderer{
-		env:        t.env,
-		meter:      m,
-		autoescape: t.env.opts.Autoescape,
-		maxDepth:   int(m.Limits.NestingDepth),
-		rng:        t.env.opts.Seed,
-		pos:        -1,
-	}
-	if ctx != nil {
-		r.ctx, r.nextPoll = ctx, m.Used()
-	}
+	r := &renderer{}
+	t.initRenderer(r, m, ctx)
 	return r
 }
 
-func (t *Template) render(data map[string]any, m *budget.Meter, host any, ctx context.Context) (Result, error) {
-	r := t.newRenderer(m, ctx)
-	r.hostState = host
-	start := m.Used()
-	// The static text is known: size the output once instead of growing it.
-	r.root.Grow(int(min(t.info.staticBytes+256, m.Limits.OutputBytes)))
+// initRenderer sets up a reset renderer for a render of t on meter m.
+func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Context) {
+	m.Phase = budget.PhaseRender
+	r.env = t.env
+	r.meter = m
+	r.autoescape = t.env.opts.Autoescape
+	r.maxDepth = int(m.Limits.NestingDepth)
+	r.rng = t.env.opts.Seed
+	r.pos = -1
+	if ctx != nil {
+		r.ctx, r.nextPoll = ctx, m.Used()
+	}
+}
+
+// render renders t from pc, or from data copied in at the start of the
+// render when pc is nil. m is the meter when the render shares one (with
+// a parse: RenderString); nil gives the render its own, under ro's limits.
+// With w, the output is written to w once the render succeeded, from the
+// renderer's pooled buffer, and Result.Output is empty.
+func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro RenderOptions, w io.Writer) (Result, error) {
+	r := t.getRenderer(m, ro)
+	defer putRenderer(r)
+	start := r.meter.Used()
+	// The output is sized once, for the static text or the last render's
+	// output, whichever is larger, instead of growing from nothing.
+	size := int(min(max(t.info.staticBytes, t.outHint.Load())+16, r.meter.Limits.OutputBytes))
+	if w != nil {
+		r.sink = true
+		r.buf = slices.Grow(r.buf[:0], size)
+	} else {
+		r.root.Grow(size)
+	}
 	err := r.run(func() {
 		r.poll()
-		r.bindData(data)
+		if pc != nil {
+			r.bindDict(pc.data)
+		} else {
+			r.bindData(data)
+		}
 		r.renderTemplate(t, r.newRoot())
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Output: r.root.String(), Units: m.Used() - start}, nil
+	res := Result{Units: r.meter.Used() - start}
+	n := int64(r.root.Len())
+	if w != nil {
+		n = int64(len(r.buf))
+		_, err = w.Write(r.buf)
+	} else {
+		res.Output = r.root.String()
+	}
+	if n != t.outHint.Load() {
+		t.outHint.Store(n)
+	}
+	return res, err
 }
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns
@@ -247,18 +288,44 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 	return v, err
 }
 
+// bindData copies a render's data in and binds it.
 func (r *renderer) bindData(data map[string]any) {
-	d := value.NewDict(len(data))
-	var c value.Copier
-	for _, k := range ordered.Keys(data) {
-		v, err := c.CopyNamed(k, data[k])
-		if err != nil {
-			value.ThrowErr(err)
-		}
-		d.SetStr(k, v)
+	d, _, err := copyData(data)
+	if err != nil {
+		value.ThrowErr(err)
 	}
+	r.bindDict(d)
+}
+
+// bindDict binds the render's top-level data, charged an element a name
+// whether it was copied in by this render or prepared (the same units).
+func (r *renderer) bindDict(d *value.DictData) {
 	r.Charge(int64(d.Len())*budget.Elem, "binding context")
 	r.data = d
 }
 
-func (r *renderer) newRoot() *scope { return &scope{} }
+// copyData is the one copy-in of top-level data (a render's and
+// Prepare's), under the ceilings of one value.Copier (CopyMap). It
+// returns the entries counted.
+func copyData(data map[string]any) (*value.DictData, int, error) {
+	c := copiers.Get().(*value.Copier)
+	defer copiers.Put(c)
+	c.Reset()
+	d, err := c.CopyMap(data)
+	if err != nil {
+		return nil, 0, err
+	}
+	return d, c.Entries(), nil
+}
+
+// copiers recycles the copy-in's buffers (its path and key stacks, whose
+// old contents are never read) between renders.
+var copiers = sync.Pool{New: func() any { return new(value.Copier) }}
+
+// newRoot returns the root scope of the render's template: the pooled
+// renderer's own, emptied.
+func (r *renderer) newRoot() *scope {
+	clear(r.rootScope.vars)
+	r.rootScope = scope{vars: r.rootScope.vars[:0]}
+	return &r.rootScope
+}

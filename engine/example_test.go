@@ -3,6 +3,7 @@ package engine_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
@@ -169,4 +170,75 @@ func ExampleOptions_templates() {
 	// Output:
 	// <h1>Release</h1>[NEW]
 	// render error in probe:1:4: template not found: "/etc/passwd"
+}
+
+// Prepare copies data in once; a template rendered for every item of a
+// batch renders from the prepared context, and WithPath binds each item
+// without copying the shared data again. A context is immutable: the
+// update returns a new one, and later changes to the caller's maps are
+// never seen.
+func ExampleEnvironment_Prepare() {
+	env, err := engine.NewEnvironment(engine.Options{})
+	if err != nil {
+		panic(err)
+	}
+	tpl, err := env.Parse("line", "{{ shop.name }}: {{ item.name }} x{{ item.qty }}")
+	if err != nil {
+		panic(err)
+	}
+	shared := map[string]any{"shop": map[string]any{"name": "Corner"}}
+	ctx, err := env.Prepare(shared) // copied once, under the copy-in ceilings
+	if err != nil {
+		panic(err)
+	}
+	shared["shop"] = "changed later" // the context keeps its own copy
+	for _, item := range []any{
+		map[string]any{"name": "pen", "qty": 2},
+		map[string]any{"name": "ink", "qty": 1},
+	} {
+		c, err := ctx.WithPath([]string{"item"}, item) // shares "shop"
+		if err != nil {
+			panic(err)
+		}
+		res, err := tpl.RenderContext(c, engine.RenderOptions{})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(res.Output)
+	}
+	_, err = ctx.WithPath([]string{"shop", "_secret"}, 1)
+	fmt.Println(err)
+	// Output:
+	// Corner: pen x2
+	// Corner: ink x1
+	// security error: path segment "_secret" starts with an underscore: private names are not readable
+}
+
+// RenderTo writes a successful render's output to a writer in one write;
+// a refused render writes nothing (fail-stop).
+func ExampleTemplate_RenderTo() {
+	env, err := engine.NewEnvironment(engine.Options{})
+	if err != nil {
+		panic(err)
+	}
+	ctx, err := env.Prepare(map[string]any{"n": 3})
+	if err != nil {
+		panic(err)
+	}
+	tpl, err := env.Parse("t", "n is {{ n }}.")
+	if err != nil {
+		panic(err)
+	}
+	var out strings.Builder // any io.Writer; a file, a bufio.Writer
+	if _, err := tpl.RenderTo(&out, ctx, engine.RenderOptions{}); err != nil {
+		panic(err)
+	}
+	bad, err := env.Parse("bad", "n is {{ n }}, {{ n.x.y }}")
+	if err != nil {
+		panic(err)
+	}
+	_, err = bad.RenderTo(&out, ctx, engine.RenderOptions{})
+	fmt.Printf("%q, refused: %v\n", out.String(), err != nil)
+	// Output:
+	// "n is 3.", refused: true
 }

@@ -97,7 +97,13 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if args != nil {
 		pos, kw = args.Pos, args.Kw
 	}
-	bound := make([]bool, len(m.params))
+	var boundBuf [16]bool // the common few parameters: no allocation
+	var bound []bool
+	if len(m.params) <= len(boundBuf) {
+		bound = boundBuf[:len(m.params)]
+	} else {
+		bound = make([]bool, len(m.params))
+	}
 	for i, p := range pos {
 		if i >= len(m.params) {
 			break

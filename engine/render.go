@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -36,9 +38,25 @@ type binding struct {
 // smallScope is the number of bindings a scope scans before it indexes.
 const smallScope = 8
 
-// newScope returns a scope with room for n bindings in one allocation.
+// newScope returns a scope with room for n bindings; up to
+// inlineBindings of them come in the scope's own allocation.
 func newScope(parent *scope, n int) *scope {
+	if n <= inlineBindings {
+		s := &inlineScope{scope: scope{parent: parent}}
+		s.vars = s.buf[:0]
+		return &s.scope
+	}
 	return &scope{parent: parent, vars: make([]binding, 0, n)}
+}
+
+// inlineBindings is the room a small scope (a macro call's, a loop
+// body's) has without a second allocation.
+const inlineBindings = 6
+
+// inlineScope is a scope and its first bindings in one allocation.
+type inlineScope struct {
+	scope
+	buf [inlineBindings]binding
 }
 
 // find returns the index of name in s.vars, or -1.
@@ -109,11 +127,15 @@ type blockRef struct {
 
 // renderer is the per-render state. It implements value.Ctx.
 type renderer struct {
-	env        *Environment
-	meter      *budget.Meter
-	root       strings.Builder // the render's output
-	out        []byte          // the innermost capture buffer
-	capturing  int             // >0 while output goes to a capture buffer
+	env   *Environment
+	meter *budget.Meter
+	root  strings.Builder // the render's output (Render)
+	// sink: the output goes to buf, a pooled buffer written out once the
+	// render succeeded (RenderTo); buf is kept between renders.
+	sink       bool
+	buf        []byte
+	out        []byte // the innermost capture buffer
+	capturing  int    // >0 while output goes to a capture buffer
 	autoescape bool
 	depth      int
 	maxDepth   int
@@ -131,6 +153,60 @@ type renderer struct {
 	nextPoll  int64
 	charges   uint64
 	hostState any // RenderOptions.Host
+
+	// A pooled renderer's own storage, so a render allocates next to
+	// nothing of its own: its meter (unless it shares one with a parse),
+	// the root scope and the top-level frame.
+	ownMeter  budget.Meter
+	rootScope scope
+	topFrame  frame
+}
+
+// renderers recycles renderers between renders (getRenderer,
+// putRenderer). A recycled renderer is reset field by field before it is
+// used, and keeps only storage whose old contents are never read (the
+// capture buffers, the root scope's slots), so a render's output, error
+// and units never depend on which renderer it got.
+var renderers = sync.Pool{New: func() any { return new(renderer) }}
+
+// getRenderer returns a reset renderer for t: m is the meter when the
+// render shares one (RenderString), nil for its own under ro's limits.
+func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
+	r := renderers.Get().(*renderer)
+	free, vars, buf := r.free, r.rootScope.vars, r.buf
+	*r = renderer{}
+	r.free, r.rootScope.vars, r.buf = free, vars, buf[:0]
+	if m == nil {
+		r.ownMeter = budget.Meter{Limits: t.env.limitsFor(ro).Resolved()}
+		m = &r.ownMeter
+	}
+	t.initRenderer(r, m, ro.Context)
+	r.hostState = ro.Host
+	return r
+}
+
+// maxPooledOutput is the largest output buffer a pooled renderer keeps.
+const maxPooledOutput = 1 << 20
+
+// putRenderer returns r to the pool once its render is over. Nothing of
+// the render may still reference it: a render returns strings and
+// errors only (RenderValue, which can return a macro bound to its
+// renderer, does not pool).
+func putRenderer(r *renderer) {
+	if len(r.free) > 16 {
+		r.free = r.free[:16]
+	}
+	r.root = strings.Builder{} // the output now belongs to the caller
+	if cap(r.buf) > maxPooledOutput {
+		r.buf = nil
+	}
+	r.data, r.fr, r.cur, r.ctx, r.hostState = nil, nil, nil, nil, nil
+	r.topFrame = frame{}
+	clear(r.rootScope.vars)
+	if cap(r.rootScope.vars) > 1024 {
+		r.rootScope.vars = nil // a template binding thousands of names keeps none of them
+	}
+	renderers.Put(r)
 }
 
 // Host is the render's RenderOptions.Host (HostState).
@@ -165,6 +241,9 @@ func (r *renderer) run(fn func()) (err error) {
 // ---- value.Ctx ----
 
 func (r *renderer) Charge(n int64, op string) {
+	if !metering {
+		return
+	}
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, op))
 	}
@@ -176,6 +255,9 @@ func (r *renderer) Charge(n int64, op string) {
 // chargeNamed is Charge with an operation named "kind name", built only
 // when the charge is refused (the hot path allocates nothing).
 func (r *renderer) chargeNamed(n int64, kind, name string) {
+	if !metering {
+		return
+	}
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
 	}
@@ -252,6 +334,9 @@ func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 
 // scratch enforces scratch_bytes: the data handed to one filter call.
 func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name string) {
+	if !metering {
+		return
+	}
 	limit := r.meter.Limits.ScratchBytes
 	var n int64
 	if v.IsString() {
@@ -273,6 +358,9 @@ func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name stri
 }
 
 func (r *renderer) capability(kind, name string) {
+	if !metering {
+		return
+	}
 	if err := r.meter.CapabilityCall(kind, name); err != nil {
 		value.ThrowErr(err)
 	}
@@ -284,17 +372,58 @@ func (r *renderer) capability(kind, name string) {
 // the output_bytes limit bounds; a template that extends another writes
 // nothing of its own).
 func (r *renderer) write(s string) {
-	if r.capturing > 0 {
+	switch r.dest(len(s)) {
+	case toCapture:
 		r.out = append(r.out, s...)
-		return
+	case toBuf:
+		r.buf = append(r.buf, s...)
+	case toRoot:
+		r.root.WriteString(s)
+	}
+}
+
+// writeBytes is write for bytes the caller formatted (no string made).
+func (r *renderer) writeBytes(b []byte) {
+	switch r.dest(len(b)) {
+	case toCapture:
+		r.out = append(r.out, b...)
+	case toBuf:
+		r.buf = append(r.buf, b...)
+	case toRoot:
+		r.root.Write(b)
+	}
+}
+
+// A dest is where n bytes of output go (dest).
+type dest uint8
+
+const (
+	toNowhere dest = iota
+	toCapture
+	toBuf
+	toRoot
+)
+
+// dest returns where n more bytes of output go, refusing them when the
+// render's output would pass output_bytes.
+func (r *renderer) dest(n int) dest {
+	if r.capturing > 0 {
+		return toCapture
 	}
 	if r.suppress {
-		return
+		return toNowhere
 	}
-	if n := int64(r.root.Len() + len(s)); n > r.meter.Limits.OutputBytes {
-		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, n, "output"))
+	have := r.root.Len()
+	if r.sink {
+		have = len(r.buf)
 	}
-	r.root.WriteString(s)
+	if total := int64(have + n); total > r.meter.Limits.OutputBytes {
+		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, total, "output"))
+	}
+	if r.sink {
+		return toBuf
+	}
+	return toRoot
 }
 
 // capture runs fn with output redirected and returns what it wrote.
@@ -362,7 +491,13 @@ func (r *renderer) printValue(v value.Value) {
 		}
 		r.step("printing value")
 		return
-	case value.Int, value.Float, value.Bool, value.None:
+	case value.Int:
+		// formatted in place: printing an int allocates nothing
+		r.step("printing value")
+		var b [20]byte
+		r.writeBytes(strconv.AppendInt(b[:0], v.Int(), 10))
+		return
+	case value.Float, value.Bool, value.None:
 		r.step("printing value")
 		r.write(value.ToString(v))
 		return

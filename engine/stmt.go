@@ -13,7 +13,14 @@ import (
 func (r *renderer) renderTemplate(t *Template, root *scope) {
 	r.enter()
 	savedFr, savedCur, savedSup := r.fr, r.cur, r.suppress
-	fr := &frame{tmpl: t, root: root}
+	var fr *frame
+	if savedFr == nil && r.topFrame.tmpl == nil {
+		// the render's own template: the pooled renderer's frame
+		r.topFrame = frame{tmpl: t, root: root}
+		fr = &r.topFrame
+	} else {
+		fr = &frame{tmpl: t, root: root}
+	}
 	if len(t.tree.Blocks) > 0 {
 		fr.blocks = make(map[string][]*blockRef, len(t.tree.Blocks))
 		for _, name := range ordered.Keys(t.tree.Blocks) {

@@ -9,7 +9,6 @@ import (
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
-	"github.com/jinjabox/jinjabox/policy"
 )
 
 // Paths outside templates (a construct's from and list_to_dict_keyed_by,
@@ -28,15 +27,9 @@ func ParsePath(path string) ([]string, error) {
 		return nil, errs.New(errs.Syntax, "empty path")
 	}
 	segs := strings.Split(path, ".")
-	for _, s := range segs {
-		if s == "" {
-			return nil, errs.New(errs.Syntax, "path "+errs.Quote(path)+" has an empty segment")
-		}
-	}
-	for _, s := range segs {
-		if policy.IsPrivateName(s) {
-			return nil, errs.New(errs.Security, "path segment "+errs.Quote(s)+" starts with an underscore: private names are not readable")
-		}
+	// the engine's path rules (a prepared context's updates follow them)
+	if err := engine.CheckPath(segs); err != nil {
+		return nil, err
 	}
 	return segs, nil
 }

@@ -99,6 +99,27 @@ type Refusal struct {
 type table struct {
 	allowed map[string]Method
 	refused map[string]string
+	// shape has bit c&63 of shape[n] set when a name of n bytes starting
+	// with byte c is allowed or refused: most names a template reads on a
+	// dict are its keys, and a name no entry has the shape of is not on
+	// the surface without a map lookup (it only ever says "not found").
+	shape [maxShape]uint64
+}
+
+// maxShape bounds the name lengths shape records; longer names are
+// looked up.
+const maxShape = 32
+
+// mayHave reports whether name can be an entry of t.
+func (t *table) mayHave(name string) bool {
+	n := len(name)
+	return n == 0 || n >= maxShape || t.shape[n]&(1<<(name[0]&63)) != 0
+}
+
+func (t *table) addShape(name string) {
+	if n := len(name); n > 0 && n < maxShape {
+		t.shape[n] |= 1 << (name[0] & 63)
+	}
 }
 
 var tables = map[Receiver]*table{}
@@ -110,12 +131,14 @@ func build(r Receiver, ms []Method, refs []Refusal) {
 			panic("policy: duplicate entry " + r.String() + "." + m.Name)
 		}
 		t.allowed[m.Name] = m
+		t.addShape(m.Name)
 	}
 	for _, f := range refs {
 		if _, dup := t.allowed[f.Name]; dup {
 			panic("policy: entry both allowed and refused " + r.String() + "." + f.Name)
 		}
 		t.refused[f.Name] = f.Reason
+		t.addShape(f.Name)
 	}
 	tables[r] = t
 }
@@ -125,7 +148,7 @@ func build(r Receiver, ms []Method, refs []Refusal) {
 // a private name is simply not found.
 func Lookup(r Receiver, name string) (Method, Status, string) {
 	t := tables[r]
-	if t == nil {
+	if t == nil || !t.mayHave(name) {
 		return Method{}, NotFound, ""
 	}
 	if m, ok := t.allowed[name]; ok {

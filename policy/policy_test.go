@@ -101,3 +101,31 @@ func TestIsPrivateName(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeHidesNoEntry: Lookup's shape prefilter only ever skips names
+// no entry has, so every allowed and every refused name is still found.
+func TestShapeHidesNoEntry(t *testing.T) {
+	for r, tb := range tables {
+		for name := range tb.allowed {
+			if _, st, _ := Lookup(r, name); st != Allowed {
+				t.Errorf("%s.%s: allowed entry not found", r, name)
+			}
+		}
+		for name := range tb.refused {
+			if _, st, _ := Lookup(r, name); st != Refused {
+				t.Errorf("%s.%s: refused entry not found", r, name)
+			}
+		}
+		for _, miss := range []string{"id", "name", "qty", "zz", ""} {
+			if _, ok := tb.allowed[miss]; ok {
+				continue
+			}
+			if _, ok := tb.refused[miss]; ok {
+				continue
+			}
+			if _, st, _ := Lookup(r, miss); st != NotFound {
+				t.Errorf("%s.%s: found a name that is no entry", r, miss)
+			}
+		}
+	}
+}

@@ -245,10 +245,30 @@ func TestWorkloadBaselines(t *testing.T) {
 	}
 }
 
+// prepared parses w's template and prepares its data once: the worker's
+// mode, a template parsed once and the data copied in (and sealed) once.
+func prepared(b *testing.B, env *engine.Environment, w workload, data map[string]any) (*engine.Template, *engine.Context) {
+	b.Helper()
+	tpl, err := env.Parse(w.name, w.jinja)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, err := env.Prepare(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tpl, ctx
+}
+
 // BenchmarkWorkloads times jinjabox against text/template on each
 // workload, both parse+render per op and render of a template parsed
-// once. Outputs are checked first: timing different work is meaningless.
-// `make bench` runs it and prints the ratio table (testsuite/cmd/benchtable).
+// once, and jinjabox's render from a context prepared once (the context
+// mode) and the same written to a writer (the writer mode), both compared
+// with text/template's render. Outputs are checked
+// first: timing different work is meaningless. `make bench` runs it and
+// prints the ratio table (testsuite/cmd/benchtable), then runs the
+// jinjabox modes again in a build without metering (the jinjabox_nometer
+// tag) and prints the budget's overhead per workload and mode.
 func BenchmarkWorkloads(b *testing.B) {
 	for _, w := range loadWorkloads(b) {
 		b.Run(w.name, func(b *testing.B) {
@@ -287,6 +307,34 @@ func BenchmarkWorkloads(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := tpl.Render(data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			// The worker's mode: every render from the prepared context.
+			b.Run("jinjabox-context", func(b *testing.B) {
+				tpl, ctx := prepared(b, env, w, data)
+				if r, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil || r.Output != w.expected {
+					b.Fatalf("RenderContext of %s: %v (output differs: %v)", w.name, err, r.Output != w.expected)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			// The same, the output written to a writer (RenderTo): the
+			// engine's pooled buffer, no output allocated per render.
+			b.Run("jinjabox-writer", func(b *testing.B) {
+				tpl, ctx := prepared(b, env, w, data)
+				var sb strings.Builder
+				if _, err := tpl.RenderTo(&sb, ctx, engine.RenderOptions{}); err != nil || sb.String() != w.expected {
+					b.Fatalf("RenderTo of %s: %v (output differs: %v)", w.name, err, sb.String() != w.expected)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := tpl.RenderTo(io.Discard, ctx, engine.RenderOptions{}); err != nil {
 						b.Fatal(err)
 					}
 				}

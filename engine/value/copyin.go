@@ -3,11 +3,11 @@ package value
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
-	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 
 // Ceilings of the copy-in boundary.
@@ -32,6 +32,49 @@ type Surface interface {
 type Copier struct {
 	entries int
 	path    []pathSeg // reused between copies
+	// keys holds the sorted keys of the maps being copied, a stack: each
+	// map's keys are appended, walked and dropped (sortedKeys), so a copy
+	// allocates no key list per map.
+	keys []string
+}
+
+// Reset readies a Copier for a new graph, keeping its buffers.
+func (c *Copier) Reset() {
+	c.entries = 0
+	c.path, c.keys = c.path[:0], c.keys[:0]
+}
+
+// CopyMap copies the top-level data of a render: each name in key order,
+// so the first refused value is the same every time, and named in error
+// paths. The names are not entries of the graph (its containers' items
+// are), as a context's names are not counted.
+func (c *Copier) CopyMap(data map[string]any) (*DictData, error) {
+	d := NewDict(len(data))
+	base := len(c.keys)
+	for _, k := range sortedKeys(c, data) {
+		v, err := c.CopyNamed(k, data[k])
+		if err != nil {
+			c.keys = c.keys[:base]
+			return nil, err
+		}
+		d.appendStr(k, v)
+	}
+	c.keys = c.keys[:base]
+	return d, nil
+}
+
+// sortedKeys pushes m's keys, sorted, on c.keys and returns them; the
+// caller drops them (c.keys = c.keys[:len before]) once walked. Go maps
+// have no order: copying in key order keeps the output and the first
+// failing value independent of it.
+func sortedKeys[V any](c *Copier, m map[string]V) []string {
+	start := len(c.keys)
+	for k := range m {
+		c.keys = append(c.keys, k)
+	}
+	ks := c.keys[start:]
+	slices.Sort(ks)
+	return ks
 }
 
 // CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
@@ -45,10 +88,32 @@ func CopyIn(x any) (Value, error) {
 }
 
 // Copy copies one value; entries accumulate across calls on the same Copier.
-func (c *Copier) Copy(x any) (v Value, err error) { return c.CopyNamed("", x) }
+func (c *Copier) Copy(x any) (v Value, err error) { return c.copyAt(nil, "", x) }
 
 // CopyNamed copies x, naming it name in error paths (a context key).
-func (c *Copier) CopyNamed(name string, x any) (v Value, err error) {
+func (c *Copier) CopyNamed(name string, x any) (v Value, err error) { return c.copyAt(nil, name, x) }
+
+// CopyPath copies x as the value at path of a data graph (a prepared
+// context's update): error paths name it, and x nests at most as deep as
+// MaxDepth leaves below it (path[0] is a context key, at depth 0).
+func (c *Copier) CopyPath(path []string, x any) (v Value, err error) {
+	if len(path) == 0 {
+		return c.copyAt(nil, "", x)
+	}
+	return c.copyAt(path[:len(path)-1], path[len(path)-1], x)
+}
+
+// Join makes the Copier count into a graph that already holds entries
+// (a prepared context being updated): the next copy fails, as a copy of
+// the whole graph would, when the total passes MaxGraphEntries.
+func (c *Copier) Join(entries int) { c.entries = entries }
+
+// Entries returns the entries counted so far (the graph's, after Join).
+func (c *Copier) Entries() int { return c.entries }
+
+// copyAt copies x at prefix.name (either may be empty), at the depth of
+// that position.
+func (c *Copier) copyAt(prefix []string, name string, x any) (v Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(*errs.Error); ok {
@@ -58,26 +123,32 @@ func (c *Copier) CopyNamed(name string, x any) (v Value, err error) {
 			panic(r)
 		}
 	}()
-	// scalars need no path and no walk
-	switch t := x.(type) {
-	case string:
-		return FromString(t), nil
-	case bool:
-		return FromBool(t), nil
-	case int:
-		return FromInt(int64(t)), nil
-	case int64:
-		return FromInt(t), nil
-	case float64:
-		return FromFloat(t), nil
-	case nil:
-		return NoneValue, nil
+	if c.entries <= MaxGraphEntries && len(prefix) == 0 {
+		// scalars need no path and no walk
+		switch t := x.(type) {
+		case string:
+			return FromString(t), nil
+		case bool:
+			return FromBool(t), nil
+		case int:
+			return FromInt(int64(t)), nil
+		case int64:
+			return FromInt(t), nil
+		case float64:
+			return FromFloat(t), nil
+		case nil:
+			return NoneValue, nil
+		}
 	}
 	path := c.path[:0]
+	for _, s := range prefix {
+		path = append(path, pathSeg{key: s, idx: -1})
+	}
 	if name != "" {
 		path = append(path, pathSeg{key: name, idx: -1})
 	}
-	v = c.copy(x, &path, 0)
+	c.count(0, &path)
+	v = c.copy(x, &path, len(prefix))
 	c.path = path[:0]
 	return v, nil
 }
@@ -187,28 +258,28 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
-		return NewList(items)
+		return copiedList(items, false)
 	case []string:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
 			items[i] = FromString(e)
 		}
-		return NewList(items)
+		return copiedList(items, true)
 	case []int:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
 			items[i] = FromInt(int64(e))
 		}
-		return NewList(items)
+		return copiedList(items, true)
 	case []float64:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
 			items[i] = FromFloat(e)
 		}
-		return NewList(items)
+		return copiedList(items, true)
 	case []map[string]any:
 		c.count(len(t), path)
 		items := make([]Value, len(t))
@@ -217,25 +288,29 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
-		return NewList(items)
+		return copiedList(items, false)
 	case map[string]any:
 		c.count(len(t), path)
 		d := NewDict(len(t))
 		// Go maps have no order: copy in key order, so the output and the
 		// first failing value never depend on it.
-		for _, k := range ordered.Keys(t) {
+		base := len(c.keys)
+		for _, k := range sortedKeys(c, t) {
 			*path = append(*path, pathSeg{key: k, idx: -1})
 			d.appendStr(k, c.copy(t[k], path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
-		return FromDict(d)
+		c.keys = c.keys[:base]
+		return copiedDict(d)
 	case map[string]string:
 		c.count(len(t), path)
 		d := NewDict(len(t))
-		for _, k := range ordered.Keys(t) {
+		base := len(c.keys)
+		for _, k := range sortedKeys(c, t) {
 			d.appendStr(k, FromString(t[k]))
 		}
-		return FromDict(d)
+		c.keys = c.keys[:base]
+		return copiedDict(d)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)
 		d := NewDict(len(t.Keys))
@@ -244,7 +319,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			d.SetStr(k, c.copy(t.Values[i], path, depth+1))
 			*path = (*path)[:len(*path)-1]
 		}
-		return FromDict(d)
+		return copiedDict(d)
 	}
 	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
 	return Value{}
@@ -255,4 +330,26 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 type OrderedMap struct {
 	Keys   []string
 	Values []any
+}
+
+// GraphEntries is the number of entries copy-in counts for a value it
+// made: a list's or dict's length plus its items' entries, at any depth
+// (what an update of a prepared context takes out of its graph).
+func GraphEntries(v Value) int {
+	n := 0
+	switch v.k {
+	case List, Tuple:
+		items := v.Items()
+		n = len(items)
+		for _, it := range items {
+			n += GraphEntries(it)
+		}
+	case Dict:
+		d := v.DictData()
+		n = d.Len()
+		for _, it := range d.vals {
+			n += GraphEntries(it)
+		}
+	}
+	return n
 }

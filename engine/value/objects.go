@@ -62,7 +62,13 @@ func IsCallable(v Value) bool {
 // without the mark a namespace that wraps its own list each round would
 // pay for the whole nest every round (and a DAG of shared tuples would
 // cost its exponential number of paths).
-func CheckData(c Ctx, v Value, where string) {
+func CheckData(c Ctx, v Value, where string) { checkData(c, v, where) }
+
+// checkData is CheckData; it reports whether v's check holds for good, so
+// its container may be marked: an iterable object is drained at every
+// check (it decides what it yields), so a container holding one is never
+// marked. Seal marks exactly what checkData would, ahead of any render.
+func checkData(c Ctx, v Value, where string) (stable bool) {
 	if IsCallable(v) {
 		Throwf(errs.Security, "a %s may hold data only, not a callable", where)
 	}
@@ -70,34 +76,44 @@ func CheckData(c Ctx, v Value, where string) {
 	case List, Tuple:
 		ld := v.ref.(*ListData)
 		if ld.dataOnly {
-			return
+			return true
 		}
 		c.Charge(int64(len(ld.Items))*budget.Slot, "checking namespace data")
+		stable = true
 		for _, it := range ld.Items {
-			CheckData(c, it, where)
+			stable = checkData(c, it, where) && stable
 		}
-		ld.dataOnly = true
+		if stable {
+			ld.dataOnly = true
+		}
+		return stable
 	case Dict:
 		d := v.DictData()
 		if d.dataOnly {
-			return
+			return true
 		}
 		c.Charge(int64(d.Len())*2*budget.Slot, "checking namespace data")
+		stable = true
 		for i := 0; i < d.Len(); i++ {
-			CheckData(c, d.keys[i], where)
-			CheckData(c, d.vals[i], where)
+			stable = checkData(c, d.keys[i], where) && stable
+			stable = checkData(c, d.vals[i], where) && stable
 		}
-		d.dataOnly = true
+		if stable {
+			d.dataOnly = true
+		}
+		return stable
 	case Object:
 		if _, ok := v.ref.(*Namespace); ok {
-			return
+			return true
 		}
 		if it, ok := v.ref.(Iterable); ok {
 			items := it.Iter(c)
 			c.Charge(int64(len(items))*budget.Slot, "checking namespace data")
 			for _, x := range items {
-				CheckData(c, x, where)
+				checkData(c, x, where)
 			}
+			return false
 		}
 	}
+	return true
 }

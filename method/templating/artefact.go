@@ -58,6 +58,10 @@ func NewStuffArtefact(name, concept, contentClass, code string, content any) (*S
 	return &StuffArtefact{name: name, concept: concept, contentClass: contentClass, code: code, content: d}, nil
 }
 
+// SealData implements value.Sealer: an artefact in a prepared context
+// (shared by concurrent renders) has its content's caches filled first.
+func (a *StuffArtefact) SealData() { value.Seal(value.FromDict(a.content)) }
+
 // TemplateSurface marks StuffArtefact as a declared surface.
 func (a *StuffArtefact) TemplateSurface() {}
 

@@ -1,12 +1,19 @@
 // Command benchtable reads `go test -bench BenchmarkWorkloads -benchmem`
 // output on stdin and prints a markdown table comparing jinjabox with
-// text/template per workload and mode (parse+render, render only). The
-// ratios are jinjabox / text/template: 3.0 means three times the time
-// (or bytes, or allocations). Repeated runs (-count N) are averaged.
+// text/template per workload and mode (parse+render, render only, and
+// jinjabox's render from a prepared context and the same to a writer,
+// which are compared with text/template's render). The ratios are jinjabox / text/template: 3.0
+// means three times the time (or bytes, or allocations). Repeated runs
+// (-count N) are averaged.
+//
+// With -nometer FILE, the output of the same benchmarks built with the
+// jinjabox_nometer tag (renders that charge nothing), it also prints the
+// budget's overhead: metered / unmetered time per workload and mode.
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,11 +23,17 @@ import (
 )
 
 func main() {
-	if err := run(os.Stdin, os.Stdout); err != nil {
+	nometer := flag.String("nometer", "", "benchmark output of the jinjabox_nometer build: also print the budget's overhead")
+	flag.Parse()
+	if err := runAll(os.Stdin, *nometer, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
 }
+
+// baselineMode is the text/template mode a jinjabox mode is compared
+// with: a prepared context is a render of data text/template never copies.
+var baselineMode = map[string]string{"context": "render", "writer": "render"}
 
 // stat accumulates one benchmark's measurements over repeated runs.
 type stat struct {
@@ -60,7 +73,8 @@ func parseName(name string) (key, bool) {
 	return key{}, false
 }
 
-func run(in io.Reader, out io.Writer) error {
+// parse reads benchmark output into averaged stats per benchmark.
+func parse(in io.Reader) (map[key]*stat, error) {
 	stats := map[key]*stat{}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
@@ -97,11 +111,78 @@ func run(in io.Reader, out io.Writer) error {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	if len(stats) == 0 {
-		return fmt.Errorf("no BenchmarkWorkloads results on stdin")
+		return nil, fmt.Errorf("no BenchmarkWorkloads results on stdin")
 	}
+	return stats, nil
+}
+
+// runAll prints the table of in and, when nometer names a file, the
+// overhead table of in against it.
+func runAll(in io.Reader, nometer string, out io.Writer) error {
+	stats, err := parse(in)
+	if err != nil {
+		return err
+	}
+	table(stats, out)
+	if nometer == "" {
+		return nil
+	}
+	f, err := os.Open(nometer)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	off, err := parse(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", nometer, err)
+	}
+	overhead(stats, off, out)
+	return nil
+}
+
+// overhead prints metered / unmetered time for every jinjabox benchmark
+// found in both runs.
+func overhead(on, off map[key]*stat, out io.Writer) {
+	var keys []key
+	for k := range on {
+		if k.engine == "jinjabox" && off[k] != nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].workload != keys[j].workload {
+			return keys[i].workload < keys[j].workload
+		}
+		return keys[i].mode < keys[j].mode
+	})
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| workload | mode | metered ns/op | unmetered ns/op | budget overhead |")
+	fmt.Fprintln(out, "|---|---|---:|---:|---:|")
+	for _, k := range keys {
+		m, no := on[k].mean(on[k].ns), off[k].mean(off[k].ns)
+		over := "n/a"
+		if no > 0 {
+			over = strconv.FormatFloat(100*(m/no-1), 'f', 1, 64) + "%"
+		}
+		fmt.Fprintf(out, "| %s | %s | %s | %s | %s |\n", k.workload, k.mode, num(m, true), num(no, true), over)
+	}
+}
+
+// run prints the table of the benchmark output in.
+func run(in io.Reader, out io.Writer) error {
+	stats, err := parse(in)
+	if err != nil {
+		return err
+	}
+	table(stats, out)
+	return nil
+}
+
+// table prints jinjabox against text/template per workload and mode.
+func table(stats map[key]*stat, out io.Writer) {
 	type row struct{ workload, mode string }
 	seen := map[row]bool{}
 	var rows []row
@@ -122,7 +203,11 @@ func run(in io.Reader, out io.Writer) error {
 	fmt.Fprintln(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rows {
 		j := stats[key{r.workload, "jinjabox", r.mode}]
-		t := stats[key{r.workload, "text/template", r.mode}]
+		base := r.mode
+		if m, ok := baselineMode[r.mode]; ok {
+			base = m
+		}
+		t := stats[key{r.workload, "text/template", base}]
 		cells := []string{r.workload, r.mode}
 		for _, get := range []func(*stat) (float64, bool){
 			func(s *stat) (float64, bool) { return s.mean(s.ns), true },
@@ -135,7 +220,6 @@ func run(in io.Reader, out io.Writer) error {
 		}
 		fmt.Fprintln(out, "| "+strings.Join(cells, " | ")+" |")
 	}
-	return nil
 }
 
 func value(s *stat, get func(*stat) (float64, bool)) (float64, bool) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,8 +14,39 @@ BenchmarkWorkloads/prompt/text-template-parse-render-2    	    2000	     20000 n
 BenchmarkWorkloads/prompt/text-template-render-2          	    4000	     10000 ns/op	      0 B/op	       0 allocs/op
 BenchmarkWorkloads/prompt/text-template-render-2          	    4000	     30000 ns/op	      0 B/op	       0 allocs/op
 BenchmarkWorkloads/table/text-template-render             	    4000	     10000 ns/op
+BenchmarkWorkloads/prompt/jinjabox-context-2              	    4000	     15000 ns/op	   1000 B/op	      10 allocs/op
 PASS
 `
+
+// nometerSample is the unmetered build's run of two of sample's benchmarks.
+const nometerSample = `BenchmarkWorkloads/prompt/jinjabox-render-2               	    2000	     16000 ns/op	   4000 B/op	      50 allocs/op
+BenchmarkWorkloads/prompt/jinjabox-context-2              	    4000	     15000 ns/op	   1000 B/op	      10 allocs/op
+`
+
+func TestOverhead(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "nometer.out")
+	if err := os.WriteFile(f, []byte(nometerSample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := runAll(strings.NewReader(sample), f, &b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"| prompt | context | 15000 | 15000 | 0.0% |",
+		// 20000 metered / 16000 unmetered
+		"| prompt | render | 20000 | 16000 | 25.0% |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing row %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "| prompt | parse-render | 40000 |") && strings.Count(out, "parse-render") > 1 {
+		t.Errorf("a benchmark missing from the unmetered run has an overhead row:\n%s", out)
+	}
+}
 
 func TestTable(t *testing.T) {
 	var b strings.Builder
@@ -26,6 +59,8 @@ func TestTable(t *testing.T) {
 		"| prompt | parse-render | 40000 | 20000 | 2.00 | 8000 | 4000 | 2.00 | 100 | 50 | 2.00 |",
 		// Repeated runs are averaged (20000 ns), a zero baseline gives inf.
 		"| prompt | render | 20000 | 20000 | 1.00 | 4000 | 0 | inf | 50 | 0 | inf |",
+		// The context mode is compared with text/template's render.
+		"| prompt | context | 15000 | 20000 | 0.75 | 1000 | 0 | inf | 10 | 0 | inf |",
 		// A missing engine (a failed benchmark) and missing -benchmem give n/a.
 		"| table | render | n/a | 10000 | n/a | n/a | n/a | n/a | n/a | n/a | n/a |",
 	} {

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"io"
+
+	"strconv"
+	"strings"
+
+	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/policy"
+)
+
+// Context is render data copied in once (Environment.Prepare) and
+// rendered from any number of times (Template.RenderContext), from any
+// number of goroutines: a template rendered for every item of a batch
+// pays the copy of the shared data once, not once per render.
+//
+// A Context is immutable. It holds its own copy of the data, so it never
+// observes later changes to the caller's maps and slices; WithPath
+// returns a new Context and leaves the receiver as it was; and nothing a
+// render does changes it: templates cannot mutate containers, and every
+// cache a render would fill lazily on a shared container is filled when
+// the data is copied in (value.Seal), so concurrent renders only read it.
+//
+// The nil *Context is the empty context.
+type Context struct {
+	// data is the top-level dict, never seen by templates as a value (a
+	// name is looked up in it), so only its values are sealed.
+	data *value.DictData
+	// entries is what copy-in counted for the whole graph, which
+	// value.MaxGraphEntries bounds across updates too.
+	entries int
+}
+
+// MaxPathSegments bounds the path of Context.WithPath: a value deeper
+// than that would pass the copy-in depth ceiling (value.MaxDepth).
+const MaxPathSegments = value.MaxDepth
+
+// Prepare copies data in, under the same ceilings as a render's copy-in
+// (the one code path, copyData: value.MaxContainerEntries and
+// value.MaxGraphEntries entries, value.MaxDepth levels), and returns it
+// as a Context. Later changes to data have no effect on it. A refused
+// copy is a type error naming the path, as a render's is.
+func (e *Environment) Prepare(data map[string]any) (*Context, error) {
+	d, n, err := copyData(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range d.Values() {
+		value.Seal(v)
+	}
+	return &Context{data: d, entries: n}, nil
+}
+
+// Len returns the number of top-level names the context binds.
+func (c *Context) Len() int {
+	if c == nil {
+		return 0
+	}
+	return c.data.Len()
+}
+
+// CheckPath applies the rules of a data path outside templates to its
+// segments: an empty path or segment is a syntax error, a segment that
+// starts with an underscore is a security error (the policy's private
+// names, rule P1: not readable, so not writable either).
+func CheckPath(path []string) error {
+	if len(path) == 0 {
+		return errs.New(errs.Syntax, "empty path")
+	}
+	for _, s := range path {
+		if s == "" {
+			return errs.New(errs.Syntax, "path "+errs.Quote(strings.Join(path, "."))+" has an empty segment")
+		}
+	}
+	for _, s := range path {
+		if policy.IsPrivateName(s) {
+			return errs.New(errs.Security, "path segment "+errs.Quote(s)+" starts with an underscore: private names are not readable")
+		}
+	}
+	return nil
+}
+
+// WithPath returns a new context in which the value at path is x (copied
+// in), replaced or added, and everything else is shared with c: only the
+// containers on the path are copied, so an update costs the copy of x,
+// the length of each container it passes through and a walk of the
+// top-level value it lands in (sealed again for concurrent renders),
+// however large the rest of the data is. Binding one item per render at
+// a top-level name (the batch case) costs the copy of the item and of
+// the list of top-level names.
+//
+// path[0] is a top-level name; each later segment is a key of a dict, or
+// the index of an item of a list (digits, within its length: a list
+// never grows). Only the last segment may be missing (it is then added,
+// last in its dict). The path follows CheckPath and has at most
+// MaxPathSegments segments; x is copied under the copy-in ceilings, the
+// entries of the whole context counted (those of the value it replaces
+// taken out). A refused update returns an error and leaves c as it was:
+// c is never changed.
+func (c *Context) WithPath(path []string, x any) (*Context, error) {
+	if len(path) > MaxPathSegments {
+		return nil, errs.New(errs.Type, "cannot copy data at a path of "+strconv.Itoa(len(path))+" segments: a path has at most "+strconv.Itoa(MaxPathSegments))
+	}
+	if err := CheckPath(path); err != nil {
+		return nil, err
+	}
+	var root *value.DictData
+	entries := 0
+	if c != nil {
+		root, entries = c.data, c.entries
+	}
+	// Walk first: the containers on the path, and what is replaced.
+	chain := make([]value.Value, 0, len(path))
+	cur := value.FromDict(root)
+	var old value.Value
+	found := false
+	for i, seg := range path {
+		chain = append(chain, cur)
+		var ok bool
+		switch cur.Kind() {
+		case value.Dict:
+			old, ok = cur.DictData().GetStr(seg)
+		case value.List:
+			var j int
+			if j, ok = listIndex(seg, len(cur.Items())); ok {
+				old = cur.Items()[j]
+			}
+			if !ok && i == len(path)-1 {
+				return nil, errs.New(errs.Undefined, "path "+errs.Quote(strings.Join(path, "."))+": "+errs.Quote(strings.Join(path[:i], "."))+" has no item "+errs.Quote(seg)+" (a list never grows)")
+			}
+		default:
+			return nil, errs.New(errs.Type, "path "+errs.Quote(strings.Join(path, "."))+": "+errs.Quote(strings.Join(path[:i], "."))+" is a "+cur.TypeName()+", not a dict or a list")
+		}
+		if !ok && i < len(path)-1 {
+			return nil, errs.New(errs.Undefined, "path "+errs.Quote(strings.Join(path, "."))+": "+errs.Quote(strings.Join(path[:i+1], "."))+" is not defined")
+		}
+		found = ok
+		cur = old
+	}
+	// The graph's entries: the replaced value's out; a key added below
+	// the top level is one more entry of its dict (the top-level dict's
+	// own keys are not counted, as in a render's copy-in).
+	base := entries
+	if found {
+		base = max(0, base-value.GraphEntries(old))
+	} else if len(path) > 1 {
+		base++
+	}
+	var cp value.Copier
+	cp.Join(base)
+	nv, err := cp.CopyPath(path, x)
+	if err != nil {
+		return nil, err
+	}
+	// Rebuild the path bottom-up: each container on it is copied with
+	// one slot changed; everything else is shared.
+	for i := len(path) - 1; i >= 0; i-- {
+		nv = withSlot(chain[i], path[i], nv)
+	}
+	d := nv.DictData()
+	top, _ := d.GetStr(path[0])
+	value.Seal(top)
+	return &Context{data: d, entries: cp.Entries()}, nil
+}
+
+// listIndex parses a list index segment: digits, below n.
+func listIndex(seg string, n int) (int, bool) {
+	if strings.Trim(seg, "0123456789") != "" || len(seg) > 9 {
+		return 0, false
+	}
+	j, err := strconv.Atoi(seg)
+	if err != nil || j >= n {
+		return 0, false
+	}
+	return j, true
+}
+
+// withSlot returns a copy of the container c (a dict, or a list whose
+// index seg is valid) with seg set to v.
+func withSlot(c value.Value, seg string, v value.Value) value.Value {
+	if c.Kind() == value.List {
+		j, _ := listIndex(seg, len(c.Items()))
+		items := append([]value.Value(nil), c.Items()...)
+		items[j] = v
+		return value.NewList(items)
+	}
+	src := c.DictData()
+	d := value.NewDict(src.Len() + 1)
+	for i := 0; i < src.Len(); i++ {
+		d.Set(src.KeyAt(i), src.ValAt(i))
+	}
+	d.SetStr(seg, v)
+	return value.FromDict(d)
+}
+
+// RenderContext renders the template from a prepared context with
+// per-render options and reports the units spent: the same output, error
+// and units as RenderResult with the data the context holds, without the
+// copy.
+func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
+	if c == nil {
+		c = &Context{}
+	}
+	return t.render(nil, c, nil, ro, nil)
+}
+
+// RenderTo renders the template from a prepared context and writes the
+// output to w, returning the units spent. The render is fail-stop as
+// every render is: the output is buffered and written, in one Write,
+// only once the render has succeeded, so on a refused render w sees
+// nothing and the error is the render's. An error from w is returned as
+// it is, with the units spent. Static text is copied once, into the
+// buffer, which the engine recycles: a render to a writer allocates no
+// output of its own (w must not keep the slice it is given, as
+// io.Writer says). The nil context is the empty one.
+func (t *Template) RenderTo(w io.Writer, c *Context, ro RenderOptions) (units int64, err error) {
+	if c == nil {
+		c = &Context{}
+	}
+	// a refused render returns no units (Result{}); a writer's error
+	// comes with the render's
+	res, err := t.render(nil, c, nil, ro, w)
+	return res.Units, err
+}

@@ -1,0 +1,129 @@
+package value
+
+import "math"
+
+// Seal fills every cache a render would otherwise fill lazily on the
+// containers of v (their Size, and CheckData's data-only mark), so the
+// graph is read-only from then on: a prepared context (and an
+// environment's globals) is shared by concurrent renders, and a lazily
+// filled cache written by one render while another reads it would be a
+// data race. A cache Seal leaves empty (a container whose size can change,
+// one holding a callable) is one no render ever fills either.
+//
+// Any new lazily filled field of ListData or DictData must be filled here.
+func Seal(v Value) {
+	Size(v, math.MaxInt64)
+	sealData(v)
+	sealObjects(v, map[any]bool{})
+}
+
+// Sealer is implemented by a host object that holds containers a render
+// reads (an artefact's content fields): Seal calls SealData on every one
+// it finds, which seals them (with Seal), so a graph shared by concurrent
+// renders holds no cache left to fill.
+type Sealer interface {
+	SealData()
+}
+
+// sealObjects calls SealData on every Sealer in v, walking each container
+// once (seen: a host's shared values may form a DAG).
+func sealObjects(v Value, seen map[any]bool) {
+	switch v.k {
+	case List, Tuple, Dict:
+		if seen[v.ref] {
+			return
+		}
+		seen[v.ref] = true
+		if d, ok := v.ref.(*DictData); ok {
+			for i := range d.keys {
+				sealObjects(d.keys[i], seen)
+				sealObjects(d.vals[i], seen)
+			}
+			return
+		}
+		for _, it := range v.Items() {
+			sealObjects(it, seen)
+		}
+	case Object:
+		if s, ok := v.ref.(Sealer); ok && !seen[v.ref] {
+			seen[v.ref] = true
+			s.SealData()
+		}
+	}
+}
+
+// sealData marks every container of v that checkData would mark (no
+// callable at any depth, no iterable object) and reports whether v is
+// such a value (markable, once its containers are marked).
+func sealData(v Value) bool {
+	switch v.k {
+	case List, Tuple:
+		ld := v.ref.(*ListData)
+		if !ld.dataOnly {
+			ok := true
+			for _, it := range ld.Items {
+				ok = sealData(it) && ok
+			}
+			ld.dataOnly = ok
+		}
+		return ld.dataOnly
+	case Dict:
+		d := v.DictData()
+		if !d.dataOnly {
+			ok := true
+			for i := range d.keys {
+				ok = sealData(d.keys[i]) && ok
+				ok = sealData(d.vals[i]) && ok
+			}
+			d.dataOnly = ok
+		}
+		return d.dataOnly
+	}
+	return markable(v)
+}
+
+// markable reports whether checkData finds v data only for good, without
+// walking it: a container by its mark, an object unless it is callable or
+// iterable (drained at every check), any other value unless callable.
+func markable(v Value) bool {
+	switch v.k {
+	case List, Tuple:
+		return v.ref.(*ListData).dataOnly
+	case Dict:
+		return v.DictData().dataOnly
+	case Object:
+		if _, iterable := v.ref.(Iterable); iterable {
+			return false
+		}
+	}
+	return !IsCallable(v)
+}
+
+// copiedList is a list the copier built, marked as checkData would mark
+// it: copy-in builds data, so a render storing it in a namespace (or a
+// prepared context's Seal) has nothing to walk.
+func copiedList(items []Value, dataOnly bool) Value {
+	if !dataOnly {
+		dataOnly = true
+		for _, it := range items {
+			if !markable(it) {
+				dataOnly = false
+				break
+			}
+		}
+	}
+	return Value{k: List, ref: &ListData{Items: items, dataOnly: dataOnly}}
+}
+
+// copiedDict marks a dict the copier built (string keys) as checkData
+// would mark it.
+func copiedDict(d *DictData) Value {
+	d.dataOnly = true
+	for _, v := range d.vals {
+		if !markable(v) {
+			d.dataOnly = false
+			break
+		}
+	}
+	return FromDict(d)
+}
