@@ -65,7 +65,11 @@ func checkParallel(c *pipeCheck) {
 	for i, b := range p.Branches {
 		field := "branches[" + strconv.Itoa(i) + "]"
 		c.pipeRef(field, b.Pipe)
-		if b.Result != "" && (policy.IsPrivateName(b.Result) || strings.Contains(b.Result, ".")) {
+		// Every branch names its result, and no two share one: the
+		// combination is keyed by them (PipeParallel.validate_parallel_sub_pipes).
+		if b.Result == "" {
+			c.add(field, CodeInvalidPipe, "a parallel branch needs a result name")
+		} else if policy.IsPrivateName(b.Result) || strings.Contains(b.Result, ".") {
 			c.add(field, CodePrivateName, "result must be a plain public name")
 		}
 		if (b.BatchOver == "") != (b.BatchAs == "") {
@@ -76,8 +80,8 @@ func checkParallel(c *pipeCheck) {
 			}
 			c.batchNames(field, b.BatchOver, b.BatchAs, false)
 		}
-		res := b.resultName()
-		if seen[res] {
+		res := b.Result
+		if res != "" && seen[res] {
 			c.add(field, CodeInvalidPipe, "two branches store their result under "+strconv.Quote(res))
 		}
 		seen[res] = true

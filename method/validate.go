@@ -16,6 +16,11 @@ import (
 type ValidateOptions struct {
 	// Models, when set, must resolve every model reference.
 	Models *ModelConfig
+	// Funcs, when set, must hold every PipeFunc's function_name (Pipelex
+	// refuses an unregistered name when it loads the pipe). Nil leaves
+	// the question to the run: a Go registry lives in the process that
+	// runs the method, which need not be the one that validates it.
+	Funcs *FuncRegistry
 }
 
 // Validate checks every pipe and concept of the library's own bundles
