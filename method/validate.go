@@ -238,8 +238,10 @@ func (c *pipeCheck) pipe() {
 		switch err := CheckConceptSpec(p.Inputs[in]); {
 		case err != nil:
 			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": "+err.Error())
-		case spec.List && spec.Optional:
-			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": a list is never absent (an empty list), so "+strconv.Quote(p.Inputs[in])+" takes no \"?\"")
+		case spec.List && (spec.Optional || spec.Required):
+			// PipeBlueprint.generic_validate_inputs (OPTIONAL_MARKER_INVALID):
+			// a plural slot is never absent, so neither marker says anything.
+			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": a list is never absent (an empty list), so "+strconv.Quote(p.Inputs[in])+" takes no presence marker")
 		case !c.conceptKnown(spec.Name):
 			c.add("inputs", CodeUnknownConcept, "input "+strconv.Quote(in)+" has unknown concept "+strconv.Quote(spec.Name))
 		}

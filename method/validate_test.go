@@ -124,6 +124,8 @@ func TestValidatePipeKinds(t *testing.T) {
 		{"imggen exact size with ratio", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeImgGen", "inputs": {"a": "Text"}, "prompt": "$a", "size": "2048x1152", "aspect_ratio": "square"}}}`, []string{CodeInvalidPipe}},
 		{"imggen bad size", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeImgGen", "inputs": {"a": "Text"}, "prompt": "$a", "size": "huge"}}}`, []string{CodeInvalidPipe}},
 		{"input name not plain", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"Big": "Text"}, "prompt": "{{ Big }}"}}}`, []string{CodeInvalidPipe}},
+		{"forced list", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"l": "Text[3]!"}, "prompt": "{{ l }}"}}}`, []string{CodeInvalidPipe}},
+		{"one item is the single form", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"a": "Text[1]?"}, "output": "Text[1]?", "prompt": "{% if a %}{{ a }}{% endif %}"}}}`, nil},
 		{"optional list", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"l": "Text[]?"}, "prompt": "{% if l %}{{ l }}{% endif %}"}}}`, []string{CodeInvalidPipe}},
 		{"func not registered is a run-time failure", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeFunc", "function_name": "nowhere"}}}`, nil},
 		{"imggen undeclared", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeImgGen", "prompt": "$style", "negative_prompt": "blurry"}}}`, []string{CodeUndeclaredInput}},
