@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/value"
-	"github.com/jinjabox/jinjabox/policy"
 )
 
 // PipeParallel: every branch runs on the pipe's memory, all at once
@@ -69,8 +68,8 @@ func checkParallel(c *pipeCheck) {
 		// combination is keyed by them (PipeParallel.validate_parallel_sub_pipes).
 		if b.Result == "" {
 			c.add(field, CodeInvalidPipe, "a parallel branch needs a result name")
-		} else if policy.IsPrivateName(b.Result) || strings.Contains(b.Result, ".") {
-			c.add(field, CodePrivateName, "result must be a plain public name")
+		} else {
+			c.storedName(field, "result", b.Result)
 		}
 		if (b.BatchOver == "") != (b.BatchAs == "") {
 			c.add(field, CodeInvalidPipe, "batch_over and batch_as go together")

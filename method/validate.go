@@ -426,6 +426,19 @@ func isInputName(s string) bool {
 	return true
 }
 
+// storedName checks a name a step stores a value under (a result, a
+// batch_as, an input_item_name). Pipelex's check_stored_name holds it to
+// the input-name form, since a later pipe reads it through an input; an
+// underscore-led or dotted one is also jinjabox's private-name refusal.
+func (c *pipeCheck) storedName(field, what, name string) {
+	switch {
+	case !plainName(name):
+		c.add(field, CodePrivateName, what+" must be a plain public name")
+	case !isInputName(name):
+		c.add(field, CodeInvalidPipe, what+" "+strconv.Quote(name)+" is not a plain snake_case name ([a-z][a-z0-9_]*)")
+	}
+}
+
 // plainName reports whether s is a plain public name (no underscore
 // start, no dot): a memory name.
 func plainName(s string) bool {
