@@ -122,7 +122,13 @@ func ParseConceptSpec(s string) ConceptSpec {
 		c.List = true
 		s = strings.TrimSuffix(s, "[]")
 	} else if n, rest, ok := countSuffix(s); ok {
-		c.List, c.Count = true, n
+		// "[1]" is the single form with its count written out, as
+		// Pipelex's parse_concept_with_multiplicity collapses it: never a
+		// one-item list, and it takes a presence marker like a bare ref.
+		c.List, c.Count = n != 1, n
+		if n == 1 {
+			c.Count = 0
+		}
 		s = rest
 	}
 	c.Name = s

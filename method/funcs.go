@@ -8,7 +8,9 @@ import (
 
 // PipeFunc runs a Go function the application registers, by name: trusted
 // code, like a registered filter. A method names it (function_name) and
-// cannot reach anything else; an unregistered name is a validation error.
+// cannot reach anything else. An unregistered name is a validation error
+// when the validation is given the registry (ValidateOptions.Funcs), and
+// fails the run otherwise.
 
 // FuncCall is what a registered function receives.
 type FuncCall struct {
@@ -39,8 +41,7 @@ type FuncRegistry struct {
 // NewFuncRegistry returns an empty registry.
 func NewFuncRegistry() *FuncRegistry { return &FuncRegistry{funcs: map[string]Func{}} }
 
-// DefaultFuncs is the registry ValidateMethod and a Runner without Funcs
-// use.
+// DefaultFuncs is the registry a Runner without Funcs uses.
 var DefaultFuncs = NewFuncRegistry()
 
 // Register adds a function; a name is registered once.

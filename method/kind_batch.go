@@ -93,9 +93,7 @@ func (c *pipeCheck) batchNames(field, list, item string, checkRoot bool) {
 	if _, ok := c.p.Inputs[item]; ok && checkRoot {
 		c.add("input_item_name", CodeBatchItemCollision, "the item name "+strconv.Quote(item)+" collides with an input")
 	}
-	if !plainName(item) {
-		c.add("input_item_name", CodePrivateName, "the item name must be a plain public name")
-	}
+	c.storedName("input_item_name", "the item name", item)
 }
 
 // batch runs branch over the list at listPath, one child per item, each

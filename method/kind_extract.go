@@ -47,10 +47,13 @@ func checkExtract(c *pipeCheck) {
 	if p.MaxPageImages < 0 {
 		c.add("max_page_images", CodeInvalidPipe, "max_page_images must not be negative")
 	}
+	// Exactly the native Page[], no refinement of it and no fixed length
+	// (PipeExtractBlueprint.validate_output): the operator cannot make its
+	// pages any more specific than it promises.
 	if p.Output != "" {
 		spec := ParseConceptSpec(p.Output)
-		if b := c.base(spec.Name); b != ConceptPage || !spec.List || spec.Count > 0 {
-			c.add("output", CodeInvalidPipe, "PipeExtract outputs Page[], not "+strconv.Quote(p.Output))
+		if canonicalNative(spec.Name) != ConceptPage || !spec.List || spec.Count > 0 {
+			c.add("output", CodeInvalidPipe, "PipeExtract outputs Page[] (a list of native Pages), not "+strconv.Quote(p.Output))
 		}
 	}
 	// An image is one page: the page options of documents do not apply.

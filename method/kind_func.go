@@ -32,12 +32,18 @@ var kindFunc = &Kind{
 	run:   runFunc,
 }
 
-// checkFunc: function_name is required. Whether it is registered is a
-// run-time question, as in Pipelex: an unregistered name fails the run,
-// not the validation.
+// checkFunc: function_name is required (PipeFuncBlueprint), and names a
+// registered function (PipeFunc.validate_function_name, run when Pipelex
+// builds the pipe) when the validation is given the registry.
 func checkFunc(c *pipeCheck) {
-	if c.p.FunctionName == "" {
+	name := c.p.FunctionName
+	switch {
+	case name == "":
 		c.add("function_name", CodeInvalidPipe, "function_name is required")
+	case c.v.opts.Funcs != nil:
+		if _, ok := c.v.opts.Funcs.Lookup(name); !ok {
+			c.add("function_name", CodeInvalidPipe, "function "+strconv.Quote(name)+" is not registered")
+		}
 	}
 }
 

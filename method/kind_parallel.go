@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/value"
-	"github.com/jinjabox/jinjabox/policy"
 )
 
 // PipeParallel: every branch runs on the pipe's memory, all at once
@@ -65,8 +64,12 @@ func checkParallel(c *pipeCheck) {
 	for i, b := range p.Branches {
 		field := "branches[" + strconv.Itoa(i) + "]"
 		c.pipeRef(field, b.Pipe)
-		if b.Result != "" && (policy.IsPrivateName(b.Result) || strings.Contains(b.Result, ".")) {
-			c.add(field, CodePrivateName, "result must be a plain public name")
+		// Every branch names its result, and no two share one: the
+		// combination is keyed by them (PipeParallel.validate_parallel_sub_pipes).
+		if b.Result == "" {
+			c.add(field, CodeInvalidPipe, "a parallel branch needs a result name")
+		} else {
+			c.storedName(field, "result", b.Result)
 		}
 		if (b.BatchOver == "") != (b.BatchAs == "") {
 			c.add(field, CodeInvalidPipe, "batch_over and batch_as go together")
@@ -76,8 +79,8 @@ func checkParallel(c *pipeCheck) {
 			}
 			c.batchNames(field, b.BatchOver, b.BatchAs, false)
 		}
-		res := b.resultName()
-		if seen[res] {
+		res := b.Result
+		if res != "" && seen[res] {
 			c.add(field, CodeInvalidPipe, "two branches store their result under "+strconv.Quote(res))
 		}
 		seen[res] = true

@@ -2,6 +2,7 @@ package method
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/jinjabox/jinjabox/method/templating"
 )
@@ -56,24 +57,22 @@ func checkSearch(c *pipeCheck) {
 	u := used{}
 	u.addFacts(info)
 	c.requireAllUsed(u, info == nil)
-	// The answer is a SearchResult (or a concept refining it).
-	if p.Output != "" {
-		spec := ParseConceptSpec(p.Output)
-		if spec.List || c.base(spec.Name) != ConceptSearchResult {
-			c.add("output", CodeInvalidPipe, "PipeSearch outputs a SearchResult (or a concept refining it), not "+strconv.Quote(p.Output))
-		}
-	}
+	// Any output concept is allowed, as in Pipelex (PipeSearchFactory.make):
+	// a SearchResult (or a concept refining it) is the sourced answer, any
+	// other concept a structured answer.
 }
 
-// isISODate reports whether s is YYYY-MM-DD with a plausible month and day.
+// isISODate reports whether s is a calendar date written YYYY-MM-DD, as
+// Pipelex's PipeSearchBlueprint.validate_date_format checks it with
+// date.fromisoformat: 2024-02-30 and year 0 are refused. Python 3.11's
+// fromisoformat also reads 20240101 and 2024-W01-1; jinjabox takes only
+// the form Pipelex's message asks for, which every Python reads alike.
 func isISODate(s string) bool {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+	if len(s) != 10 {
 		return false
 	}
-	y, e1 := strconv.Atoi(s[:4])
-	mo, e2 := strconv.Atoi(s[5:7])
-	d, e3 := strconv.Atoi(s[8:])
-	return e1 == nil && e2 == nil && e3 == nil && y > 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31
+	d, err := time.Parse(time.DateOnly, s)
+	return err == nil && d.Year() > 0
 }
 
 func runSearch(x *invocation) (*Stuff, []Stuff, error) {
@@ -89,11 +88,19 @@ func runSearch(x *invocation) (*Stuff, []Stuff, error) {
 	}
 	req.FromDate, req.ToDate = p.FromDate, p.ToDate
 	req.IncludeDomains, req.ExcludeDomains, req.IncludeImages = p.IncludeDomains, p.ExcludeDomains, p.IncludeImages
+	// An output that is not a SearchResult is a structured answer
+	// (Pipelex's is_structured_output): the provider gets its fields.
+	structured := x.concepts().Base(ParseConceptSpec(req.Output).Name) != ConceptSearchResult
+	if structured {
+		req.Fields = x.fields(req.Output)
+	}
 	resp, err := x.call(req)
 	if err != nil {
 		return nil, nil, err
 	}
-	req.Fields = x.fields(req.Output) // after the call: the request stays as it was
+	if !structured {
+		req.Fields = x.fields(req.Output) // after the call: the request stays as it was
+	}
 	out, err := x.answer(req, resp)
 	return out, nil, err
 }

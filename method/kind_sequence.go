@@ -3,8 +3,6 @@ package method
 import (
 	"strconv"
 	"strings"
-
-	"github.com/jinjabox/jinjabox/policy"
 )
 
 // PipeSequence: steps run in order, each a child, each output stored in
@@ -54,8 +52,8 @@ func checkSequence(c *pipeCheck) {
 	for i, s := range p.Steps {
 		field := "steps[" + strconv.Itoa(i) + "]"
 		c.pipeRef(field, s.Pipe)
-		if s.Result != "" && (policy.IsPrivateName(s.Result) || strings.Contains(s.Result, ".")) {
-			c.add(field, CodePrivateName, "result must be a plain public name")
+		if s.Result != "" {
+			c.storedName(field, "result", s.Result)
 		}
 		if s.NbOutput != 0 && s.MultipleOutput {
 			c.add(field, CodeInvalidPipe, "nb_output and multiple_output are exclusive")

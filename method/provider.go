@@ -128,7 +128,9 @@ func (p LocalProvider) CompleteText(_ context.Context, req CompletionRequest) (C
 	case RequestImgGen:
 		return CompletionResponse{ImageURL: "local://image/" + h[:16] + ".png"}, nil
 	case RequestSearch:
-		return CompletionResponse{Text: "search results for: " + summary(req.Prompt) + " #" + h[:12]}, nil
+		if len(req.Fields) == 0 { // a sourced answer; a structured one is filled below
+			return CompletionResponse{Text: "search results for: " + summary(req.Prompt) + " #" + h[:12]}, nil
+		}
 	}
 	if spec := ParseConceptSpec(req.Output); spec.List && (len(req.Fields) == 0 || spec.Count > 0) {
 		return localList(req, h, n, spec.Count), nil

@@ -16,6 +16,11 @@ import (
 type ValidateOptions struct {
 	// Models, when set, must resolve every model reference.
 	Models *ModelConfig
+	// Funcs, when set, must hold every PipeFunc's function_name (Pipelex
+	// refuses an unregistered name when it loads the pipe). Nil leaves
+	// the question to the run: a Go registry lives in the process that
+	// runs the method, which need not be the one that validates it.
+	Funcs *FuncRegistry
 }
 
 // Validate checks every pipe and concept of the library's own bundles
@@ -233,8 +238,10 @@ func (c *pipeCheck) pipe() {
 		switch err := CheckConceptSpec(p.Inputs[in]); {
 		case err != nil:
 			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": "+err.Error())
-		case spec.List && spec.Optional:
-			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": a list is never absent (an empty list), so "+strconv.Quote(p.Inputs[in])+" takes no \"?\"")
+		case spec.List && (spec.Optional || spec.Required):
+			// PipeBlueprint.generic_validate_inputs (OPTIONAL_MARKER_INVALID):
+			// a plural slot is never absent, so neither marker says anything.
+			c.add("inputs", CodeInvalidPipe, "input "+strconv.Quote(in)+": a list is never absent (an empty list), so "+strconv.Quote(p.Inputs[in])+" takes no presence marker")
 		case !c.conceptKnown(spec.Name):
 			c.add("inputs", CodeUnknownConcept, "input "+strconv.Quote(in)+" has unknown concept "+strconv.Quote(spec.Name))
 		}
@@ -417,6 +424,19 @@ func isInputName(s string) bool {
 		}
 	}
 	return true
+}
+
+// storedName checks a name a step stores a value under (a result, a
+// batch_as, an input_item_name). Pipelex's check_stored_name holds it to
+// the input-name form, since a later pipe reads it through an input; an
+// underscore-led or dotted one is also jinjabox's private-name refusal.
+func (c *pipeCheck) storedName(field, what, name string) {
+	switch {
+	case !plainName(name):
+		c.add(field, CodePrivateName, what+" must be a plain public name")
+	case !isInputName(name):
+		c.add(field, CodeInvalidPipe, what+" "+strconv.Quote(name)+" is not a plain snake_case name ([a-z][a-z0-9_]*)")
+	}
 }
 
 // plainName reports whether s is a plain public name (no underscore

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -114,6 +115,11 @@ func TestValidatePipeKinds(t *testing.T) {
 		{"compose plural output", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeCompose", "inputs": {"a": "Text"}, "output": "Text[]", "template": "$a"}}}`, []string{CodeInvalidPipe}},
 		{"parallel list output", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeParallel", "inputs": {"a": "Text"}, "output": "Text[]", "branches": [{"pipe": "q", "result": "r"}]}, "q": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": "$a"}}}`, []string{CodeInvalidPipe}},
 		{"parallel native output", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeParallel", "inputs": {"a": "Text"}, "output": "Anything", "branches": [{"pipe": "q", "result": "r"}]}, "q": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": "$a"}}}`, []string{CodeInvalidPipe}},
+		{"parallel branch without result", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeParallel", "inputs": {"a": "Text"}, "output": "Composite", "add_each_output": true, "branches": [{"pipe": "q"}]}, "q": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": "$a"}}}`, []string{CodeInvalidPipe}},
+		{"sequence result not an input name", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSequence", "inputs": {"a": "Text"}, "output": "Text", "steps": [{"pipe": "q", "result": "Draft"}]}, "q": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": "$a"}}}`, []string{CodeInvalidPipe}},
+		{"sequence batch_as not an input name", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSequence", "inputs": {"xs": "Text[]"}, "output": "Text[]", "steps": [{"pipe": "q", "batch_over": "xs", "batch_as": "X", "result": "ys"}]}, "q": {"type": "PipeCompose", "inputs": {"X": "Text"}, "template": "{{ X }}"}}}`, []string{CodeInvalidPipe, CodeInvalidPipe}},
+		{"parallel result not an input name", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeParallel", "inputs": {"a": "Text"}, "output": "Composite", "add_each_output": true, "branches": [{"pipe": "q", "result": "Summary"}]}, "q": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": "$a"}}}`, []string{CodeInvalidPipe}},
+		{"batch item not an input name", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeBatch", "inputs": {"l": "Text[]"}, "branch_pipe_code": "p", "input_list_name": "l", "input_item_name": "Item"}}}`, []string{CodeInvalidPipe}},
 		{"parallel composite", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeParallel", "inputs": {"a": "Text"}, "output": "Composite", "add_each_output": true, "branches": [{"pipe": "q", "result": "r"}]}, "q": {"type": "PipeCompose", "inputs": {"a": "Text"}, "template": "$a"}}}`, nil},
 		{"sequence multiplicity", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSequence", "inputs": {"a": "Text"}, "output": "Text", "steps": [{"pipe": "q", "nb_output": 3}]}, "q": {"type": "PipeLLM", "inputs": {"a": "Text"}, "output": "Text", "prompt": "$a"}}}`, []string{CodeInvalidPipe}},
 		{"sequence needs an input", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSequence", "output": "Text", "steps": [{"pipe": "q"}]}, "q": {"type": "PipeLLM", "inputs": {"a": "Text"}, "output": "Text", "prompt": "$a"}}}`, []string{CodeUndeclaredInput}},
@@ -122,10 +128,23 @@ func TestValidatePipeKinds(t *testing.T) {
 		{"imggen exact size with ratio", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeImgGen", "inputs": {"a": "Text"}, "prompt": "$a", "size": "2048x1152", "aspect_ratio": "square"}}}`, []string{CodeInvalidPipe}},
 		{"imggen bad size", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeImgGen", "inputs": {"a": "Text"}, "prompt": "$a", "size": "huge"}}}`, []string{CodeInvalidPipe}},
 		{"input name not plain", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"Big": "Text"}, "prompt": "{{ Big }}"}}}`, []string{CodeInvalidPipe}},
+		{"forced list", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"l": "Text[3]!"}, "prompt": "{{ l }}"}}}`, []string{CodeInvalidPipe}},
+		{"one item is the single form", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"a": "Text[1]?"}, "output": "Text[1]?", "prompt": "{% if a %}{{ a }}{% endif %}"}}}`, nil},
 		{"optional list", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"l": "Text[]?"}, "prompt": "{% if l %}{{ l }}{% endif %}"}}}`, []string{CodeInvalidPipe}},
 		{"func not registered is a run-time failure", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeFunc", "function_name": "nowhere"}}}`, nil},
 		{"imggen undeclared", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeImgGen", "prompt": "$style", "negative_prompt": "blurry"}}}`, []string{CodeUndeclaredInput}},
 		{"search ok", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "prompt": "news about $q", "max_results": 3}}}`, nil},
+		{"search structured output", `{"main_pipe": "p", "concepts": {"Brief": {"fields": [{"name": "title", "type": "text"}]}}, "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "output": "Brief", "prompt": "news about $q"}}}`, nil},
+		{"search text output", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "output": "Text", "prompt": "news about $q"}}}`, nil},
+		{"search leap day", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "prompt": "$q", "from_date": "2024-02-29", "to_date": "2024-12-31"}}}`, nil},
+		{"search impossible dates", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "prompt": "$q", "from_date": "2023-02-29", "to_date": "0000-01-01"}}}`, []string{CodeInvalidPipe, CodeInvalidPipe}},
+		{"search date not dashed", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "prompt": "$q", "from_date": "20240101"}}}`, []string{CodeInvalidPipe}},
+		{"extract ok", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeExtract", "inputs": {"doc": "PDF"}, "output": "native.Page[]"}}}`, nil},
+		{"extract refined page output", `{"main_pipe": "p", "concepts": {"Sheet": {"refines": "Page"}}, "pipes": {"p": {"type": "PipeExtract", "inputs": {"doc": "Document"}, "output": "Sheet[]"}}}`, []string{CodeInvalidPipe}},
+		{"extract fixed length output", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeExtract", "inputs": {"doc": "Document"}, "output": "Page[2]"}}}`, []string{CodeInvalidPipe}},
+		{"extract two inputs", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeExtract", "inputs": {"a": "Document", "b": "Image"}, "output": "Page[]"}}}`, []string{CodeInvalidPipe}},
+		{"extract text input", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeExtract", "inputs": {"a": "Text"}, "output": "Page[]"}}}`, []string{CodeInvalidPipe}},
+		{"extract image with page views", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeExtract", "inputs": {"a": "Image"}, "output": "Page[]", "page_views": true}}}`, []string{CodeInvalidPipe}},
 		{"unknown type", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeMagic"}}}`, []string{CodeInvalidPipe}},
 		{"unknown concept", `{"main_pipe": "p", "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Nope"}, "prompt": "{{ q }}"}}}`, []string{CodeUnknownConcept}},
 	}
@@ -157,5 +176,52 @@ func TestValidateJSON(t *testing.T) {
 	m, err := ValidateJSON([]byte(`{"main_pipe": "p", "pipes": {"p": {"type": "PipeBatch", "branch_pipe_code": "p", "input_list_name": "l", "input_item_name": "i"}}}`), ValidateOptions{})
 	if m == nil || len(Problems(err)) != 1 || Problems(err)[0].Code != CodeUndeclaredInput {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestValidateFuncRegistry: given the registry, an unregistered
+// function_name is an error, as when Pipelex builds a PipeFunc; without
+// it, the name is the run's question (the "func not registered" case).
+func TestValidateFuncRegistry(t *testing.T) {
+	reg := NewFuncRegistry()
+	if err := reg.Register("known", func(context.Context, FuncCall) (any, error) { return "x", nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, fn string
+		codes    []string
+	}{
+		{"registered", "known", nil},
+		{"not registered", "nowhere", []string{CodeInvalidPipe}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mustMethod(t, `{"main_pipe": "p", "pipes": {"p": {"type": "PipeFunc", "output": "Text", "function_name": "`+tc.fn+`"}}}`)
+			var got []string
+			for _, p := range Problems(m.Validate(ValidateOptions{Funcs: reg}).Err()) {
+				got = append(got, p.Code+" "+p.Field)
+			}
+			want := []string{}
+			for _, c := range tc.codes {
+				want = append(want, c+" function_name")
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestSearchStructuredOutputRuns: a PipeSearch whose output is not a
+// SearchResult asks for, and gets, that concept's fields (Pipelex's
+// is_structured_output).
+func TestSearchStructuredOutputRuns(t *testing.T) {
+	m := mustMethod(t, `{"main_pipe": "p", "concepts": {"Brief": {"fields": [{"name": "title", "type": "text"}, {"name": "year", "type": "integer"}]}}, "pipes": {"p": {"type": "PipeSearch", "inputs": {"q": "Text"}, "output": "Brief", "prompt": "news about $q"}}}`)
+	res, err := (&Runner{Library: m, Provider: LocalProvider{Simulate: true}}).Run(context.Background(), mustInputs(t, `{"q": "tides"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := contentJSON(t, res.Output)
+	if !strings.Contains(got, `"title":`) || !strings.Contains(got, `"year":`) {
+		t.Errorf("structured search output %s, want the fields of Brief", got)
 	}
 }

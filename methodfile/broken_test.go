@@ -54,7 +54,6 @@ func TestBrokenReportsEverything(t *testing.T) {
 		{85, "decide", `threshold`, "invalid_pipe"},
 		{93, "draw", `aspect_ratio`, "invalid_pipe"},
 		{94, "draw", `size`, "invalid_pipe"},
-		{100, "look_up", `output`, "invalid_pipe"},
 		{102, "look_up", `from_date`, "invalid_pipe"},
 		{103, "look_up", `max_results`, "wrong_type"},
 		{108, "read", `inputs`, "invalid_pipe"},

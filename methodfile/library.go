@@ -24,6 +24,9 @@ func IsMethodFile(path string) bool {
 type Options struct {
 	// Models, when set, must resolve every model reference.
 	Models *method.ModelConfig
+	// Funcs, when set, must hold every PipeFunc's function_name
+	// (method.ValidateOptions.Funcs).
+	Funcs *method.FuncRegistry
 	// Pipe, when set, is the pipe a run starts from (Pipelex's --pipe): a
 	// bare code, matched across the library's domains, or
 	// "domain.code". Otherwise the first target's main_pipe is.
@@ -178,7 +181,7 @@ func (s *session) assemble(ld *Loaded, own []*method.Bundle, targets []string) {
 		lib.Main = lib.MainOf(ld.Targets[0])
 	}
 	ld.Library = lib
-	report := lib.Validate(method.ValidateOptions{Models: opts.Models})
+	report := lib.Validate(method.ValidateOptions{Models: opts.Models, Funcs: opts.Funcs})
 	for _, p := range report.Problems {
 		if s.reported(p) {
 			continue // the loader already explained this field

@@ -517,14 +517,12 @@ func (l *loader) conceptField(concept, name string, n *tnode) method.Field {
 }
 
 // defaultValue checks a field's default_value against its declared type
-// and choices (ConceptStructureBlueprint._validate_default_value_type);
-// a required field has no default (the MTHDS language reference, 2d).
-// The value itself is not used: the runner does not fill missing fields.
+// and choices (ConceptStructureBlueprint._validate_default_value_type).
+// A required field may have one: Pipelex's blueprint has no rule against
+// it, and its structure generator gives such a field that default. The
+// value itself is not used: the runner does not fill missing fields.
 func (l *loader) defaultValue(field string, f method.Field, typ string, dv *tnode) {
 	bad := func(msg string) { l.problem(dv.at, "", field, method.CodeInvalidConcept, msg) }
-	if f.Required {
-		bad("a required field has no default_value")
-	}
 	want := map[string]kind{"text": kString, "integer": kInteger, "boolean": kBool, "list": kArray, "dict": kTable}[typ]
 	switch {
 	case typ == "" && len(f.Choices) > 0:

@@ -198,6 +198,55 @@ func TestRealBundleVerdicts(t *testing.T) {
 		})
 	}
 	t.Logf("%d of %d real bundles get Pipelex's verdict", agree, len(entries))
+	checkSummary(t, entries, agree)
+}
+
+// realSummary is MANIFEST.json's summary: the corpus as it is now.
+type realSummary struct {
+	Bundles           int `json:"bundles"`
+	Manifests         int `json:"manifests"`
+	PipelexValid      int `json:"pipelex_valid"`
+	PipelexInvalid    int `json:"pipelex_invalid"`
+	JinjaboxAgrees    int `json:"jinjabox_agrees"`
+	JinjaboxDisagrees int `json:"jinjabox_disagrees"`
+}
+
+// checkSummary fails when a figure of the manifest's summary is not the
+// one this run computes, so the summary cannot go stale (it once
+// described jinjabox at 9368a4a long after; that is now
+// history_at_9368a4a).
+func checkSummary(t *testing.T, bundles []realEntry, agree int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(realDir, "MANIFEST.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Entries []struct {
+			Kind string `json:"kind"`
+		} `json:"entries"`
+		Summary realSummary `json:"summary"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	got := realSummary{Bundles: len(bundles), JinjaboxAgrees: agree, JinjaboxDisagrees: len(bundles) - agree}
+	for _, e := range m.Entries {
+		if e.Kind == "manifest" {
+			got.Manifests++
+		}
+	}
+	for _, e := range bundles {
+		switch e.Pipelex.Verdict {
+		case "valid":
+			got.PipelexValid++
+		case "invalid":
+			got.PipelexInvalid++
+		}
+	}
+	if got != m.Summary {
+		t.Errorf("MANIFEST.json summary %+v, this run computes %+v: update the summary", m.Summary, got)
+	}
 }
 
 // TestRealBundlesRun runs every bundle Pipelex calls runnable, from its

@@ -24,7 +24,7 @@ func TestMethodCommands(t *testing.T) {
 		{"validate json", []string{"validate", "../../method/testdata/sample_method.json"}, 0, "ok", ""},
 		{"validate models", []string{"validate", "--models", td + "models_config.json", td + "models.mthds"}, 0, "ok", ""},
 		{"validate broken", []string{"validate", "--models", td + "models_config.json", td + "broken.mthds"}, 1,
-			`broken.mthds:3:1: domain "Broken-Domain", domain: invalid_method|broken.mthds:50:14: pipe "Broken-Domain.summarise", prompt: undeclared_input|broken.mthds:142:1: pipe "Broken-Domain.strange", type: invalid_pipe`, "44 problem(s)"},
+			`broken.mthds:3:1: domain "Broken-Domain", domain: invalid_method|broken.mthds:50:14: pipe "Broken-Domain.summarise", prompt: undeclared_input|broken.mthds:142:1: pipe "Broken-Domain.strange", type: invalid_pipe`, "43 problem(s)"},
 		{"validate broken json", []string{"validate", "../../method/testdata/broken_method.json"}, 1, `broken_method.json: pipe "bad_llm", prompt: undeclared_input`, "problem(s)"},
 		{"validate missing", []string{"validate", td + "nope.mthds"}, 2, "", "no such file"},
 		{"exec mthds", []string{"exec", td + "sample_method.mthds", td + "sample_inputs.json"}, 0, `"name": "handle_tickets"|"summary": "3 replies for 3 tickets"`, ""},
