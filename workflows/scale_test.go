@@ -124,33 +124,49 @@ func TestWideComposeMatchesExec(t *testing.T) {
 
 // A render bigger than a whole stretch's budget (but within the engine's
 // default, so exec renders it) runs in the RenderTemplate activity, with
-// exec's output.
+// exec's output: a PipeCompose's template, and a PipeCondition's
+// expression, which takes the same path as any render (so no
+// condition-specific activity exists).
 func TestRenderBiggerThanATaskRunsInTheActivity(t *testing.T) {
-	lib := []byte(`{"main_pipe": "heavy", "pipes": {"heavy": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text",
-		"template": "{% set ns = namespace(s=0) %}{% for i in range(n.number) %}{% for j in range(1000) %}{% set ns.s = ns.s + j %}{% endfor %}{% endfor %}{{ ns.s }}"}}}`)
+	const heavy = "{% set ns = namespace(s=0) %}{% for i in range(n.number) %}{% for j in range(1000) %}{% set ns.s = ns.s + j %}{% endfor %}{% endfor %}"
 	inputs := []byte(`{"n": {"concept": "Number", "content": {"number": 80}}}`)
-	var units int64
-	m, err := method.ValidateJSON(lib, method.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, _ := method.LoadInputs(inputs)
-	if _, err := (&method.Runner{Library: m, OnRender: func(e method.RenderEvent) { units = e.Units }}).Run(context.Background(), mem); err != nil {
-		t.Fatal(err)
-	}
-	if units <= workflows.StretchWorkUnits || units >= 128<<20 {
-		t.Fatalf("the render spends %d units: the test needs more than a stretch (%d) and less than the default budget", units, workflows.StretchWorkUnits)
-	}
-	env := newWatched(t)
-	res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("got %s, want %s", got, want)
-	}
-	if env.activities["RenderTemplate"] != 1 {
-		t.Fatalf("activities %v: want one RenderTemplate", env.activities)
+	for _, c := range []struct{ name, lib string }{
+		{"compose", `{"main_pipe": "heavy", "pipes": {"heavy": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text",
+			"template": "` + heavy + `{{ ns.s }}"}}}`},
+		{"condition", `{"main_pipe": "route", "pipes": {
+			"route": {"type": "PipeCondition", "inputs": {"n": "Number"}, "output": "Text",
+				"expression_template": "` + heavy + `{{ 'big' if ns.s > 1000000 else 'small' }}",
+				"outcomes": {"big": "say_big", "small": "say_small"}, "default_outcome": "fail"},
+			"say_big": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text", "template": "big {{ n.number }}"},
+			"say_small": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text", "template": "small {{ n.number }}"}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lib := []byte(c.lib)
+			var units int64
+			m, err := method.ValidateJSON(lib, method.ValidateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, _ := method.LoadInputs(inputs)
+			if _, err := (&method.Runner{Library: m, OnRender: func(e method.RenderEvent) { units = max(units, e.Units) }}).Run(context.Background(), mem); err != nil {
+				t.Fatal(err)
+			}
+			if units <= workflows.StretchWorkUnits || units >= 128<<20 {
+				t.Fatalf("the render spends %d units: the test needs more than a stretch (%d) and less than the default budget", units, workflows.StretchWorkUnits)
+			}
+			env := newWatched(t)
+			res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
+				t.Fatalf("got %s, want %s", got, want)
+			}
+			if env.activities["RenderTemplate"] != 1 {
+				t.Fatalf("activities %v: want one RenderTemplate", env.activities)
+			}
+			t.Logf("output %s", outputJSON(t, res))
+		})
 	}
 }
 
