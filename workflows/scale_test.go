@@ -108,13 +108,7 @@ func TestWideComposeMatchesExec(t *testing.T) {
 	lib := readFile(t, "testdata/compose400/method.json")
 	inputs := readFile(t, "testdata/compose400/inputs.json")
 	env := newWatched(t)
-	res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("workflow output differs from exec's:\n got %.300s\nwant %.300s", got, want)
-	}
+	runLikeExec(t, env.TestWorkflowEnvironment, lib, inputs)
 	stretches := env.breaths + 1
 	if min := int(env.units/workflows.StretchWorkUnits) + 1; stretches < min {
 		t.Fatalf("%d units rendered in %d stretches: some stretch rendered more than %d", env.units, stretches, workflows.StretchWorkUnits)
@@ -155,13 +149,7 @@ func TestRenderBiggerThanATaskRunsInTheActivity(t *testing.T) {
 				t.Fatalf("the render spends %d units: the test needs more than a stretch (%d) and less than the default budget", units, workflows.StretchWorkUnits)
 			}
 			env := newWatched(t)
-			res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-				t.Fatalf("got %s, want %s", got, want)
-			}
+			res := runLikeExec(t, env.TestWorkflowEnvironment, lib, inputs)
 			if env.activities["RenderTemplate"] != 1 {
 				t.Fatalf("activities %v: want one RenderTemplate", env.activities)
 			}
@@ -202,13 +190,7 @@ func TestTaskPayloadIsSplit(t *testing.T) {
 		"all": {"type": "PipeBatch", "inputs": {"xs": "Text[]", "doc": "Text"}, "output": "Text[]", "branch_pipe_code": "one", "input_list_name": "xs", "input_item_name": "x", "max_concurrency": 8},
 		"one": {"type": "PipeCompose", "inputs": {"x": "Text", "doc": "Text"}, "output": "Text", "template": "{{ x }} {{ doc|length }}"}}}`)
 	inputs, _ := json.Marshal(map[string]any{"xs": map[string]any{"concept": "Text[]", "content": []string{"a", "b", "c", "d", "e", "f", "g", "h"}}, "doc": doc})
-	res, err := runMethod(t, newWatched(t).TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("got %.200s, want %.200s", got, want)
-	}
+	runLikeExec(t, newWatched(t).TestWorkflowEnvironment, lib, inputs)
 	branches := []map[string]string{}
 	for i := range 6 {
 		branches = append(branches, map[string]string{"pipe": "one", "result": fmt.Sprintf("r%d", i)})
@@ -218,13 +200,7 @@ func TestTaskPayloadIsSplit(t *testing.T) {
 		"one": map[string]any{"type": "PipeCompose", "inputs": map[string]string{"doc": "Text"}, "output": "Text", "template": "{{ doc|length }}"}}})
 	pinputs, _ := json.Marshal(map[string]any{"doc": doc})
 	env := newWatched(t)
-	res, err = runMethod(t, env.TestWorkflowEnvironment, plib, pinputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, plib, pinputs); got != want {
-		t.Fatalf("got %.200s, want %.200s", got, want)
-	}
+	runLikeExec(t, env.TestWorkflowEnvironment, plib, pinputs)
 	if env.timers < 1 || len(env.children["PipeComposeWorkflow"]) != 6 {
 		t.Fatalf("%d timers, children %d: six 0.9 MiB starts were not split across tasks", env.timers, len(env.children["PipeComposeWorkflow"]))
 	}
@@ -245,13 +221,7 @@ func TestLongChildIDsAreHashed(t *testing.T) {
 	lib, _ := json.Marshal(map[string]any{"main_pipe": code(0), "pipes": pipes})
 	inputs := []byte(`{"q": "hello"}`)
 	env := newWatched(t)
-	res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("got %s, want %s", got, want)
-	}
+	runLikeExec(t, env.TestWorkflowEnvironment, lib, inputs)
 	hashed := 0
 	for _, ids := range env.children {
 		for _, id := range ids {
