@@ -1,7 +1,8 @@
 // Package activities holds jinjabox's Temporal activities: template
 // rendering on the activity path (the engine's full default budget, for
-// templates too heavy for workflow code), method validation, condition
-// evaluation and model calls behind a Provider.
+// templates too heavy for workflow code: a PipeCondition's expression
+// included, which is a render like any other), method validation and
+// model calls behind a Provider.
 package activities
 
 import (
@@ -24,10 +25,9 @@ import (
 // Activity type names: the method names of Activities, which Register
 // registers. Workflows start activities by these names.
 const (
-	NameRenderTemplate    = "RenderTemplate"
-	NameValidateMethod    = "ValidateMethod"
-	NameEvaluateCondition = "EvaluateCondition"
-	NameCompleteText      = "CompleteText"
+	NameRenderTemplate = "RenderTemplate"
+	NameValidateMethod = "ValidateMethod"
+	NameCompleteText   = "CompleteText"
 )
 
 // Activities holds the model provider and the tracer. Register it with
@@ -167,28 +167,6 @@ func (a *Activities) ValidateMethod(ctx context.Context, lib json.RawMessage) er
 	}
 	return temporal.NewNonRetryableApplicationError("invalid method: "+strconv.Itoa(len(problems))+" problem(s): "+problems[0],
 		failure.ErrTypeInvalidMethod, nil, problems)
-}
-
-// ConditionInput is EvaluateCondition's input: a PipeCondition's
-// expression (or expression template) and its data.
-type ConditionInput struct {
-	Expression         string           `json:"expression,omitempty"`
-	ExpressionTemplate string           `json:"expression_template,omitempty"`
-	Style              templating.Style `json:"style"`
-	Data               json.RawMessage  `json:"data,omitempty"`
-	Limits             budget.Limits    `json:"limits"`
-}
-
-// EvaluateCondition renders a condition's expression in the expression
-// category and returns the outcome string (the activity path of what
-// PipeConditionWorkflow does in workflow code).
-func (a *Activities) EvaluateCondition(ctx context.Context, in ConditionInput) (RenderOutput, error) {
-	src := "{{ " + in.Expression + " }}"
-	if in.Expression == "" {
-		src = in.ExpressionTemplate
-	}
-	return a.RenderTemplate(ctx, RenderInput{Name: "expression", Source: src, Category: templating.Expression,
-		Style: in.Style, Data: in.Data, Limits: in.Limits})
 }
 
 // CompleteText runs one model call through the provider, heartbeating

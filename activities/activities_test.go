@@ -90,19 +90,6 @@ func TestRenderTemplateCancelled(t *testing.T) {
 	}
 }
 
-func TestEvaluateCondition(t *testing.T) {
-	a := &activities.Activities{}
-	v, err := activityEnv(a).ExecuteActivity(a.EvaluateCondition, activities.ConditionInput{
-		Expression: "'urgent' if p >= 3 else 'routine'", Data: json.RawMessage(`{"p":4}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out activities.RenderOutput
-	if err := v.Get(&out); err != nil || out.Text != "urgent" {
-		t.Fatalf("got %+v, %v", out, err)
-	}
-}
-
 func TestValidateMethod(t *testing.T) {
 	a := &activities.Activities{}
 	env := activityEnv(a)

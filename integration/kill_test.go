@@ -38,7 +38,7 @@ type workerProc struct {
 
 func startWorkerProc(t *testing.T, bin, queue string) *workerProc {
 	t.Helper()
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, "--unversioned")
 	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue, "JINJABOX_TRACES=off")
 	logf, err := os.Create(filepath.Join(t.TempDir(), "worker.log"))
 	if err != nil {

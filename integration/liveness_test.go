@@ -47,7 +47,8 @@ const oneCall = killMethod
 type recProvider struct {
 	srv      *httptest.Server
 	hold     time.Duration
-	status   int // 0: 200 with an answer
+	release  chan struct{} // closed: no more holding (nil: hold every request)
+	status   int           // 0: 200 with an answer
 	inflight atomic.Int64
 	mu       sync.Mutex
 	reqs     []*recRequest
@@ -61,7 +62,12 @@ type recRequest struct {
 
 func newRecProvider(t *testing.T, hold time.Duration, status int) *recProvider {
 	t.Helper()
-	p := &recProvider{hold: hold, status: status}
+	return startRecProvider(t, &recProvider{hold: hold, status: status})
+}
+
+// startRecProvider serves p until the test ends.
+func startRecProvider(t *testing.T, p *recProvider) *recProvider {
+	t.Helper()
 	p.srv = httptest.NewServer(p)
 	t.Cleanup(p.srv.Close)
 	return p
@@ -84,6 +90,7 @@ func (p *recProvider) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer p.inflight.Add(-1)
 	select {
 	case <-time.After(p.hold):
+	case <-p.release:
 	case <-r.Context().Done():
 	}
 	p.mu.Lock()
@@ -147,6 +154,8 @@ type providerWorker struct {
 	end    time.Time
 }
 
+// startProviderWorker starts the worker with args (--unversioned, or a
+// deployment version's flags).
 func startProviderWorker(t *testing.T, bin, queue string, p *recProvider, args ...string) *providerWorker {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
@@ -241,7 +250,7 @@ func TestSIGTERMDrainsModelCalls(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	a := startProviderWorker(t, bin, queue, p, "--activity-slots", "8", "--stop-timeout", "30s")
+	a := startProviderWorker(t, bin, queue, p, "--unversioned", "--activity-slots", "8", "--stop-timeout", "30s")
 	want, errs, outs, wait := startRuns(t, ctx, c, queue, prefix, runs, workflows.RunOptions{})
 	waitInflight(t, p, 6, time.Minute)
 	term := time.Now()
@@ -275,7 +284,7 @@ func TestSIGTERMDrainsModelCalls(t *testing.T) {
 	t.Logf("SIGTERM with %d calls in flight: the worker exited %v later, %v after its last call finished",
 		atTerm, a.end.Sub(term).Round(time.Millisecond), a.end.Sub(lastDone).Round(time.Millisecond))
 
-	startProviderWorker(t, bin, queue, p)
+	startProviderWorker(t, bin, queue, p, "--unversioned")
 	wait()
 	for i := range runs {
 		if errs[i] != nil {
@@ -328,7 +337,7 @@ func TestKillRetriesInflightCallsOnce(t *testing.T) {
 	// comes within the heartbeat timeout is the heartbeat's doing.
 	opts := workflows.RunOptions{ActivityTimeout: time.Minute, HeartbeatTimeout: heartbeat}
 
-	a := startProviderWorker(t, bin, queue, p, "--activity-slots", "8")
+	a := startProviderWorker(t, bin, queue, p, "--unversioned", "--activity-slots", "8")
 	want, errs, outs, wait := startRuns(t, ctx, c, queue, prefix, runs, opts)
 	waitInflight(t, p, 6, time.Minute)
 	if err := a.cmd.Process.Kill(); err != nil {
@@ -336,7 +345,7 @@ func TestKillRetriesInflightCallsOnce(t *testing.T) {
 	}
 	kill := time.Now()
 	<-a.exited
-	startProviderWorker(t, bin, queue, p)
+	startProviderWorker(t, bin, queue, p, "--unversioned")
 	wait()
 	for i := range runs {
 		if errs[i] != nil {
@@ -538,7 +547,7 @@ func TestWorkerExportsSDKMetrics(t *testing.T) {
 	c := needServer(t)
 	bin := buildCmd(t, "worker")
 	const queue = "it-metrics"
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, "--unversioned")
 	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue,
 		"JINJABOX_TRACES=off", "JINJABOX_METRICS=stdout")
 	var stdout, stderr strings.Builder
@@ -603,7 +612,7 @@ func TestRunExecutionTimeout(t *testing.T) {
 	worker, cli := buildCmd(t, "worker"), buildCmd(t, "jinjabox")
 	const queue = "it-exec-timeout"
 	p := newRecProvider(t, time.Minute, 0)
-	startProviderWorker(t, worker, queue, p)
+	startProviderWorker(t, worker, queue, p, "--unversioned")
 	dir := t.TempDir()
 	lib, inputs := filepath.Join(dir, "method.json"), filepath.Join(dir, "inputs.json")
 	if err := os.WriteFile(lib, []byte(oneCall), 0o644); err != nil {

@@ -2,6 +2,9 @@
 # run-temporal.sh BIN METHOD.json INPUTS.json: start the Temporal dev
 # server (loopback only, in memory) and a jinjabox worker, run the method
 # with `jinjabox run`, print its result, and stop both, whatever happens.
+# The worker is versioned, as in production (docs/temporal.md): it polls
+# as jinjabox/$TEMPORAL_WORKER_BUILD_ID (default dev), which is made the
+# deployment's current version once it polls, so the run is pinned to it.
 # Logs go to $BIN/run-logs/ (the server's and the worker's).
 set -euo pipefail
 
@@ -33,7 +36,22 @@ for _ in $(seq 1 100); do
 done
 "$bin/temporal" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null
 
+export TEMPORAL_DEPLOYMENT_NAME=${TEMPORAL_DEPLOYMENT_NAME:-jinjabox}
+export TEMPORAL_WORKER_BUILD_ID=${TEMPORAL_WORKER_BUILD_ID:-dev}
 "$bin/worker" >"$logs/worker.log" 2>&1 &
 pids+=($!)
+
+# The server knows a version once its worker has polled; until it is
+# current, the task queue's runs wait for unversioned workers.
+set_current() {
+	"$bin/temporal" worker deployment set-current-version --address "$TEMPORAL_ADDRESS" --yes \
+		--deployment-name "$TEMPORAL_DEPLOYMENT_NAME" --build-id "$TEMPORAL_WORKER_BUILD_ID" "$@"
+}
+current=
+for _ in $(seq 1 150); do
+	if set_current >/dev/null 2>&1; then current=1; break; fi
+	sleep 0.2
+done
+[ -n "$current" ] || set_current >/dev/null # fails, saying why
 
 "$bin/jinjabox" run "$method" "$inputs"

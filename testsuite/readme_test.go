@@ -63,7 +63,7 @@ func exampleBodies(t *testing.T, root string) map[string]string {
 // TestReadmeSnippetsAreExamples holds the README's promise that its Go
 // snippets are Example functions, which go test compiles and runs and
 // whose output it checks: every ```go block must be, byte for byte, the
-// body of one of them.
+// body of one of them, with its // Output: line.
 func TestReadmeSnippetsAreExamples(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
@@ -86,6 +86,10 @@ func TestReadmeSnippetsAreExamples(t *testing.T) {
 			first, _, _ := strings.Cut(snippet, "\n")
 			t.Errorf("README snippet starting %q is not the body of any Example function; make it one (or copy one)", first)
 			continue
+		}
+		if !strings.Contains(snippet, "\n// Output:") {
+			// without it go test compiles the example but never runs it
+			t.Errorf("README snippet %s has no // Output: line, so go test does not run it", found)
 		}
 		t.Logf("README snippet = %s", found)
 	}

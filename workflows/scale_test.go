@@ -108,13 +108,7 @@ func TestWideComposeMatchesExec(t *testing.T) {
 	lib := readFile(t, "testdata/compose400/method.json")
 	inputs := readFile(t, "testdata/compose400/inputs.json")
 	env := newWatched(t)
-	res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("workflow output differs from exec's:\n got %.300s\nwant %.300s", got, want)
-	}
+	runLikeExec(t, env.TestWorkflowEnvironment, lib, inputs)
 	stretches := env.breaths + 1
 	if min := int(env.units/workflows.StretchWorkUnits) + 1; stretches < min {
 		t.Fatalf("%d units rendered in %d stretches: some stretch rendered more than %d", env.units, stretches, workflows.StretchWorkUnits)
@@ -124,33 +118,43 @@ func TestWideComposeMatchesExec(t *testing.T) {
 
 // A render bigger than a whole stretch's budget (but within the engine's
 // default, so exec renders it) runs in the RenderTemplate activity, with
-// exec's output.
+// exec's output: a PipeCompose's template, and a PipeCondition's
+// expression, which takes the same path as any render (so no
+// condition-specific activity exists).
 func TestRenderBiggerThanATaskRunsInTheActivity(t *testing.T) {
-	lib := []byte(`{"main_pipe": "heavy", "pipes": {"heavy": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text",
-		"template": "{% set ns = namespace(s=0) %}{% for i in range(n.number) %}{% for j in range(1000) %}{% set ns.s = ns.s + j %}{% endfor %}{% endfor %}{{ ns.s }}"}}}`)
+	const heavy = "{% set ns = namespace(s=0) %}{% for i in range(n.number) %}{% for j in range(1000) %}{% set ns.s = ns.s + j %}{% endfor %}{% endfor %}"
 	inputs := []byte(`{"n": {"concept": "Number", "content": {"number": 80}}}`)
-	var units int64
-	m, err := method.ValidateJSON(lib, method.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, _ := method.LoadInputs(inputs)
-	if _, err := (&method.Runner{Library: m, OnRender: func(e method.RenderEvent) { units = e.Units }}).Run(context.Background(), mem); err != nil {
-		t.Fatal(err)
-	}
-	if units <= workflows.StretchWorkUnits || units >= 128<<20 {
-		t.Fatalf("the render spends %d units: the test needs more than a stretch (%d) and less than the default budget", units, workflows.StretchWorkUnits)
-	}
-	env := newWatched(t)
-	res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("got %s, want %s", got, want)
-	}
-	if env.activities["RenderTemplate"] != 1 {
-		t.Fatalf("activities %v: want one RenderTemplate", env.activities)
+	for _, c := range []struct{ name, lib string }{
+		{"compose", `{"main_pipe": "heavy", "pipes": {"heavy": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text",
+			"template": "` + heavy + `{{ ns.s }}"}}}`},
+		{"condition", `{"main_pipe": "route", "pipes": {
+			"route": {"type": "PipeCondition", "inputs": {"n": "Number"}, "output": "Text",
+				"expression_template": "` + heavy + `{{ 'big' if ns.s > 1000000 else 'small' }}",
+				"outcomes": {"big": "say_big", "small": "say_small"}, "default_outcome": "fail"},
+			"say_big": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text", "template": "big {{ n.number }}"},
+			"say_small": {"type": "PipeCompose", "inputs": {"n": "Number"}, "output": "Text", "template": "small {{ n.number }}"}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lib := []byte(c.lib)
+			var units int64
+			m, err := method.ValidateJSON(lib, method.ValidateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, _ := method.LoadInputs(inputs)
+			if _, err := (&method.Runner{Library: m, OnRender: func(e method.RenderEvent) { units = max(units, e.Units) }}).Run(context.Background(), mem); err != nil {
+				t.Fatal(err)
+			}
+			if units <= workflows.StretchWorkUnits || units >= 128<<20 {
+				t.Fatalf("the render spends %d units: the test needs more than a stretch (%d) and less than the default budget", units, workflows.StretchWorkUnits)
+			}
+			env := newWatched(t)
+			res := runLikeExec(t, env.TestWorkflowEnvironment, lib, inputs)
+			if env.activities["RenderTemplate"] != 1 {
+				t.Fatalf("activities %v: want one RenderTemplate", env.activities)
+			}
+			t.Logf("output %s", outputJSON(t, res))
+		})
 	}
 }
 
@@ -186,13 +190,7 @@ func TestTaskPayloadIsSplit(t *testing.T) {
 		"all": {"type": "PipeBatch", "inputs": {"xs": "Text[]", "doc": "Text"}, "output": "Text[]", "branch_pipe_code": "one", "input_list_name": "xs", "input_item_name": "x", "max_concurrency": 8},
 		"one": {"type": "PipeCompose", "inputs": {"x": "Text", "doc": "Text"}, "output": "Text", "template": "{{ x }} {{ doc|length }}"}}}`)
 	inputs, _ := json.Marshal(map[string]any{"xs": map[string]any{"concept": "Text[]", "content": []string{"a", "b", "c", "d", "e", "f", "g", "h"}}, "doc": doc})
-	res, err := runMethod(t, newWatched(t).TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("got %.200s, want %.200s", got, want)
-	}
+	runLikeExec(t, newWatched(t).TestWorkflowEnvironment, lib, inputs)
 	branches := []map[string]string{}
 	for i := range 6 {
 		branches = append(branches, map[string]string{"pipe": "one", "result": fmt.Sprintf("r%d", i)})
@@ -202,13 +200,7 @@ func TestTaskPayloadIsSplit(t *testing.T) {
 		"one": map[string]any{"type": "PipeCompose", "inputs": map[string]string{"doc": "Text"}, "output": "Text", "template": "{{ doc|length }}"}}})
 	pinputs, _ := json.Marshal(map[string]any{"doc": doc})
 	env := newWatched(t)
-	res, err = runMethod(t, env.TestWorkflowEnvironment, plib, pinputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, plib, pinputs); got != want {
-		t.Fatalf("got %.200s, want %.200s", got, want)
-	}
+	runLikeExec(t, env.TestWorkflowEnvironment, plib, pinputs)
 	if env.timers < 1 || len(env.children["PipeComposeWorkflow"]) != 6 {
 		t.Fatalf("%d timers, children %d: six 0.9 MiB starts were not split across tasks", env.timers, len(env.children["PipeComposeWorkflow"]))
 	}
@@ -229,13 +221,7 @@ func TestLongChildIDsAreHashed(t *testing.T) {
 	lib, _ := json.Marshal(map[string]any{"main_pipe": code(0), "pipes": pipes})
 	inputs := []byte(`{"q": "hello"}`)
 	env := newWatched(t)
-	res, err := runMethod(t, env.TestWorkflowEnvironment, lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("got %s, want %s", got, want)
-	}
+	runLikeExec(t, env.TestWorkflowEnvironment, lib, inputs)
 	hashed := 0
 	for _, ids := range env.children {
 		for _, id := range ids {

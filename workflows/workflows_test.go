@@ -105,18 +105,26 @@ func runMethod(t *testing.T, env *temporaltest.TestWorkflowEnvironment, lib, inp
 	return res, nil
 }
 
+// runLikeExec runs the method as workflows, which must succeed with
+// exactly the pure runner's (`jinjabox exec`'s) output.
+func runLikeExec(t *testing.T, env *temporaltest.TestWorkflowEnvironment, lib, inputs []byte) workflows.PipeOutput {
+	t.Helper()
+	res, err := runMethod(t, env, lib, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
+		t.Fatalf("workflow output differs from the runner's:\n got %.300s\nwant %.300s", got, want)
+	}
+	return res
+}
+
 // The sample method (sequence → batch → condition → LLM/compose, then a
 // construct) gives, as workflows, exactly the pure runner's output.
 func TestRunMethodWorkflowMatchesRunner(t *testing.T) {
 	lib := readFile(t, "../method/testdata/sample_method.json")
 	inputs := readFile(t, "../method/testdata/sample_inputs.json")
-	res, err := runMethod(t, newEnv(t), lib, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := outputJSON(t, res), pureOutput(t, lib, inputs); got != want {
-		t.Fatalf("workflow output differs from the runner's:\n got %s\nwant %s", got, want)
-	}
+	runLikeExec(t, newEnv(t), lib, inputs)
 }
 
 // A model call is an activity: mocking CompleteText changes the answer.

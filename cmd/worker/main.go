@@ -10,14 +10,27 @@
 // TEMPORAL_NAMESPACE; TEMPORAL_API_KEY; TEMPORAL_TLS,
 // TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH,
 // TEMPORAL_TLS_SERVER_CA_CERT_PATH, ...; TEMPORAL_CONFIG_FILE,
-// TEMPORAL_PROFILE), TEMPORAL_TASK_QUEUE (jinjabox); the model provider
+// TEMPORAL_PROFILE), TEMPORAL_TASK_QUEUE (jinjabox); the Worker
+// Deployment Version (TEMPORAL_DEPLOYMENT_NAME, default jinjabox, and
+// TEMPORAL_WORKER_BUILD_ID, the names the Temporal Worker Controller
+// sets; --deployment-name and --build-id override them); the model provider
 // (JINJABOX_PROVIDER=local|openai, OPENAI_BASE_URL, OPENAI_API_KEY,
 // OPENAI_MODEL); traces (OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set,
 // else stdout; JINJABOX_TRACES=off drops them) and SDK metrics (OTLP
 // when an OTLP endpoint is set, JINJABOX_METRICS=stdout|off).
+//
+// The worker is versioned (docs/temporal.md, "Versioning and the replay
+// corpus"): it polls as one Worker Deployment Version, and every workflow
+// it starts is pinned to that version, so a run in flight never meets
+// another build's workflow code. A versioned worker gets tasks only once
+// its version is current (temporal worker deployment
+// set-current-version) or ramping. --unversioned runs it without Worker
+// Versioning, for a server without it (before 1.28) or a task queue per
+// release.
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -29,6 +42,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/cmd/internal/tconfig"
@@ -67,13 +81,22 @@ type tuning struct {
 	stopTimeout        time.Duration
 	deadlockTimeout    time.Duration
 	workflowCacheLimit int
+	// deployment is the Worker Deployment Version the worker polls as
+	// (zero when unversioned).
+	deployment worker.WorkerDeploymentVersion
 }
+
+// DefaultDeploymentName is the Worker Deployment of jinjabox's workers
+// when TEMPORAL_DEPLOYMENT_NAME and --deployment-name are unset.
+const DefaultDeploymentName = "jinjabox"
 
 // DefaultStopTimeout is longer than one model call attempt, so SIGTERM
 // lets every call in flight finish.
 const DefaultStopTimeout = workflows.DefaultActivityTimeout + 10*time.Second
 
-func parseFlags(args []string, stderr io.Writer) (tuning, error) {
+// parseFlags parses the flags; getenv supplies the deployment's
+// variables (os.Getenv, or a test's).
+func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (tuning, error) {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var t tuning
@@ -89,6 +112,13 @@ func parseFlags(args []string, stderr io.Writer) (tuning, error) {
 	fs.DurationVar(&t.deadlockTimeout, "deadlock-timeout", 0,
 		"how long a workflow task may run without yielding (DeadlockDetectionTimeout; 0: the SDK's 1 s); raise it only on a host whose CPU is throttled")
 	fs.IntVar(&t.workflowCacheLimit, "workflow-cache", 0, "workflows kept in the sticky cache (worker.SetStickyWorkflowCacheSize, process-wide; 0: the SDK's 10,000)")
+	deploymentName := cmp.Or(getenv("TEMPORAL_DEPLOYMENT_NAME"), DefaultDeploymentName)
+	fs.StringVar(&t.deployment.DeploymentName, "deployment-name", deploymentName,
+		"the Worker Deployment the worker's version belongs to (TEMPORAL_DEPLOYMENT_NAME)")
+	fs.StringVar(&t.deployment.BuildID, "build-id", getenv("TEMPORAL_WORKER_BUILD_ID"),
+		"the build's ID in the deployment, one per release (TEMPORAL_WORKER_BUILD_ID); required unless --unversioned. Workflows are pinned to it; the version gets tasks once it is current (temporal worker deployment set-current-version)")
+	unversioned := fs.Bool("unversioned", false,
+		"run without Worker Versioning (a server before 1.28, or one task queue per release): workflows are not pinned, so a new build may replay runs an old one started")
 	if err := fs.Parse(args); err != nil {
 		return t, err
 	}
@@ -105,6 +135,16 @@ func parseFlags(args []string, stderr io.Writer) (tuning, error) {
 	case t.activitiesPerSec < 0 || t.stopTimeout < 0 || t.deadlockTimeout < 0 || t.workflowCacheLimit < 0:
 		return t, errors.New("rates, timeouts and sizes cannot be negative")
 	}
+	if *unversioned {
+		t.deployment = worker.WorkerDeploymentVersion{}
+		return t, nil
+	}
+	switch {
+	case t.deployment.BuildID == "":
+		return t, errors.New("no build ID: set --build-id or TEMPORAL_WORKER_BUILD_ID (one per release; then make it current with temporal worker deployment set-current-version), or run --unversioned")
+	case t.deployment.DeploymentName == "":
+		return t, errors.New("--deployment-name cannot be empty")
+	}
 	return t, nil
 }
 
@@ -118,11 +158,37 @@ func (t tuning) options() worker.Options {
 		TaskQueueActivitiesPerSecond:           t.activitiesPerSec,
 		WorkerStopTimeout:                      t.stopTimeout,
 		DeadlockDetectionTimeout:               t.deadlockTimeout,
+		DeploymentOptions: worker.DeploymentOptions{
+			UseVersioning:             t.versioned(),
+			Version:                   t.deployment,
+			DefaultVersioningBehavior: t.behavior(),
+		},
 	}
 }
 
+func (t tuning) versioned() bool { return t.deployment.BuildID != "" }
+
+// behavior pins every workflow of a versioned worker to its version:
+// renders run in workflow code, so any engine change may change what a
+// replay decides (docs/temporal.md), and only the build that started a
+// run may go on with it. Children and continue-as-new inherit the pin.
+func (t tuning) behavior() workflow.VersioningBehavior {
+	if !t.versioned() {
+		return workflow.VersioningBehaviorUnspecified
+	}
+	return workflow.VersioningBehaviorPinned
+}
+
+// version describes the worker's deployment version for its start line.
+func (t tuning) version() string {
+	if !t.versioned() {
+		return "unversioned"
+	}
+	return "version " + t.deployment.DeploymentName + "/" + t.deployment.BuildID + ", workflows pinned"
+}
+
 func run(args []string, stdout, stderr io.Writer) error {
-	t, err := parseFlags(args, stderr)
+	t, err := parseFlags(args, os.Getenv, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -171,8 +237,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	w := worker.New(c, cfg.TaskQueue, t.options())
 	(&workflows.Workflows{Recorder: activities.SpanRecorder{Tracer: tracer}}).Register(w)
 	activities.Register(w, &activities.Activities{Provider: provider, Tracer: tracer})
-	fmt.Fprintf(stderr, "worker: polling %s on %s (namespace %s); %d workflow task slots, %d activity slots, stop timeout %v\n",
-		cfg.TaskQueue, cfg.Address(), cfg.Namespace(), t.workflowTaskSlots, t.activitySlots, t.stopTimeout)
+	fmt.Fprintf(stderr, "worker: polling %s on %s (namespace %s) as %s; %d workflow task slots, %d activity slots, stop timeout %v\n",
+		cfg.TaskQueue, cfg.Address(), cfg.Namespace(), t.version(), t.workflowTaskSlots, t.activitySlots, t.stopTimeout)
 	// InterruptCh closes on SIGINT or SIGTERM; Run then stops the worker,
 	// waiting up to the stop timeout for the activities in flight.
 	if err := w.Run(worker.InterruptCh()); err != nil {
