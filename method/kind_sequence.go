@@ -205,7 +205,7 @@ func runSequence(x *invocation) (*Stuff, []Stuff, error) {
 		if st.BatchOver != "" {
 			// The batch reads the sequence's memory so far.
 			y := *x
-			y.mem, y.data, y.dataValues = mem, nil, 0
+			y.mem = mem
 			var err error
 			if out, err = y.batch("steps["+strconv.Itoa(i)+"].batch_over", st.BatchOver, st.BatchAs, st.Pipe, 0, step+"-"); err != nil {
 				return nil, nil, err

@@ -359,6 +359,11 @@ func (l *Library) method(address string) *InstalledMethod {
 // Concepts is the library's concept index by canonical reference.
 func (l *Library) Concepts() Concepts { return l.concepts }
 
+// conceptsKey identifies the library's concepts to a memory's cached
+// template context (templateContext): the same library, the same
+// concepts.
+func (l *Library) conceptsKey() *Concepts { return &l.concepts }
+
 // Concept returns a concept by canonical reference.
 func (l *Library) Concept(ref string) (*ConceptEntry, bool) {
 	e, ok := l.conceptAt[ref]

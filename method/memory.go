@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
@@ -53,31 +54,57 @@ func (s *Stuff) UnmarshalJSON(b []byte) error {
 type Memory struct {
 	names  []string
 	stuffs map[string]Stuff
+	// from is the memory this one is from.With(stuffs[set]), until this
+	// one's template context is built: a batch item's context is then
+	// its shared memory's plus the item (templateContext). hops counts
+	// the memories from reaches that have no context yet, this one
+	// included; With links at most maxDerive, so a long chain of With
+	// keeps no more memories alive than that.
+	from atomic.Pointer[Memory]
+	set  string
+	hops int
+	// tc caches the template context (memory_context.go): built at most
+	// once per memory and concepts, and shared by every render of it.
+	tc atomic.Pointer[templateContext]
 }
 
 // NewMemory builds a memory from stuffs (later names replace earlier).
 func NewMemory(stuffs ...Stuff) *Memory {
 	m := &Memory{stuffs: map[string]Stuff{}}
 	for _, s := range stuffs {
-		m = m.With(s)
+		m.put(s)
 	}
 	return m
 }
 
 // With returns memory plus s (replacing a stuff of the same name in place).
 func (m *Memory) With(s Stuff) *Memory {
-	n := &Memory{names: slices.Clone(m.names), stuffs: make(map[string]Stuff, len(m.stuffs)+1)}
+	n := &Memory{names: slices.Clone(m.names), stuffs: make(map[string]Stuff, len(m.stuffs)+1), set: s.Name}
 	for k, v := range m.stuffs {
 		n.stuffs[k] = v
 	}
-	if _, ok := n.stuffs[s.Name]; !ok {
-		n.names = append(n.names, s.Name)
+	n.put(s)
+	hops := 1
+	if m.tc.Load() == nil {
+		hops = m.hops + 1
+	}
+	if hops <= maxDerive {
+		n.from.Store(m)
+		n.hops = hops
+	}
+	return n
+}
+
+// put adds s to a memory being built (replacing a stuff of the same name
+// in place).
+func (m *Memory) put(s Stuff) {
+	if _, ok := m.stuffs[s.Name]; !ok {
+		m.names = append(m.names, s.Name)
 	}
 	if s.Code == "" {
 		s.Code = s.Name
 	}
-	n.stuffs[s.Name] = s
-	return n
+	m.stuffs[s.Name] = s
 }
 
 // Get returns the named stuff.
@@ -107,7 +134,10 @@ func (m *Memory) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &stuffs); err != nil {
 		return err
 	}
-	*m = *NewMemory(stuffs...)
+	n := NewMemory(stuffs...)
+	m.names, m.stuffs, m.set, m.hops = n.names, n.stuffs, "", 0
+	m.from.Store(nil)
+	m.tc.Store(nil)
 	return nil
 }
 
@@ -125,8 +155,23 @@ func (m *Memory) PathRoot() map[string]any {
 // artefact surface (a list stuff as a list of artefacts, one per item),
 // where the structured concepts' fields of type Image are image values
 // (so with_images, tag and format see an image, by its type) instead of
-// plain {"url": ...} dicts.
+// plain {"url": ...} dicts. The runner renders from it prepared once per
+// memory (templateContext).
 func (m *Memory) TemplateData(concepts Concepts) (map[string]any, error) {
+	data := make(map[string]any, len(m.names))
+	for _, n := range m.names {
+		a, err := m.templateEntry(n, concepts)
+		if err != nil {
+			return nil, err
+		}
+		data[n] = a
+	}
+	return data, nil
+}
+
+// templateEntry is the named stuff's entry of TemplateData: its
+// artefact, or for a list stuff the list of its items' artefacts.
+func (m *Memory) templateEntry(n string, concepts Concepts) (any, error) {
 	withImages := func(concept string, content any) any {
 		c, ok := concepts[concept]
 		if !ok {
@@ -134,30 +179,25 @@ func (m *Memory) TemplateData(concepts Concepts) (map[string]any, error) {
 		}
 		return imageFields(c, content)
 	}
-	data := make(map[string]any, len(m.names))
-	for _, n := range m.names {
-		s := m.stuffs[n]
-		spec := ParseConceptSpec(s.Concept)
-		code, class := BareConcept(spec.Name), concepts.class(spec.Name)
-		if items, ok := s.Content.([]any); ok && spec.List {
-			list := make([]any, len(items))
-			for i, it := range items {
-				a, err := templating.NewStuffArtefact(n, code, class, fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
-				if err != nil {
-					return nil, fmt.Errorf("stuff %q item %d: %w", n, i, err)
-				}
-				list[i] = a
+	s := m.stuffs[n]
+	spec := ParseConceptSpec(s.Concept)
+	code, class := BareConcept(spec.Name), concepts.class(spec.Name)
+	if items, ok := s.Content.([]any); ok && spec.List {
+		list := make([]any, len(items))
+		for i, it := range items {
+			a, err := templating.NewStuffArtefact(n, code, class, fmt.Sprintf("%s[%d]", s.Code, i), withImages(spec.Name, it))
+			if err != nil {
+				return nil, fmt.Errorf("stuff %q item %d: %w", n, i, err)
 			}
-			data[n] = list
-			continue
+			list[i] = a
 		}
-		a, err := templating.NewStuffArtefact(n, code, class, s.Code, withImages(spec.Name, s.Content))
-		if err != nil {
-			return nil, fmt.Errorf("stuff %q: %w", n, err)
-		}
-		data[n] = a
+		return list, nil
 	}
-	return data, nil
+	a, err := templating.NewStuffArtefact(n, code, class, s.Code, withImages(spec.Name, s.Content))
+	if err != nil {
+		return nil, fmt.Errorf("stuff %q: %w", n, err)
+	}
+	return a, nil
 }
 
 // NormalizeContent gives content its canonical shape for a concept: a

@@ -56,20 +56,26 @@ func (j *RenderJob) Limits() budget.Limits { return j.x.s.r.Limits }
 // work units: the engine is deterministic and fail-stop.
 func (j *RenderJob) Inline(units int64) (templating.Rendered, error) {
 	x := j.x
-	data, n, err := x.templateData(j.Extra)
-	if err != nil {
-		return templating.Rendered{}, err
+	tc := x.mem.renderContext(x.s.r.Library.conceptsKey(), j.Extra)
+	if tc.err != nil {
+		return templating.Rendered{}, tc.err
 	}
-	j.Values = n
+	j.Values = tc.values
 	rc := templating.RenderConfig{Sigils: j.Sigils, Strict: j.Strict, Limits: j.Limits(), Images: j.Images}
 	if units > 0 && units < rc.Limits.Resolved().WorkUnits {
 		rc.WorkUnits = units
 	}
 	set := x.s.r.templates()
 	before := set.Parsed()
-	out, err := set.Render(j.Category, j.Style, j.Pipe+"."+j.Field, j.Source, data, rc)
+	t, err := set.Parse(j.Category, j.Style, j.Pipe+"."+j.Field, j.Source, rc)
 	j.Parsed = set.Parsed() > before
-	return out, err
+	if err != nil {
+		return templating.Rendered{}, err
+	}
+	if tc.refused != nil {
+		return templating.Rendered{}, tc.refused
+	}
+	return templating.RenderContext(t, tc.ctx, rc)
 }
 
 // RenderRequest is a render job as data: the template, the memory it
@@ -122,21 +128,17 @@ func (q *RenderRequest) Render(ctx context.Context, envs *templating.Environment
 	if q.Memory == nil {
 		return templating.Rendered{}, errors.New("render request without memory")
 	}
-	data, err := q.Memory.TemplateData(q.Concepts)
-	if err != nil {
-		return templating.Rendered{}, err
+	if tc := q.Memory.templateContext(&q.Concepts); tc.err != nil {
+		return templating.Rendered{}, tc.err
 	}
+	var extra map[string]any
 	if len(q.Extra) > 0 {
-		extra, err := value.DecodeJSONObject(q.Extra)
-		if err != nil {
+		var err error
+		if extra, err = value.DecodeJSONObject(q.Extra); err != nil {
 			return templating.Rendered{}, err
 		}
-		for _, k := range sortedKeys(extra) {
-			if _, taken := data[k]; !taken {
-				data[k] = extra[k]
-			}
-		}
 	}
+	tc := q.Memory.renderContext(&q.Concepts, extra)
 	reg := templating.NewImageRegistry()
 	for _, img := range q.Images {
 		reg.Register(img)
@@ -144,6 +146,13 @@ func (q *RenderRequest) Render(ctx context.Context, envs *templating.Environment
 	if envs == nil {
 		envs = &templating.Environments{}
 	}
-	return envs.Render(q.Category, q.Style, q.Name, q.Source, data,
-		templating.RenderConfig{Sigils: q.Sigils, Strict: q.Strict, Limits: q.Limits, Images: reg, Context: ctx})
+	rc := templating.RenderConfig{Sigils: q.Sigils, Strict: q.Strict, Limits: q.Limits, Images: reg, Context: ctx}
+	t, err := envs.Parse(q.Category, q.Style, q.Name, q.Source, rc)
+	if err != nil {
+		return templating.Rendered{}, err
+	}
+	if tc.refused != nil {
+		return templating.Rendered{}, tc.refused
+	}
+	return templating.RenderContext(t, tc.ctx, rc)
 }

@@ -216,11 +216,6 @@ type invocation struct {
 	p     *Pipe
 	mem   *Memory
 	depth int
-	// data is the render context of mem, built on the first render: every
-	// render of the invocation reads the same memory; dataValues is how
-	// many values a render binds from it (dataCount).
-	data       map[string]any
-	dataValues int
 }
 
 // code names the pipe in errors and renders: its library reference.

@@ -1,9 +1,6 @@
 package method
 
 import (
-	"maps"
-
-	"github.com/jinjabox/jinjabox/engine/value"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine"
@@ -149,58 +146,4 @@ func (x *invocation) renderWith(field string, cat templating.Category, style tem
 	}
 	s.res.Renders = append(s.res.Renders, Render{Pipe: j.Pipe, Field: field, Text: out.Text, Images: out.Images})
 	return out.Text, nil
-}
-
-// templateData is the invocation's render context plus extra context
-// (inputs win over extra keys), and the number of values a render binds
-// from it. The memory's part is built once per invocation; extra keys go
-// into a copy.
-func (x *invocation) templateData(extra map[string]any) (map[string]any, int, error) {
-	if x.data == nil {
-		data, err := x.mem.TemplateData(x.concepts())
-		if err != nil {
-			return nil, 0, err
-		}
-		x.data, x.dataValues = data, dataCount(data)
-	}
-	if len(extra) == 0 {
-		return x.data, x.dataValues, nil
-	}
-	data := maps.Clone(x.data)
-	n := x.dataValues
-	for _, k := range sortedKeys(extra) {
-		if _, taken := data[k]; !taken {
-			data[k] = extra[k]
-			n += dataCount(extra[k])
-		}
-	}
-	return data, n, nil
-}
-
-// dataCount is how many values binding v copies into a render: one per
-// scalar, host object (an artefact is bound by reference), list item and
-// map entry. Binding is work the engine does before it meters anything,
-// in proportion to this count.
-func dataCount(v any) int {
-	switch t := v.(type) {
-	case []any:
-		n := 1
-		for _, e := range t {
-			n += dataCount(e)
-		}
-		return n
-	case map[string]any:
-		n := 1
-		for _, k := range sortedKeys(t) {
-			n += dataCount(t[k])
-		}
-		return n
-	case *value.OrderedMap:
-		n := 1
-		for _, e := range t.Values {
-			n += dataCount(e)
-		}
-		return n
-	}
-	return 1
 }

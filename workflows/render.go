@@ -48,8 +48,10 @@ const (
 	// its template (once per template per workflow execution).
 	ParseUnitsPerByte int64 = 16
 	// BindUnitsPerValue is charged per value a render binds (the engine
-	// copies its context in before metering: a memory holding a long list
-	// costs every render of the pipe, whatever the template reads).
+	// copied its context in before metering: a memory holding a long list
+	// cost every render of the pipe, whatever the template read). Renders
+	// now read a context prepared once per memory; the charge stays, as
+	// recorded histories replay on it.
 	BindUnitsPerValue int64 = 128
 )
 

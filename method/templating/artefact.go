@@ -1,6 +1,8 @@
 package templating
 
 import (
+	"sync"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -16,6 +18,14 @@ import (
 type StuffArtefact struct {
 	name, concept, contentClass, code string
 	content                           *value.DictData
+	// str is how the artefact prints, made once (the content never
+	// changes): the engine asks for it at every print and to size every
+	// container holding the artefact (value.Size), so a render that
+	// takes the length of a list of artefacts would otherwise format
+	// each. A Once, since renders from a prepared context share the
+	// artefact.
+	strOnce sync.Once
+	str     string
 }
 
 // artefactMeta are the readable underscore names, in iter_items order.
@@ -137,12 +147,16 @@ func (a *StuffArtefact) Len() int { return a.content.Len() }
 // TemplateString is how the artefact prints: its text for text content,
 // else its content fields.
 func (a *StuffArtefact) TemplateString() string {
-	if a.content.Len() == 1 {
-		if t, ok := a.content.GetStr("text"); ok {
-			return value.ToString(t)
+	a.strOnce.Do(func() {
+		if a.content.Len() == 1 {
+			if t, ok := a.content.GetStr("text"); ok {
+				a.str = value.ToString(t)
+				return
+			}
 		}
-	}
-	return value.ToString(value.FromDict(a.content))
+		a.str = value.ToString(value.FromDict(a.content))
+	})
+	return a.str
 }
 
 type artefactMethod struct {

@@ -68,6 +68,18 @@ type Environments struct {
 // Render parses src in the cached environment of its category and
 // renders it with rc's image registry (nil: a fresh one).
 func (e *Environments) Render(cat Category, style Style, name, src string, data map[string]any, rc RenderConfig) (Rendered, error) {
+	t, err := e.Parse(cat, style, name, src, rc)
+	if err != nil {
+		return Rendered{}, err
+	}
+	return renderParsed(t, data, rc)
+}
+
+// Parse parses src (sigils expanded when rc.Sigils) in the cached
+// environment of its category, style and rc's settings: what Render
+// renders, for a caller that renders it from a prepared context
+// (RenderContext).
+func (e *Environments) Parse(cat Category, style Style, name, src string, rc RenderConfig) (*engine.Template, error) {
 	cfg := Config{Strict: rc.Strict, Limits: rc.Limits}
 	k := envKey{cat: cat, style: style, strict: cfg.Strict, limits: cfg.Limits}
 	e.mu.Lock()
@@ -76,7 +88,7 @@ func (e *Environments) Render(cat Category, style Style, name, src string, data 
 		var err error
 		if env, err = NewEnvironmentWith(cat, style, cfg); err != nil {
 			e.mu.Unlock()
-			return Rendered{}, err
+			return nil, err
 		}
 		if e.m == nil {
 			e.m = map[envKey]*engine.Environment{}
@@ -84,11 +96,7 @@ func (e *Environments) Render(cat Category, style Style, name, src string, data 
 		e.m[k] = env
 	}
 	e.mu.Unlock()
-	t, err := env.Parse(name, Prepare(src, rc.Sigils))
-	if err != nil {
-		return Rendered{}, err
-	}
-	return renderParsed(t, data, rc)
+	return env.Parse(name, Prepare(src, rc.Sigils))
 }
 
 // Set holds one engine environment per category, style, strictness and
@@ -174,9 +182,26 @@ func (s *Set) Render(cat Category, style Style, name, src string, data map[strin
 	return renderParsed(t, data, rc)
 }
 
-// renderParsed renders a parsed template with rc's image registry (nil:
-// a fresh one) as the render's state.
+// renderParsed renders a parsed template, copying data in, with rc's
+// image registry (nil: a fresh one) as the render's state.
 func renderParsed(t *engine.Template, data map[string]any, rc RenderConfig) (Rendered, error) {
+	return renderWith(rc, func(ro engine.RenderOptions) (engine.Result, error) { return t.RenderResult(data, ro) })
+}
+
+// RenderContext renders a parsed template (Set.Parse, Environments.Parse)
+// from a prepared context (NewContext) with rc's image registry (nil: a
+// fresh one) as the render's state: the output, error and units of a
+// render of the same template that copies the context's data in, without
+// the copy. Nothing the render does changes c, so renders from one
+// context may run at once.
+func RenderContext(t *engine.Template, c *engine.Context, rc RenderConfig) (Rendered, error) {
+	return renderWith(rc, func(ro engine.RenderOptions) (engine.Result, error) { return t.RenderContext(c, ro) })
+}
+
+// renderWith runs one render (render, under the options of rc) and
+// collects its outcome: the one place a render's options and result are
+// made, whichever way its data comes in.
+func renderWith(rc RenderConfig, render func(engine.RenderOptions) (engine.Result, error)) (Rendered, error) {
 	reg := rc.Images
 	if reg == nil {
 		reg = NewImageRegistry()
@@ -185,7 +210,7 @@ func renderParsed(t *engine.Template, data map[string]any, rc RenderConfig) (Ren
 	if rc.WorkUnits > 0 {
 		ro.Limits.WorkUnits = rc.WorkUnits // the engine takes the smaller of this and the environment's
 	}
-	res, err := t.RenderResult(data, ro)
+	res, err := render(ro)
 	if err != nil {
 		return Rendered{}, err
 	}
