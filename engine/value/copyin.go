@@ -3,11 +3,11 @@ package value
 import (
 	"encoding/json"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 
 // Ceilings of the copy-in boundary.
@@ -69,12 +69,8 @@ func (c *Copier) CopyMap(data map[string]any) (*DictData, error) {
 // failing value independent of it.
 func sortedKeys[V any](c *Copier, m map[string]V) []string {
 	start := len(c.keys)
-	for k := range m {
-		c.keys = append(c.keys, k)
-	}
-	ks := c.keys[start:]
-	slices.Sort(ks)
-	return ks
+	c.keys = ordered.AppendKeys(c.keys, m)
+	return c.keys[start:]
 }
 
 // CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
