@@ -227,3 +227,32 @@ func TestMessagesShowNoLargeValue(t *testing.T) {
 		}
 	}
 }
+
+// TestStringScansCharged holds H2: counting a string's code points reads
+// every byte, so len(), |count, |center and |truncate charge the bytes
+// they scan (the loop over a 60 MB string ran 5 to 25 s within budget and
+// is now refused after a few calls), and full case mappings charge their
+// per-code-point cost (the fuzz seed 6925e72b1374073c ran title at ten
+// times the calibrated ceiling).
+func TestStringScansCharged(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	const size = 1 << 20
+	s := strings.Repeat("aé ", size/4) + "x"
+	for _, tpl := range []string{
+		"{{ s|length }}", "{{ s|count }}", "{{ s|center(1) }}", "{{ s|truncate(100000000) }}",
+		"{{ 'abc'|truncate(100000000, end=s) }}", "{{ s|title }}", "{{ s.swapcase() }}",
+	} {
+		res, err := env.RenderString("t", tpl, map[string]any{"s": s}, RenderOptions{Limits: budget.Limits{OutputBytes: 64 << 20}})
+		if err != nil {
+			t.Fatalf("%s: %v", tpl, err)
+		}
+		if res.Units < int64(len(s)) {
+			t.Errorf("%s: %d units for a scan of %d bytes", tpl, res.Units, len(s))
+		}
+	}
+	big := strings.Repeat("x", 60<<20)
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"length-loop-60MB", "{% for i in range(1000) %}{{ s|length }}{% endfor %}", map[string]any{"s": big}, errs.Budget, ""},
+		{"title-loop", "{% for i in range(1000) %}{{ (s[:4000000]|title)|length }}{% endfor %}", map[string]any{"s": big}, errs.Budget, ""},
+	})
+}

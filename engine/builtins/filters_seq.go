@@ -96,7 +96,7 @@ func fLength(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
-	n, ok := value.Length(v)
+	n, ok := pyLen(c, v, "filter length")
 	if !ok {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}

@@ -29,14 +29,14 @@ func init() {
 func fUpper(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_upper")
 	s := softStr(c, v)
-	c.Charge(int64(len(s.Str()))*caseBound, "filter upper")
+	c.Charge(int64(len(s.Str()))*caseCost, "filter upper")
 	return withSafe(s, pyUpper(s.Str()))
 }
 
 func fLower(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_lower")
 	s := softStr(c, v)
-	c.Charge(int64(len(s.Str()))*caseBound, "filter lower")
+	c.Charge(int64(len(s.Str()))*caseCost, "filter lower")
 	return withSafe(s, pyLower(s.Str()))
 }
 
@@ -45,7 +45,7 @@ func fCapitalize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_capitalize")
 	s := softStr(c, v)
 	str := s.Str()
-	c.Charge(int64(len(str))*caseBound, "filter capitalize")
+	c.Charge(int64(len(str))*caseCost, "filter capitalize")
 	if str == "" {
 		return s
 	}
@@ -67,7 +67,7 @@ func isTitleSep(r rune) bool {
 func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_title")
 	s := softStr(c, v).Str()
-	c.Charge(int64(len(s))*caseBound, "filter title")
+	c.Charge(int64(len(s))*caseCost, "filter title")
 	var sb strings.Builder
 	sb.Grow(len(s))
 	// pieces alternate between separator runs and words; each piece gets
@@ -113,7 +113,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	s := softStr(c, v)
 	width := argInt("center", a[0], 80)
 	str := s.Str()
-	n := int64(value.RuneLen(str))
+	n := strLen(c, str, "filter center")
 	if width <= n {
 		return s
 	}
@@ -196,7 +196,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if !end.IsString() {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
 	}
-	endLen := int64(value.RuneLen(end.Str()))
+	endLen := strLen(c, end.Str(), "filter truncate")
 	if length < endLen {
 		value.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
 	}
@@ -206,7 +206,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
-	n, ok := value.Length(v)
+	n, ok := pyLen(c, v, "filter truncate")
 	if !ok {
 		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}

@@ -49,12 +49,12 @@ func strResult(recv value.Value, s string) value.Value {
 	return value.FromString(s)
 }
 
-// caseMethod builds upper/lower/... which may grow a string by caseBound.
+// caseMethod builds upper/lower/..., charged caseCost a byte.
 func caseMethod(name string, f func(string) string) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		posArgs(name, args, 0, 0)
 		s := recv.Str()
-		c.Charge(budget.Mul(int64(len(s)), caseBound), "str."+name)
+		c.Charge(budget.Mul(int64(len(s)), caseCost), "str."+name)
 		return strResult(recv, f(s))
 	}
 }

@@ -126,10 +126,14 @@ func asciiOnly(s string) bool {
 	return true
 }
 
-// caseBound is the most bytes one code point can grow to under a full
-// case mapping (e.g. U+0390 upper is three code points of two bytes); the
-// callers charge len(s)*caseBound before mapping.
-const caseBound = 3
+// caseCost is what a full case mapping charges a byte of its input, before
+// it maps. A code point may grow to three bytes (U+0390 upper is three code
+// points of two bytes each), and one outside ASCII costs table lookups: the
+// calibration measured up to 11 ns and 10 allocated bytes a byte for title,
+// capitalize and lower on such text (the code points and the growing
+// result), so the 3 a byte charged before ran 2 to 5 times over the
+// ceiling of docs/COSTS.md.
+const caseCost = 8
 
 // PyUpper is Python's str.upper.
 func PyUpper(s string) string {
