@@ -31,8 +31,9 @@ type calCase struct {
 const calSmokeN = 3
 
 // calSizes are the default input sizes: string repetitions (about 16
-// bytes each), list and dict entries.
-var calSizes = []int{256, 4096, 65536}
+// bytes each), list and dict entries (the largest keeps two lists of
+// dicts under the copy-in's 100,000 entries).
+var calSizes = []int{256, 2048, 16384}
 
 // calSourceSizes are the sizes of cases whose template grows with n
 // (bindings, keywords, parameters, literals): the source stays under the
@@ -88,6 +89,35 @@ func calInts(n int, sep string) string {
 
 var calWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
+// calSetupNeeds are the data a setup builds on.
+var calSetupNeeds = map[string][]string{"M": {"S"}, "MH": {"SH"}, "DI": {"L"}, "DEEP": {"N"}, "DEEP2": {"N"}}
+
+// words are the names the case's body uses, with what its setups need.
+func (c *calCase) words(n int) map[string]bool {
+	// N always; S too: the trusted templates read it
+	words := map[string]bool{"N": true, "S": true}
+	for _, w := range calWord.FindAllString(c.body(n)+c.show, -1) {
+		words[w] = true
+		for _, d := range calSetupNeeds[w] {
+			words[d] = true
+		}
+	}
+	return words
+}
+
+// data is the host data of size n the case uses (the copy-in counts
+// entries: a case holds only its own).
+func (c *calCase) data(n int) map[string]any {
+	all := calData(n)
+	d := map[string]any{}
+	for w := range c.words(n) {
+		if v, ok := all[w]; ok {
+			d[w] = v
+		}
+	}
+	return d
+}
+
 // template is the case at size n with reps repetitions; show prints what
 // the body computed (the smoke size only).
 func (c *calCase) template(n, reps int, show bool) string {
@@ -95,10 +125,7 @@ func (c *calCase) template(n, reps int, show bool) string {
 	if show {
 		body += c.show
 	}
-	words := map[string]bool{}
-	for _, w := range calWord.FindAllString(body, -1) {
-		words[w] = true
-	}
+	words := c.words(n)
 	var sb strings.Builder
 	for _, s := range calSetups {
 		if words[s.name] {
@@ -215,7 +242,7 @@ var strMethodArgs = map[string]string{
 	"format": "(S, N)", "format_map": "(DS)", "index": "('.\\n')", "isalnum": "()",
 	"isalpha": "()", "isascii": "()", "isdecimal": "()", "isdigit": "()",
 	"isidentifier": "()", "islower": "()", "isnumeric": "()", "isprintable": "()",
-	"isspace": "()", "istitle": "()", "isupper": "()", "join": "(LS)",
+	"isspace": "()", "istitle": "()", "isupper": "()", "join": "(LS[:8])",
 	"ljust": "(N * 40, 'é')", "lower": "()", "lstrip": "('Ab ')", "maketrans": "('abé', 'xyz')",
 	"partition": "('zz')", "removeprefix": "('Ab')", "removesuffix": "('.\\n')",
 	"replace": "('é', 'EEEE')", "rfind": "('zz')", "rindex": "('Ab')", "rjust": "(N * 40)",
@@ -244,7 +271,7 @@ func calCases() []calCase {
 		showing(ex("filter:attr", "", "S|attr('upper')"), "{{ r is callable }}"),
 		ex("filter:batch", "", "L|batch(3, 0)|list"),
 		ex("filter:capitalize", "", "S|capitalize"), ex("filter:capitalize", "expanding", "SX|capitalize"),
-		ex("filter:center", "", "S|center(N * 40)"),
+		ex("filter:center", "", "S|center(N * 40)"), ex("filter:center", "narrow", "S|center(1)"),
 		ex("filter:count", "", "S|count"),
 		ex("filter:d", "", "nope|d(S)"),
 		ex("filter:default", "", "S|default(L, true)"),
@@ -260,7 +287,7 @@ func calCases() []calCase {
 		ex("filter:indent", "", "SL|indent(8, true, true)"),
 		ex("filter:int", "", "S|int"), ex("filter:int", "digits", "SD|int"),
 		ex("filter:items", "", "DS|items|list"),
-		ex("filter:join", "", "LS|join(S)"), ex("filter:join", "attribute", "LD|join(',', attribute='b')"),
+		ex("filter:join", "", "LS|join('é, ')"), ex("filter:join", "long-separator", "L[:8]|join(S)"), ex("filter:join", "attribute", "LD|join(',', attribute='b')"),
 		ex("filter:last", "", "L|last"),
 		ex("filter:length", "", "S|length"), ex("filter:length", "list", "LD|length"),
 		ex("filter:list", "", "L|list"), ex("filter:list", "dict", "DS|list"),
@@ -286,7 +313,8 @@ func calCases() []calCase {
 		ex("filter:title", "", "S|title"), ex("filter:title", "expanding", "SX|title"),
 		ex("filter:tojson", "", "LD|tojson"), ex("filter:tojson", "string", "S|tojson"),
 		ex("filter:trim", "", "SP|trim"),
-		ex("filter:truncate", "", "S|truncate(N * 8)"),
+		ex("filter:truncate", "", "S|truncate(N * 8)"), ex("filter:truncate", "wide", "S|truncate(N * 1000)"),
+		ex("filter:truncate", "long-end", "S|truncate(N * 1000, end=S2)"),
 		ex("filter:unique", "", "LS|unique|list"),
 		ex("filter:upper", "", "S|upper"), ex("filter:upper", "expanding", "SX|upper"),
 		ex("filter:urlencode", "", "S|urlencode"), ex("filter:urlencode", "dict", "DS|urlencode"),

@@ -125,7 +125,7 @@ func calMeasure(env *Environment, c *calCase, n, reps int, data map[string]any) 
 func calibrate(env *Environment, c *calCase) []calPoint {
 	var pts []calPoint
 	for _, n := range c.sizes() {
-		data := calData(n)
+		data := c.data(n)
 		pt := calPoint{n: n}
 		u0, _, _, err := calMeasure(env, c, n, 0, data)
 		if err == nil {
@@ -300,7 +300,7 @@ func TestCalibrationSmoke(t *testing.T) {
 		names[c.name] = true
 		have[c.op] = true
 		n := calSmokeN
-		data := calData(n)
+		data := c.data(n)
 		u0, _, _, err0 := calMeasure(env, c, n, 0, data)
 		u1, _, _, err1 := calMeasure(env, c, n, 1, data)
 		u2, _, _, err2 := calMeasure(env, c, n, 2, data)
