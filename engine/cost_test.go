@@ -48,6 +48,8 @@ func TestEveryNodeCharges(t *testing.T) {
 		{"set-constant", "{% set x = 1 %}", step},
 		{"set-name", "{% set x = i %}", step + elem},
 		{"with", "{% with %}{% endwith %}", step},
+		{"with-bindings", "{% with a = 1, b = 2, c = 3 %}{% endwith %}", 4 * step},
+		{"list-slice", "{{ [1, 2, 3, 4][:] }}", 3*step + 8*(budget.Slot+elem)},
 		{"macro-definition", "{% macro m() %}{% endmacro %}", step},
 		{"static-text", "{# #}x{% if false %}{% endif %}", 2*step + 1},
 		{"output-constant", "{{ 1 }}", step},
