@@ -3,6 +3,7 @@ package builtins
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -62,70 +63,110 @@ func splitMethod(name string, right bool) methodFunc {
 }
 
 // wsSplit is Python's split on runs of whitespace (or rsplit when right).
-// It counts the parts, and appends them to out when out is not nil.
+// It counts the parts, and appends them to out when out is not nil. It
+// walks s by byte offsets, its parts substrings of s: the two code-point
+// copies and the part strings it built before allocated 10 bytes a byte.
 func wsSplit(s string, max int64, right bool, out *[]string) int {
-	rs := []rune(s)
-	var parts []string
+	if !utf8.ValidString(s) {
+		s = string([]rune(s)) // each invalid byte a U+FFFD, as before
+	}
 	n := 0
 	emit := func(p string) {
 		n++
 		if out != nil {
-			parts = append(parts, p)
+			*out = append(*out, p)
 		}
+	}
+	// space reports whether the code point at (before, when back) i is
+	// a space, and its width
+	space := func(i int, back bool) (bool, int) {
+		var r rune
+		var w int
+		if back {
+			r, w = utf8.DecodeLastRuneInString(s[:i])
+		} else {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
+		return uniSpace(r), w
 	}
 	if !right {
 		i := 0
 		for max != 0 {
-			for i < len(rs) && uniSpace(rs[i]) {
-				i++
+			for i < len(s) {
+				sp, w := space(i, false)
+				if !sp {
+					break
+				}
+				i += w
 			}
-			if i == len(rs) {
+			if i == len(s) {
 				break
 			}
 			j := i
-			for i < len(rs) && !uniSpace(rs[i]) {
-				i++
+			for i < len(s) {
+				sp, w := space(i, false)
+				if sp {
+					break
+				}
+				i += w
 			}
-			emit(string(rs[j:i]))
+			emit(s[j:i])
 			max--
 		}
-		for i < len(rs) && uniSpace(rs[i]) {
-			i++
+		for i < len(s) {
+			sp, w := space(i, false)
+			if !sp {
+				break
+			}
+			i += w
 		}
-		if i < len(rs) && max == 0 {
-			emit(string(rs[i:]))
-		}
-		if out != nil {
-			*out = parts
+		if i < len(s) && max == 0 {
+			emit(s[i:])
 		}
 		return n
 	}
-	i := len(rs)
+	first := 0
+	if out != nil {
+		first = len(*out)
+	}
+	i := len(s)
 	for max != 0 {
-		for i > 0 && uniSpace(rs[i-1]) {
-			i--
+		for i > 0 {
+			sp, w := space(i, true)
+			if !sp {
+				break
+			}
+			i -= w
 		}
 		if i == 0 {
 			break
 		}
 		j := i
-		for i > 0 && !uniSpace(rs[i-1]) {
-			i--
+		for i > 0 {
+			sp, w := space(i, true)
+			if sp {
+				break
+			}
+			i -= w
 		}
-		emit(string(rs[i:j]))
+		emit(s[i:j])
 		max--
 	}
-	for i > 0 && uniSpace(rs[i-1]) {
-		i--
+	for i > 0 {
+		sp, w := space(i, true)
+		if !sp {
+			break
+		}
+		i -= w
 	}
 	if i > 0 && max == 0 {
-		emit(string(rs[:i]))
+		emit(s[:i])
 	}
 	if out != nil {
+		parts := (*out)[first:]
 		for l, r := 0, len(parts)-1; l < r; l, r = l+1, r-1 {
 			parts[l], parts[r] = parts[r], parts[l]
 		}
-		*out = parts
 	}
 	return n
 }
