@@ -230,15 +230,21 @@ func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	if step < 0 {
 		step = 0
 	}
-	c.Charge(budget.Add(int64(len(s)), budget.Mul(tabs, step)), "str.expandtabs")
+	est := budget.Add(int64(len(s)), budget.Mul(tabs, step))
+	c.Charge(est, "str.expandtabs")
+	// sized once and padded in place: a Repeat a tab and the doubling
+	// allocated 5 bytes a unit charged
 	var sb strings.Builder
+	sb.Grow(int(est))
 	col := int64(0)
 	for _, r := range s {
 		switch r {
 		case '\t':
 			if tab > 0 {
 				k := tab - col%tab
-				sb.WriteString(strings.Repeat(" ", int(k)))
+				for j := int64(0); j < k; j++ {
+					sb.WriteByte(' ')
+				}
 				col += k
 			}
 		case '\n', '\r':
@@ -366,6 +372,11 @@ func strJoin(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	}
 	c.Charge(budget.Add(size, budget.Mul(int64(len(items)), budget.Elem)), "str.join")
 	var sb strings.Builder
+	if !recv.IsSafe() {
+		// size is exact here: one allocation, not a doubling series
+		// (which allocated 3.3 bytes a unit charged)
+		sb.Grow(int(size))
+	}
 	for i, it := range items {
 		if i > 0 {
 			sb.WriteString(sep)
