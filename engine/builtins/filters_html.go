@@ -356,8 +356,15 @@ func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
 // urlQuote is Jinja's url_quote: UTF-8 percent-encoding keeping
 // unreserved characters (and '/' outside query strings).
 func urlQuote(s string, forQS bool) string {
-	const hexd = "0123456789ABCDEF"
 	var sb strings.Builder
+	sb.Grow(urlQuotedLen(s, forQS))
+	quoteInto(&sb, s, forQS)
+	return sb.String()
+}
+
+// quoteInto writes urlQuote(s, forQS) to sb.
+func quoteInto(sb *strings.Builder, s string, forQS bool) {
+	const hexd = "0123456789ABCDEF"
 	for i := 0; i < len(s); i++ {
 		b := s[i]
 		switch {
@@ -374,7 +381,21 @@ func urlQuote(s string, forQS bool) string {
 			sb.WriteByte(hexd[b&15])
 		}
 	}
-	return sb.String()
+}
+
+// urlQuotedLen is the size of urlQuote(s, forQS), so the quoting allocates
+// once (the doubling allocated up to 5.6 bytes a unit charged).
+func urlQuotedLen(s string, forQS bool) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9',
+			b == '_', b == '.', b == '-', b == '~', b == '/' && !forQS, b == ' ' && forQS:
+		default:
+			n += 2
+		}
+	}
+	return n
 }
 
 // fUrlencode is Jinja's do_urlencode: a string (or any non-iterable) is
@@ -390,6 +411,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	var pairs [][2]value.Value
 	if v.Kind() == value.Dict {
 		d := v.DictData()
+		pairs = make([][2]value.Value, 0, d.Len())
 		for i := 0; i < d.Len(); i++ {
 			pairs = append(pairs, [2]value.Value{d.KeyAt(i), d.ValAt(i)})
 		}
@@ -402,16 +424,23 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			pairs = append(pairs, [2]value.Value{kv[0], kv[1]})
 		}
 	}
-	var sb strings.Builder
-	for i, p := range pairs {
+	strs := make([]string, 0, 2*len(pairs))
+	size := 0
+	for _, p := range pairs {
 		k, val := pyStr(c, p[0]), pyStr(c, p[1])
 		c.Charge(budget.Elem+budget.Mul(int64(len(k)+len(val)), 3), "filter urlencode")
+		strs = append(strs, k, val)
+		size += urlQuotedLen(k, true) + urlQuotedLen(val, true) + 2
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for i := 0; i < len(strs); i += 2 {
 		if i > 0 {
 			sb.WriteByte('&')
 		}
-		sb.WriteString(urlQuote(k, true))
+		quoteInto(&sb, strs[i], true)
 		sb.WriteByte('=')
-		sb.WriteString(urlQuote(val, true))
+		quoteInto(&sb, strs[i+1], true)
 	}
 	return value.FromString(sb.String())
 }
