@@ -252,6 +252,12 @@ func TestStringScansCharged(t *testing.T) {
 			t.Errorf("%s: %d units for a scan of %d bytes", tpl, res.Units, len(s))
 		}
 	}
+	// urlize matches every word against its patterns: 64 a byte (a
+	// 300 KB word ran 10 ns a unit; fuzz seed 3cba0652c2e44d32)
+	word := strings.Repeat("0@C", 100000)
+	if res, err := env.RenderString("t", "{{ w|urlize|length }}", map[string]any{"w": word}, RenderOptions{}); err != nil || res.Units < 64*int64(len(word)) {
+		t.Errorf("urlize of a %d-byte word: %d units, %v", len(word), res.Units, err)
+	}
 	big := strings.Repeat("x", 60<<20)
 	runSandboxCases(t, Options{}, []sandboxCase{
 		{"length-loop-60MB", "{% for i in range(1000) %}{{ s|length }}{% endfor %}", map[string]any{"s": big}, errs.Budget, ""},
