@@ -200,6 +200,13 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		fill := !isNoneOrMissing(a[1])
 		items := draw(c, v, "filter batch")
+		// every item is copied into a batch: a slot each, the batches sized
+		// up front (an element a batch alone allocated 2.6 bytes a unit)
+		c.Charge(budget.Mul(int64(len(items)), budget.Slot), "filter batch")
+		size := len(items)
+		if n >= 1 && n < float64(size) {
+			size = int(math.Ceil(n))
+		}
 		var out []value.Value
 		var tmp []value.Value
 		for _, it := range items {
@@ -207,6 +214,9 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				c.Charge(budget.Elem, "filter batch")
 				out = append(out, value.NewList(tmp))
 				tmp = nil
+			}
+			if tmp == nil {
+				tmp = make([]value.Value, 0, size)
 			}
 			tmp = append(tmp, it)
 		}
