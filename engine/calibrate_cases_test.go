@@ -504,6 +504,7 @@ func calCases() []calCase {
 		}, calSourceSizes),
 		st("stmt:Set", "unpack", fixed("{% set a, b, c = L[:3] %}{% set x, y = DS.items()|first %}"), nil),
 		st("stmt:SetBlock", "", fixed("{% set r | upper %}{{ S }}{% endset %}"), nil),
+		st("stmt:SetBlock", "one-large-capture", fixed("{% set r %}{% for x in L %}{{ SA }}{% endfor %}{% endset %}"), []int{256, 1024, 4096}),
 		st("stmt:With", "", func(n int) string {
 			return "{% with " + calKw(n) + " %}{{ a0 }}{% endwith %}"
 		}, calSourceSizes),
