@@ -360,7 +360,10 @@ func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			value.Throw(errs.Type, "Can only get item pairs from a mapping.")
 		}
 		d := v.DictData()
-		c.Charge(budget.Mul(int64(d.Len()), budget.Elem+3*budget.Slot), "filter items")
+		// a (key, value) tuple a pair: two slots and a container made (an
+		// element for its header), its slot in the result and an element
+		// found (an element and three slots allocated 3.3 bytes a unit)
+		c.Charge(budget.Mul(int64(d.Len()), 2*budget.Elem+4*budget.Slot), "filter items")
 		out := make([]value.Value, d.Len())
 		for i := range out {
 			out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
