@@ -172,12 +172,28 @@ func padArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (s st
 		fill = a[1].Str()
 	}
 	s = recv.Str()
-	n := int64(value.RuneLen(s))
+	// the code points counted (a scan), then the result written
+	n := strLen(c, s, "str."+name)
 	if width > n {
 		pad = width - n
 	}
 	c.Charge(budget.Add(int64(len(s)), budget.Mul(pad, int64(len(fill)))), "str."+name)
 	return s, pad, fill
+}
+
+// padded is left fills, s, then right fills, built once (the Repeats and
+// the concatenation allocated the result twice: 1.8 bytes a unit).
+func padded(recv value.Value, s string, left, right int64, fill string) value.Value {
+	var sb strings.Builder
+	sb.Grow(int(left+right)*len(fill) + len(s))
+	for i := int64(0); i < left; i++ {
+		sb.WriteString(fill)
+	}
+	sb.WriteString(s)
+	for i := int64(0); i < right; i++ {
+		sb.WriteString(fill)
+	}
+	return strResult(recv, sb.String())
 }
 
 func strCenter(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -187,17 +203,17 @@ func strCenter(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	}
 	width := int64(value.RuneLen(s)) + pad
 	left := pad/2 + (pad & width & 1)
-	return strResult(recv, strings.Repeat(fill, int(left))+s+strings.Repeat(fill, int(pad-left)))
+	return padded(recv, s, left, pad-left, fill)
 }
 
 func strLjust(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	s, pad, fill := padArgs(c, "ljust", recv, args)
-	return strResult(recv, s+strings.Repeat(fill, int(pad)))
+	return padded(recv, s, 0, pad, fill)
 }
 
 func strRjust(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	s, pad, fill := padArgs(c, "rjust", recv, args)
-	return strResult(recv, strings.Repeat(fill, int(pad))+s)
+	return padded(recv, s, pad, 0, fill)
 }
 
 func strZfill(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -371,21 +387,25 @@ func strJoin(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		size = budget.Add(size, int64(len(it.Str())))
 	}
 	c.Charge(budget.Add(size, budget.Mul(int64(len(items)), budget.Elem)), "str.join")
-	var sb strings.Builder
-	if !recv.IsSafe() {
-		// size is exact here: one allocation, not a doubling series
-		// (which allocated 3.3 bytes a unit charged)
-		sb.Grow(int(size))
-	}
+	// the items (escaped first under Markup) are written into a result
+	// sized once, not a growing series (which allocated 3.3 bytes a unit)
+	strs := make([]string, len(items))
+	exact := len(sep) * max(len(items)-1, 0)
 	for i, it := range items {
+		if recv.IsSafe() {
+			strs[i] = value.Escape(it).Str()
+		} else {
+			strs[i] = it.Str()
+		}
+		exact += len(strs[i])
+	}
+	var sb strings.Builder
+	sb.Grow(exact)
+	for i, x := range strs {
 		if i > 0 {
 			sb.WriteString(sep)
 		}
-		if recv.IsSafe() {
-			sb.WriteString(value.Escape(it).Str())
-		} else {
-			sb.WriteString(it.Str())
-		}
+		sb.WriteString(x)
 	}
 	return strResult(recv, sb.String())
 }
