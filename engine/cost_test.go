@@ -49,6 +49,7 @@ func TestEveryNodeCharges(t *testing.T) {
 		{"set-name", "{% set x = i %}", step + elem},
 		{"with", "{% with %}{% endwith %}", step},
 		{"with-bindings", "{% with a = 1, b = 2, c = 3 %}{% endwith %}", 4 * step},
+		{"macro-9-params", "{% macro m(a, b, c, d, e, f, g, h, j) %}{% endmacro %}{{ m(1, 2, 3, 4, 5, 6, 7, 8, 9) }}", 11*step + budget.Call},
 		{"list-slice", "{{ [1, 2, 3, 4][:] }}", 3*step + 8*(budget.Slot+elem)},
 		{"macro-definition", "{% macro m() %}{% endmacro %}", step},
 		{"static-text", "{# #}x{% if false %}{% endif %}", 2*step + 1},
