@@ -82,9 +82,14 @@ func wsSplit(s string, max int64, right bool, out *[]string) int {
 	space := func(i int, back bool) (bool, int) {
 		var r rune
 		var w int
-		if back {
+		switch {
+		case back && s[i-1] < utf8.RuneSelf:
+			return uniSpace(rune(s[i-1])), 1
+		case !back && s[i] < utf8.RuneSelf:
+			return uniSpace(rune(s[i])), 1
+		case back:
 			r, w = utf8.DecodeLastRuneInString(s[:i])
-		} else {
+		default:
 			r, w = utf8.DecodeRuneInString(s[i:])
 		}
 		return uniSpace(r), w
