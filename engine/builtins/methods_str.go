@@ -247,7 +247,8 @@ func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 		step = 0
 	}
 	est := budget.Add(int64(len(s)), budget.Mul(tabs, step))
-	c.Charge(est, "str.expandtabs")
+	// each code point read, then written (a unit a byte ran 2 ns a unit)
+	c.Charge(budget.Add(est, int64(len(s))), "str.expandtabs")
 	// sized once and padded in place: a Repeat a tab and the doubling
 	// allocated 5 bytes a unit charged
 	var sb strings.Builder
