@@ -120,7 +120,8 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		for i, x := range n.Values {
 			vals[i] = r.eval(x, sc)
 		}
-		inner := &scope{parent: sc}
+		// sized for its targets: its bindings and their index grow once
+		inner := newScope(sc, len(n.Targets))
 		for i, t := range n.Targets {
 			r.assign(t, vals[i], inner)
 		}
