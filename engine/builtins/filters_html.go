@@ -442,7 +442,9 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	size := 0
 	for _, p := range pairs {
 		k, val := pyStr(c, p[0]), pyStr(c, p[1])
-		c.Charge(budget.Elem+budget.Mul(int64(len(k)+len(val)), 3), "filter urlencode")
+		// the key and the value are each an element found (one element
+		// a pair ran 2.1 ns and 1.8 bytes a unit)
+		c.Charge(2*budget.Elem+budget.Mul(int64(len(k)+len(val)), 3), "filter urlencode")
 		strs = append(strs, k, val)
 		size += urlQuotedLen(k, true) + urlQuotedLen(val, true) + 2
 	}
