@@ -28,7 +28,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench bench-temporal lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: all build test bench bench-temporal calibrate lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -72,6 +72,19 @@ bench:
 BENCH_TEMPORAL ?= sample100,tickets100,tickets300,compose400,batch1000,batch10000
 bench-temporal: devserver
 	$(GO) run ./cmd/benchtemporal -bin $(TEMPORAL) -scenarios $(BENCH_TEMPORAL) | tee bench-temporal.out
+
+# The calibration (docs/COSTS.md): every filter, test, global, plain-value
+# method, operator and statement and expression kind on adversarial inputs
+# at growing sizes, in ns and allocated bytes a unit charged (the best of
+# 5 renders a point); fails when one is over the ceiling that keeps the
+# full default budget within 250 ms and 256 MiB. calibrate.out has the log,
+# calibrate.md the table for docs/COSTS.md. CALIBRATE=REGEXP runs the
+# matching cases only. Minutes on 2 cores: not part of make test, which
+# runs its smoke version (TestCalibrationSmoke).
+CALIBRATE ?=
+calibrate:
+	$(GO) test -count=1 -run '^TestCalibrate$$' -timeout 60m -v ./engine -calibrate \
+		-calibrate.run '$(CALIBRATE)' -calibrate.table $(CURDIR)/calibrate.md | tee calibrate.out
 
 # The marker file pins the version: changing STATICCHECK_VERSION reinstalls.
 $(BIN)/.staticcheck-$(STATICCHECK_VERSION):
@@ -135,4 +148,4 @@ record-histories: devserver
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
-	rm -rf $(BIN) bench.out bench-nometer.out bench-temporal.out
+	rm -rf $(BIN) bench.out bench-nometer.out bench-temporal.out calibrate.out calibrate.md

@@ -48,6 +48,9 @@ func TestEveryNodeCharges(t *testing.T) {
 		{"set-constant", "{% set x = 1 %}", step},
 		{"set-name", "{% set x = i %}", step + elem},
 		{"with", "{% with %}{% endwith %}", step},
+		{"with-bindings", "{% with a = 1, b = 2, c = 3 %}{% endwith %}", 4 * step},
+		{"macro-9-params", "{% macro m(a, b, c, d, e, f, g, h, j) %}{% endmacro %}{{ m(1, 2, 3, 4, 5, 6, 7, 8, 9) }}", 11*step + budget.Call},
+		{"list-slice", "{{ [1, 2, 3, 4][:] }}", 3*step + 8*(budget.Slot+elem)},
 		{"macro-definition", "{% macro m() %}{% endmacro %}", step},
 		{"static-text", "{# #}x{% if false %}{% endif %}", 2*step + 1},
 		{"output-constant", "{{ 1 }}", step},
@@ -223,4 +226,55 @@ func TestMessagesShowNoLargeValue(t *testing.T) {
 			t.Errorf("%s: allocated %d bytes", c.tpl[len(build):], grew)
 		}
 	}
+}
+
+// TestStringScansCharged: a string knows its code-point count from the
+// moment it is made (copy-in and every string a template builds count it
+// with the bytes they charge), so len(), |count, |center and |truncate
+// are O(1) as in Python and charge no scan: the loop of s|length over a
+// 60 MB string that ran 5 to 25 s within budget (red team H2) now renders,
+// as in Jinja2, spending units for the loop only. Operations that do read
+// every byte still charge it: full case mappings their per-code-point
+// cost (the fuzz seed 6925e72b1374073c ran title at ten times the
+// calibrated ceiling), urlize 64 a byte matched.
+func TestStringScansCharged(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	const size = 1 << 20
+	s := strings.Repeat("a\u00e9 ", size/4) + "x"
+	ro := RenderOptions{Limits: budget.Limits{OutputBytes: 64 << 20}}
+	for _, tpl := range []string{
+		"{{ s|length }}", "{{ s|count }}", "{{ s|center(1)|length }}", "{{ s|truncate(100000000)|length }}",
+		"{{ 'abc'|truncate(100000000, end=s) }}",
+	} {
+		res, err := env.RenderString("t", tpl, map[string]any{"s": s}, ro)
+		if err != nil {
+			t.Fatalf("%s: %v", tpl, err)
+		}
+		if res.Units >= int64(len(s))/16 {
+			t.Errorf("%s: %d units: a length is O(1), not a scan of %d bytes", tpl, res.Units, len(s))
+		}
+	}
+	for _, tpl := range []string{"{{ s|title }}", "{{ s.swapcase() }}"} {
+		res, err := env.RenderString("t", tpl, map[string]any{"s": s}, ro)
+		if err != nil {
+			t.Fatalf("%s: %v", tpl, err)
+		}
+		if res.Units < int64(len(s)) {
+			t.Errorf("%s: %d units for a scan of %d bytes", tpl, res.Units, len(s))
+		}
+	}
+	// urlize matches every word against its patterns: 64 a byte (a
+	// 300 KB word ran 10 ns a unit; fuzz seed 3cba0652c2e44d32)
+	word := strings.Repeat("0@C", 100000)
+	if res, err := env.RenderString("t", "{{ w|urlize|length }}", map[string]any{"w": word}, RenderOptions{}); err != nil || res.Units < 64*int64(len(word)) {
+		t.Errorf("urlize of a %d-byte word: %d units, %v", len(word), res.Units, err)
+	}
+	big := strings.Repeat("x", 60<<20)
+	res, err := env.RenderString("t", "{% for i in range(1000) %}{{ s|length }}{% endfor %}", map[string]any{"s": big}, RenderOptions{})
+	if err != nil || res.Output != strings.Repeat("62914560", 1000) {
+		t.Errorf("length loop over 60 MB: %v (%d bytes of output)", err, len(res.Output))
+	}
+	runSandboxCases(t, Options{}, []sandboxCase{
+		{"title-loop", "{% for i in range(1000) %}{{ (s[:4000000]|title)|length }}{% endfor %}", map[string]any{"s": big}, errs.Budget, ""},
+	})
 }

@@ -89,8 +89,15 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if info == nil {
 		info = &macroInfo{}
 	}
-	// binding is per parameter: each gets a slot in the new scope
-	r.Charge(int64(len(m.params)+args.Len())*budget.Elem, "binding macro arguments")
+	// binding is per parameter: each gets a slot in the new scope; past
+	// smallScope the scope and the parameters are indexed, a map insert
+	// and a lookup a parameter, charged a step as a set statement is (an
+	// element ran 3.9 ns and 2.2 bytes a unit for 16,384 parameters)
+	bind := budget.Elem
+	if len(m.params) > smallScope {
+		bind = budget.Step
+	}
+	r.Charge(int64(len(m.params))*bind+int64(args.Len())*budget.Elem, "binding macro arguments")
 	sc := newScope(m.closure, len(m.params)+3)
 	var pos []value.Value
 	var kw []value.KV

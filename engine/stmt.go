@@ -118,13 +118,17 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.assign(n.Target, v, sc)
 	case *syntax.With:
 		r.pos = n.P
-		r.Charge(budget.Step+int64(len(n.Values))*budget.Slot, "with")
+		// each target is a binding, a step as a set statement is: the
+		// slot charged before let 16,384 bindings run at 22 ns and 57
+		// bytes a unit (docs/COSTS.md)
+		r.Charge(budget.Mul(int64(len(n.Values))+1, budget.Step), "with")
 		// Values see the enclosing scope, not the targets beside them.
 		vals := make([]value.Value, len(n.Values))
 		for i, x := range n.Values {
 			vals[i] = r.eval(x, sc)
 		}
-		inner := &scope{parent: sc}
+		// sized for its targets: its bindings and their index grow once
+		inner := newScope(sc, len(n.Targets))
 		for i, t := range n.Targets {
 			r.assign(t, vals[i], inner)
 		}

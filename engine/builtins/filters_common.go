@@ -244,6 +244,18 @@ func pyIsSpace(r rune) bool { return uniSpace(r) }
 // pyStrip is Python's str.strip with chars (nil: whitespace).
 func pyStrip(s string, chars *string, left, right bool) string {
 	in := pyIsSpace
+	if chars == nil {
+		// ASCII whitespace byte by byte first: a function call a code
+		// point ran 3.6 ns a byte charged
+		i, j := 0, len(s)
+		for left && i < j && s[i] < 0x80 && uniSpace(rune(s[i])) {
+			i++
+		}
+		for right && j > i && s[j-1] < 0x80 && uniSpace(rune(s[j-1])) {
+			j--
+		}
+		s = s[i:j]
+	}
 	if chars != nil {
 		set := *chars
 		in = func(r rune) bool { return strings.ContainsRune(set, r) }

@@ -29,13 +29,23 @@ func inRanges(rs []runeRange, r rune) bool {
 }
 
 // pyIsLower is Python's Lowercase property (Ll + Other_Lowercase).
-func pyIsLower(r rune) bool { return unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r) }
+func pyIsLower(r rune) bool {
+	if r < 0x80 {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
+}
 
 // pyIsUpper is Python's Uppercase property (Lu + Other_Uppercase).
-func pyIsUpper(r rune) bool { return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r) }
+func pyIsUpper(r rune) bool {
+	if r < 0x80 {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+}
 
 // pyIsTitle is Python's title-case class (Lt).
-func pyIsTitle(r rune) bool { return unicode.IsTitle(r) }
+func pyIsTitle(r rune) bool { return r >= 0x80 && unicode.IsTitle(r) }
 
 // pyIsCased is the Cased property.
 func pyIsCased(r rune) bool { return pyIsLower(r) || pyIsUpper(r) || pyIsTitle(r) }
@@ -47,7 +57,8 @@ func pyIsCaseIgnorable(r rune) bool {
 	case '\'', '.', ':', '^', '`', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
 		return true
 	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	// no other ASCII character is Mn, Me, Cf, Lm or Sk
+	return r >= 0x80 && unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
 func uniSpace(r rune) bool {
@@ -57,11 +68,21 @@ func uniSpace(r rune) bool {
 	return inRanges(pySpaceRanges, r)
 }
 
-func pyIsDecimal(r rune) bool { return inRanges(pyDecimalRanges, r) }
-func pyIsDigit(r rune) bool   { return inRanges(pyDigitRanges, r) }
-func pyIsNumeric(r rune) bool { return inRanges(pyNumericRanges, r) }
-func pyIsAlpha(r rune) bool   { return unicode.IsLetter(r) }
-func pyIsAlnum(r rune) bool   { return pyIsAlpha(r) || pyIsNumeric(r) }
+// The character classes answer ASCII without a table search: the digits
+// are the only ASCII decimals, digits and numerics, the letters the only
+// alphabetics (wordcount and the predicates ran 4 to 5 ns a byte).
+func pyIsDecimal(r rune) bool { return asciiDigit(r) || r >= 0x80 && inRanges(pyDecimalRanges, r) }
+func pyIsDigit(r rune) bool   { return asciiDigit(r) || r >= 0x80 && inRanges(pyDigitRanges, r) }
+func pyIsNumeric(r rune) bool { return asciiDigit(r) || r >= 0x80 && inRanges(pyNumericRanges, r) }
+func pyIsAlpha(r rune) bool {
+	if r < 0x80 {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
+}
+func pyIsAlnum(r rune) bool { return pyIsAlpha(r) || pyIsNumeric(r) }
+
+func asciiDigit(r rune) bool { return '0' <= r && r <= '9' }
 
 // pyIsPrintable: everything but the C* and Z* categories, except space.
 func pyIsPrintable(r rune) bool { return r == ' ' || unicode.IsPrint(r) }
@@ -85,6 +106,13 @@ func finalSigma(rs []rune, i int) bool {
 
 func writeLower(sb *strings.Builder, rs []rune, i int) {
 	r := rs[i]
+	if r < 0x80 {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		sb.WriteByte(byte(r))
+		return
+	}
 	if r == 0x3A3 {
 		if finalSigma(rs, i) {
 			sb.WriteRune(0x3C2)
@@ -101,6 +129,10 @@ func writeLower(sb *strings.Builder, rs []rune, i int) {
 }
 
 func writeUpper(sb *strings.Builder, r rune) {
+	if r < 0x80 {
+		sb.WriteByte(asciiUpper(r))
+		return
+	}
 	if s, ok := fullUpper[r]; ok {
 		sb.WriteString(s)
 		return
@@ -109,11 +141,25 @@ func writeUpper(sb *strings.Builder, r rune) {
 }
 
 func writeTitle(sb *strings.Builder, r rune) {
+	if r < 0x80 {
+		sb.WriteByte(asciiUpper(r))
+		return
+	}
 	if s, ok := fullTitle[r]; ok {
 		sb.WriteString(s)
 		return
 	}
 	sb.WriteRune(unicode.ToTitle(r))
+}
+
+// asciiUpper upper- (and title-) cases an ASCII code point. The ASCII fast
+// paths of the case functions skip the Unicode tables and the full-mapping
+// maps (a map lookup a code point made mixed text cost up to 30 ns a byte).
+func asciiUpper(r rune) byte {
+	if 'a' <= r && r <= 'z' {
+		r -= 'a' - 'A'
+	}
+	return byte(r)
 }
 
 // asciiOnly reports whether s has only ASCII bytes (the fast paths).
@@ -126,10 +172,14 @@ func asciiOnly(s string) bool {
 	return true
 }
 
-// caseBound is the most bytes one code point can grow to under a full
-// case mapping (e.g. U+0390 upper is three code points of two bytes); the
-// callers charge len(s)*caseBound before mapping.
-const caseBound = 3
+// caseCost is what a full case mapping charges a byte of its input, before
+// it maps. A code point may grow to three bytes (U+0390 upper is three code
+// points of two bytes each), and one outside ASCII costs table lookups: the
+// calibration measured up to 11 ns and 10 allocated bytes a byte for title,
+// capitalize and lower on such text (the code points and the growing
+// result), so the 3 a byte charged before ran 2 to 5 times over the
+// ceiling of docs/COSTS.md.
+const caseCost = 8
 
 // PyUpper is Python's str.upper.
 func PyUpper(s string) string {
@@ -137,6 +187,7 @@ func PyUpper(s string) string {
 		return strings.ToUpper(s)
 	}
 	var sb strings.Builder
+	sb.Grow(len(s))
 	for _, r := range s {
 		writeUpper(&sb, r)
 	}
@@ -150,6 +201,7 @@ func PyLower(s string) string {
 	}
 	rs := []rune(s)
 	var sb strings.Builder
+	sb.Grow(len(s))
 	for i := range rs {
 		writeLower(&sb, rs, i)
 	}
@@ -162,6 +214,7 @@ func PyCasefold(s string) string {
 		return strings.ToLower(s)
 	}
 	var sb strings.Builder
+	sb.Grow(len(s))
 	for _, r := range s {
 		if f, ok := fullFold[r]; ok {
 			sb.WriteString(f)
@@ -179,6 +232,7 @@ func PyCasefold(s string) string {
 func PyTitle(s string) string {
 	rs := []rune(s)
 	var sb strings.Builder
+	sb.Grow(len(s))
 	prevCased := false
 	for i, r := range rs {
 		if prevCased {
@@ -195,6 +249,7 @@ func PyTitle(s string) string {
 func PyCapitalize(s string) string {
 	rs := []rune(s)
 	var sb strings.Builder
+	sb.Grow(len(s))
 	for i, r := range rs {
 		if i == 0 {
 			writeTitle(&sb, r)
@@ -209,6 +264,7 @@ func PyCapitalize(s string) string {
 func PySwapcase(s string) string {
 	rs := []rune(s)
 	var sb strings.Builder
+	sb.Grow(len(s))
 	for i, r := range rs {
 		switch {
 		case pyIsUpper(r):
@@ -223,6 +279,10 @@ func PySwapcase(s string) string {
 }
 
 func pyIsUpperStr(s string) bool {
+	if asciiOnly(s) {
+		// no table, no decoding: a call a code point ran 2.6 ns a byte
+		return asciiCased(s, 'A', 'a')
+	}
 	cased := false
 	for _, r := range s {
 		if pyIsLower(r) || pyIsTitle(r) {
@@ -236,12 +296,32 @@ func pyIsUpperStr(s string) bool {
 }
 
 func pyIsLowerStr(s string) bool {
+	if asciiOnly(s) {
+		return asciiCased(s, 'a', 'A')
+	}
 	cased := false
 	for _, r := range s {
 		if pyIsUpper(r) || pyIsTitle(r) {
 			return false
 		}
 		if pyIsLower(r) {
+			cased = true
+		}
+	}
+	return cased
+}
+
+// asciiCased is isupper (want 'A', refuse 'a') or islower (want 'a',
+// refuse 'A') of an ASCII string: no letter of the refused case, and one
+// of the wanted case at least.
+func asciiCased(s string, want, refuse byte) bool {
+	cased := false
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case refuse <= b && b <= refuse+25:
+			return false
+		case want <= b && b <= want+25:
 			cased = true
 		}
 	}
