@@ -42,11 +42,10 @@ func renderCost(t testing.TB, c casecheck.Case, cat templating.Category, runs in
 // at that cost (stretch_ms: the target is 100 ms, a tenth of the deadlock
 // detector's second). Run: go test -run '^$' -bench TaskMeter ./workflows
 func BenchmarkTaskMeter(b *testing.B) {
-	// The hostile corpus holds the expensive cases (conformance cases spend
-	// a few thousand units: their cost is the fixed cost measured below).
-	// The red-team corpus is left out: about ten of its cases still run
-	// unmetered for minutes (testsuite/shared_test.go, issue 10).
-	files := []string{filepath.Join(corporaDir, "hostile", "cases.jsonl")}
+	// The hostile corpora hold the expensive cases (conformance cases spend
+	// a few thousand units: their cost is the fixed cost measured below),
+	// the red team's included: every one of its cases is now metered.
+	files := []string{filepath.Join(corporaDir, "hostile", "cases.jsonl"), filepath.Join(corporaDir, "hostile", "redteam.jsonl")}
 	type cost struct {
 		id      string
 		nsPerU  float64
