@@ -134,8 +134,9 @@ type renderer struct {
 	// render succeeded (RenderTo); buf is kept between renders.
 	sink       bool
 	buf        []byte
-	out        []byte // the innermost capture buffer
-	capturing  int    // >0 while output goes to a capture buffer
+	out        []byte   // the innermost capture buffer
+	outFull    [][]byte // its full chunks, in order (captureChunk)
+	capturing  int      // >0 while output goes to a capture buffer
 	autoescape bool
 	depth      int
 	maxDepth   int
@@ -374,6 +375,7 @@ func (r *renderer) capability(kind, name string) {
 func (r *renderer) write(s string) {
 	switch r.dest(len(s)) {
 	case toCapture:
+		r.captureRoom(len(s))
 		r.out = append(r.out, s...)
 	case toBuf:
 		r.buf = append(r.buf, s...)
@@ -386,6 +388,7 @@ func (r *renderer) write(s string) {
 func (r *renderer) writeBytes(b []byte) {
 	switch r.dest(len(b)) {
 	case toCapture:
+		r.captureRoom(len(b))
 		r.out = append(r.out, b...)
 	case toBuf:
 		r.buf = append(r.buf, b...)
@@ -442,25 +445,65 @@ func (r *renderer) captureStmts(body []syntax.Stmt, sc *scope) string {
 	return r.endCapture(saved)
 }
 
-func (r *renderer) beginCapture() []byte {
-	saved := r.out
+// captureChunk is the largest piece a capture buffer grows to: past it,
+// the buffer is set aside whole (outFull) and a new one started, so a
+// large capture never copies what it holds while growing. Appending
+// into one growing slice kept the old and the new array live together
+// and then copied the whole into the string: a 130 MB capture peaked at
+// 468 MiB (redteam/alloc/capture-buffer-130mb); in chunks it is the
+// chunks plus the one string they are joined into, about twice its size.
+const captureChunk = 1 << 20
+
+// captureState is what a capture saves of the one it interrupts.
+type captureState struct {
+	out  []byte
+	full [][]byte
+}
+
+func (r *renderer) beginCapture() captureState {
+	saved := captureState{r.out, r.outFull}
 	var buf []byte
 	if n := len(r.free); n > 0 {
 		buf = r.free[n-1][:0]
 		r.free = r.free[:n-1]
 	}
-	r.out = buf
+	r.out, r.outFull = buf, nil
 	r.capturing++
 	return saved
 }
 
-func (r *renderer) endCapture(saved []byte) string {
+// captureRoom makes room for n more bytes in the capture buffer: a full
+// chunk is set aside rather than grown past captureChunk.
+func (r *renderer) captureRoom(n int) {
+	if len(r.out)+n > cap(r.out) && len(r.out) >= captureChunk/2 {
+		r.outFull = append(r.outFull, r.out)
+		r.out = make([]byte, 0, max(captureChunk, n))
+	}
+}
+
+func (r *renderer) endCapture(saved captureState) string {
 	r.capturing--
-	s := string(r.out)
+	var s string
+	if len(r.outFull) == 0 {
+		s = string(r.out)
+	} else {
+		n := len(r.out)
+		for _, c := range r.outFull {
+			n += len(c)
+		}
+		var sb strings.Builder
+		sb.Grow(n)
+		for i, c := range r.outFull {
+			sb.Write(c)
+			r.outFull[i] = nil // each chunk is garbage once copied
+		}
+		sb.Write(r.out)
+		s = sb.String()
+	}
 	if cap(r.out) <= 1<<16 {
 		r.free = append(r.free, r.out)
 	}
-	r.out = saved
+	r.out, r.outFull = saved.out, saved.full
 	return s
 }
 
