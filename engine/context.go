@@ -31,6 +31,9 @@ type Context struct {
 	// entries is what copy-in counted for the whole graph, which
 	// value.MaxGraphEntries bounds across updates too.
 	entries int
+	// bytes is the string bytes copy-in counted for the whole graph,
+	// which value.MaxGraphBytes bounds across updates too.
+	bytes int64
 }
 
 // MaxPathSegments bounds the path of Context.WithPath: a value deeper
@@ -43,14 +46,14 @@ const MaxPathSegments = value.MaxDepth
 // as a Context. Later changes to data have no effect on it. A refused
 // copy is a type error naming the path, as a render's is.
 func (e *Environment) Prepare(data map[string]any) (*Context, error) {
-	d, n, err := copyData(data)
+	d, n, nb, err := copyData(data)
 	if err != nil {
 		return nil, err
 	}
 	for _, v := range d.Values() {
 		value.Seal(v)
 	}
-	return &Context{data: d, entries: n}, nil
+	return &Context{data: d, entries: n, bytes: nb}, nil
 }
 
 // Len returns the number of top-level names the context binds.
@@ -107,9 +110,9 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 		return nil, err
 	}
 	var root *value.DictData
-	entries := 0
+	entries, nbytes := 0, int64(0)
 	if c != nil {
-		root, entries = c.data, c.entries
+		root, entries, nbytes = c.data, c.entries, c.bytes
 	}
 	// Walk first: the containers on the path, and what is replaced.
 	chain := make([]value.Value, 0, len(path))
@@ -142,14 +145,19 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 	// The graph's entries: the replaced value's out; a key added below
 	// the top level is one more entry of its dict (the top-level dict's
 	// own keys are not counted, as in a render's copy-in).
-	base := entries
+	base, baseBytes := entries, nbytes
 	if found {
 		base = max(0, base-value.GraphEntries(old))
-	} else if len(path) > 1 {
-		base++
+		baseBytes = max(0, baseBytes-value.GraphBytes(old))
+	} else {
+		if len(path) > 1 {
+			base++
+		}
+		baseBytes += int64(len(path[len(path)-1]))
 	}
 	var cp value.Copier
 	cp.Join(base)
+	cp.JoinBytes(baseBytes)
 	nv, err := cp.CopyPath(path, x)
 	if err != nil {
 		return nil, err
@@ -162,7 +170,7 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 	d := nv.DictData()
 	top, _ := d.GetStr(path[0])
 	value.Seal(top)
-	return &Context{data: d, entries: cp.Entries()}, nil
+	return &Context{data: d, entries: cp.Entries(), bytes: cp.Bytes()}, nil
 }
 
 // listIndex parses a list index segment: digits, below n.

@@ -290,7 +290,7 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 
 // bindData copies a render's data in and binds it.
 func (r *renderer) bindData(data map[string]any) {
-	d, _, err := copyData(data)
+	d, _, _, err := copyData(data)
 	if err != nil {
 		value.ThrowErr(err)
 	}
@@ -306,16 +306,16 @@ func (r *renderer) bindDict(d *value.DictData) {
 
 // copyData is the one copy-in of top-level data (a render's and
 // Prepare's), under the ceilings of one value.Copier (CopyMap). It
-// returns the entries counted.
-func copyData(data map[string]any) (*value.DictData, int, error) {
+// returns the entries and the string bytes counted.
+func copyData(data map[string]any) (*value.DictData, int, int64, error) {
 	c := copiers.Get().(*value.Copier)
 	defer copiers.Put(c)
 	c.Reset()
 	d, err := c.CopyMap(data)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	return d, c.Entries(), nil
+	return d, c.Entries(), c.Bytes(), nil
 }
 
 // copiers recycles the copy-in's buffers (its path and key stacks, whose

@@ -18,7 +18,16 @@ const (
 	MaxGraphEntries = 100000
 	// MaxDepth bounds nesting; a cycle through maps or slices hits it.
 	MaxDepth = 256
+	// MaxGraphBytes bounds the bytes of all strings (values and keys) of
+	// one copied data graph, the limit data_bytes: checked before each
+	// string enters the model (which counts its code points), so data
+	// of any size is refused in time proportional to this ceiling, never
+	// to the data (a 200 MB string took 1 GB before it was refused, M5).
+	MaxGraphBytes = 64 << 20
 )
+
+// LimitDataBytes names the copy-in byte ceiling in its refusal.
+const LimitDataBytes = "data_bytes"
 
 // Surface is implemented by host types that declare a template surface;
 // the copier passes them through as objects instead of refusing them.
@@ -31,6 +40,7 @@ type Surface interface {
 // Copier copies host data into the closed model under the ceilings.
 type Copier struct {
 	entries int
+	bytes   int64 // string bytes copied, keys included (MaxGraphBytes)
 	path    []pathSeg // reused between copies
 	// keys holds the sorted keys of the maps being copied, a stack: each
 	// map's keys are appended, walked and dropped (sortedKeys), so a copy
@@ -40,7 +50,7 @@ type Copier struct {
 
 // Reset readies a Copier for a new graph, keeping its buffers.
 func (c *Copier) Reset() {
-	c.entries = 0
+	c.entries, c.bytes = 0, 0
 	c.path, c.keys = c.path[:0], c.keys[:0]
 }
 
@@ -53,6 +63,9 @@ func (c *Copier) CopyMap(data map[string]any) (*DictData, error) {
 	base := len(c.keys)
 	for _, k := range sortedKeys(c, data) {
 		v, err := c.CopyNamed(k, data[k])
+		if err == nil {
+			err = c.addBytes(len(k))
+		}
 		if err != nil {
 			c.keys = c.keys[:base]
 			return nil, err
@@ -104,6 +117,37 @@ func (c *Copier) CopyPath(path []string, x any) (v Value, err error) {
 // the whole graph would, when the total passes MaxGraphEntries.
 func (c *Copier) Join(entries int) { c.entries = entries }
 
+// JoinBytes is Join for the graph's string bytes (MaxGraphBytes).
+func (c *Copier) JoinBytes(n int64) { c.bytes = n }
+
+// Bytes returns the string bytes counted so far (the graph's, after
+// JoinBytes).
+func (c *Copier) Bytes() int64 { return c.bytes }
+
+// addBytes counts a top-level name's bytes, refusing past the ceiling.
+func (c *Copier) addBytes(n int) error {
+	if c.bytes+int64(n) > MaxGraphBytes {
+		return c.bytesError("<root>", n)
+	}
+	c.bytes += int64(n)
+	return nil
+}
+
+// bytesError is the refusal of the byte ceiling: a budget error naming
+// the limit and the amounts, never the data.
+func (c *Copier) bytesError(at string, n int) *errs.Error {
+	return errs.New(errs.Budget, "copying the data at "+at+" would pass the copy-in ceiling of "+strconv.Itoa(MaxGraphBytes)+
+		" bytes of strings (limit "+LimitDataBytes+"): "+strconv.FormatInt(c.bytes, 10)+" copied, "+strconv.Itoa(n)+" more")
+}
+
+// countBytes counts n string bytes at path, refusing past the ceiling.
+func (c *Copier) countBytes(n int, path *[]pathSeg) {
+	if c.bytes+int64(n) > MaxGraphBytes {
+		panic(c.bytesError(pathString(*path), n))
+	}
+	c.bytes += int64(n)
+}
+
 // Entries returns the entries counted so far (the graph's, after Join).
 func (c *Copier) Entries() int { return c.entries }
 
@@ -123,6 +167,9 @@ func (c *Copier) copyAt(prefix []string, name string, x any) (v Value, err error
 		// scalars need no path and no walk
 		switch t := x.(type) {
 		case string:
+			if err := c.addBytes(len(t)); err != nil {
+				return Value{}, c.bytesError(pathString([]pathSeg{{key: name, idx: -1}}), len(t))
+			}
 			return FromString(t), nil
 		case bool:
 			return FromBool(t), nil
@@ -200,6 +247,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	case Surface:
 		return FromObject(t)
 	case string:
+		c.countBytes(len(t), path)
 		return FromString(t)
 	case bool:
 		return FromBool(t)
@@ -259,6 +307,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		c.count(len(t), path)
 		items := make([]Value, len(t))
 		for i, e := range t {
+			c.countBytes(len(e), path)
 			items[i] = FromString(e)
 		}
 		return copiedList(items, true)
@@ -292,6 +341,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		// first failing value never depend on it.
 		base := len(c.keys)
 		for _, k := range sortedKeys(c, t) {
+			c.countBytes(len(k), path) // at the dict: the key is not named
 			*path = append(*path, pathSeg{key: k, idx: -1})
 			d.appendStr(k, c.copy(t[k], path, depth+1))
 			*path = (*path)[:len(*path)-1]
@@ -303,6 +353,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		d := NewDict(len(t))
 		base := len(c.keys)
 		for _, k := range sortedKeys(c, t) {
+			c.countBytes(len(k)+len(t[k]), path)
 			d.appendStr(k, FromString(t[k]))
 		}
 		c.keys = c.keys[:base]
@@ -311,6 +362,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		c.count(len(t.Keys), path)
 		d := NewDict(len(t.Keys))
 		for i, k := range t.Keys {
+			c.countBytes(len(k), path)
 			*path = append(*path, pathSeg{key: k, idx: -1})
 			d.SetStr(k, c.copy(t.Values[i], path, depth+1))
 			*path = (*path)[:len(*path)-1]
@@ -326,6 +378,30 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 type OrderedMap struct {
 	Keys   []string
 	Values []any
+}
+
+// GraphBytes is the string bytes copy-in counts for a value it made:
+// its strings and its dicts' keys at any depth (what an update of a
+// prepared context takes out of its graph).
+func GraphBytes(v Value) int64 {
+	switch v.k {
+	case String:
+		return int64(len(v.s))
+	case List, Tuple:
+		var n int64
+		for _, it := range v.Items() {
+			n += GraphBytes(it)
+		}
+		return n
+	case Dict:
+		d := v.DictData()
+		var n int64
+		for i := range d.keys {
+			n += GraphBytes(d.keys[i]) + GraphBytes(d.vals[i])
+		}
+		return n
+	}
+	return 0
 }
 
 // GraphEntries is the number of entries copy-in counts for a value it
