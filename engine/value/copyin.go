@@ -40,7 +40,7 @@ type Surface interface {
 // Copier copies host data into the closed model under the ceilings.
 type Copier struct {
 	entries int
-	bytes   int64 // string bytes copied, keys included (MaxGraphBytes)
+	bytes   int64     // string bytes copied, keys included (MaxGraphBytes)
 	path    []pathSeg // reused between copies
 	// keys holds the sorted keys of the maps being copied, a stack: each
 	// map's keys are appended, walked and dropped (sortedKeys), so a copy
