@@ -56,7 +56,7 @@ func splitMethod(name string, right bool) methodFunc {
 		}
 		out := make([]value.Value, len(parts))
 		for i, p := range parts {
-			out[i] = strResult(recv, p)
+			out[i] = value.StringLike(recv, p)
 		}
 		return value.NewList(out)
 	}
@@ -194,7 +194,7 @@ func strSplitlines(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	n := lineSplit(s, keep, nil)
 	chargeElems(c, n, "str.splitlines")
 	out := make([]value.Value, 0, n)
-	lineSplit(s, keep, func(p string) { out = append(out, strResult(recv, p)) })
+	lineSplit(s, keep, func(p string) { out = append(out, value.StringLike(recv, p)) })
 	return value.NewList(out)
 }
 
@@ -287,7 +287,7 @@ func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 			typeError("character mapping must return integer, None or str")
 		}
 	}
-	return strResult(recv, sb.String())
+	return value.StringLike(recv, sb.String())
 }
 
 func strMaketrans(c value.Ctx, recv value.Value, args *value.Args) value.Value {
