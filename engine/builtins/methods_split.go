@@ -354,7 +354,7 @@ func markupUnescape(c value.Ctx, recv value.Value, args *value.Args) value.Value
 // same way (including the quadratic scans of unclosed openers).
 func markupStriptags(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("striptags", args, 0, 0)
-	return fStriptags(c, value.FromString(recv.Str()), nil)
+	return fStriptags(c, recv.Plain(), nil)
 }
 
 // HTMLUnescape is Python's html.unescape.

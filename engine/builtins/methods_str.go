@@ -505,6 +505,6 @@ func markupArg(c value.Ctx, v value.Value) value.Value {
 // methods markupsafe leaves alone return plain values).
 func plainStr(f methodFunc) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
-		return f(c, value.FromString(recv.Str()), args)
+		return f(c, recv.Plain(), args)
 	}
 }

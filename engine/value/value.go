@@ -143,6 +143,17 @@ func (v Value) MarkSafe() Value {
 	return v
 }
 
+// Plain returns the string value v without its markup flag, keeping its
+// count as MarkSafe does (the str methods markupsafe leaves alone run on
+// the plain text of a Markup receiver).
+func (v Value) Plain() Value {
+	if v.k != String {
+		panic("value: Plain of a non-string")
+	}
+	v.safe = false
+	return v
+}
+
 // StringLike returns s as a string value carrying like's markup flag. When
 // s is like's own text (a method or slice that changed nothing returns its
 // receiver's string, compared in O(1) when it shares the bytes), like's

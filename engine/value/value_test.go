@@ -18,6 +18,7 @@ func TestStringCountKept(t *testing.T) {
 		n    int64
 	}{
 		{"MarkSafe", known.MarkSafe(), true, 42},
+		{"Plain", known.MarkSafe().Plain(), false, 42},
 		{"StringLike same text", StringLike(known, s), false, 42},
 		{"StringLike same text, markup", StringLike(known.MarkSafe(), s), true, 42},
 		{"StringLike other text", StringLike(known.MarkSafe(), s[:1]), true, 2},
