@@ -47,8 +47,8 @@ func fAbs(c value.Ctx, v value.Value, args *value.Args) value.Value {
 
 // pyParseFloat is Python's float(str): surrounding whitespace, a sign,
 // digits with single underscores between them, inf/infinity/nan.
-func pyParseFloat(s string) (float64, bool) {
-	s, ok := asciiDigits(pyStrip(s, nil, true, true))
+func pyParseFloat(c value.Ctx, op, s string) (float64, bool) {
+	s, ok := asciiDigits(c, op, pyStrip(s, nil, true, true))
 	if !ok {
 		return 0, false
 	}
@@ -117,16 +117,26 @@ func pyParseFloat(s string) (float64, bool) {
 	if i != n {
 		return 0, false
 	}
+	if len(clean) > 64 {
+		// a long number is read again digit by digit (ParseFloat's
+		// normalising pass): 4 ns a byte where its caller charged 1
+		c.Charge(budget.Mul(int64(len(clean)), numberCost), op)
+	}
 	return value.ParseFloat(string(clean))
 }
 
+// numberCost is charged a byte of a long number's digits before they are
+// parsed and of a number with non-ASCII digits before they are mapped,
+// over the byte its caller charged for reading it.
+const numberCost = 4
+
 // pyParseInt is Python's int(str, base). ok is false for a ValueError;
 // wide is true when the digits are valid but exceed 64 bits.
-func pyParseInt(s string, base int64) (n int64, ok, wide bool) {
+func pyParseInt(c value.Ctx, op, s string, base int64) (n int64, ok, wide bool) {
 	if base != 0 && (base < 2 || base > 36) {
 		return 0, false, false
 	}
-	s, ok = asciiDigits(pyStrip(s, nil, true, true))
+	s, ok = asciiDigits(c, op, pyStrip(s, nil, true, true))
 	if !ok {
 		return 0, false, false
 	}
@@ -208,7 +218,7 @@ func pyParseInt(s string, base int64) (n int64, ok, wide bool) {
 // is refused there (mapping all of it, then lower-casing it, ran 13 to
 // 18 ns a unit). The decimal ranges come in runs of ten starting at zero
 // (gen_class_tables.py), so a digit's value is its offset in its range.
-func asciiDigits(s string) (string, bool) {
+func asciiDigits(c value.Ctx, op, s string) (string, bool) {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf {
 		i++
@@ -216,11 +226,15 @@ func asciiDigits(s string) (string, bool) {
 	if i == len(s) {
 		return s, true
 	}
+	var run runeRange         // the last digit's run: digits of one script skip the search
 	for _, r := range s[i:] { // checked before anything is allocated
-		if r >= utf8.RuneSelf && !inRanges(pyDecimalRanges, r) {
-			return "", false
+		if r >= utf8.RuneSelf {
+			if _, ok := decimalDigit(r, &run); !ok {
+				return "", false
+			}
 		}
 	}
+	c.Charge(budget.Mul(int64(len(s)), numberCost), op)
 	var sb strings.Builder
 	sb.Grow(len(s))
 	sb.WriteString(s[:i])
@@ -229,10 +243,25 @@ func asciiDigits(s string) (string, bool) {
 			sb.WriteByte(byte(r))
 			continue
 		}
-		zero, _ := rangeOf(pyDecimalRanges, r)
-		sb.WriteByte(byte('0' + (r-zero)%10))
+		d, _ := decimalDigit(r, &run)
+		sb.WriteByte(d)
 	}
 	return sb.String(), true
+}
+
+// decimalDigit is the ASCII digit of the decimal digit r, looked up in
+// *run first and in the decimal table when r is outside it (*run then
+// becomes r's run of ten).
+func decimalDigit(r rune, run *runeRange) (byte, bool) {
+	if r < run.lo || r > run.hi {
+		zero, ok := rangeOf(pyDecimalRanges, r)
+		if !ok {
+			return 0, false
+		}
+		lo := zero + (r-zero)/10*10
+		*run = runeRange{lo, lo + 9}
+	}
+	return byte('0' + r - run.lo), true
 }
 
 // floatToInt is Python's int(float) within 64 bits.
@@ -277,14 +306,14 @@ func fInt(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		return dflt
 	case value.String:
 		c.Charge(int64(len(v.Str())), "filter int")
-		n, ok, wide := pyParseInt(v.Str(), base)
+		n, ok, wide := pyParseInt(c, "filter int", v.Str(), base)
 		if wide {
 			overflowErr(c, "int()")
 		}
 		if ok {
 			return value.FromInt(n)
 		}
-		if f, ok := pyParseFloat(v.Str()); ok {
+		if f, ok := pyParseFloat(c, "filter int", v.Str()); ok {
 			if n, ok := floatToInt(c, f); ok {
 				return value.FromInt(n)
 			}
@@ -306,7 +335,7 @@ func fFloat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		return value.FromFloat(v.Float())
 	case value.String:
 		c.Charge(int64(len(v.Str())), "filter float")
-		if f, ok := pyParseFloat(v.Str()); ok {
+		if f, ok := pyParseFloat(c, "filter float", v.Str()); ok {
 			return value.FromFloat(f)
 		}
 	}
@@ -462,7 +491,7 @@ func fFilesizeformat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		b = v.Float()
 	case value.String:
 		c.Charge(int64(len(v.Str())), "filter filesizeformat")
-		f, ok := pyParseFloat(v.Str())
+		f, ok := pyParseFloat(c, "filter filesizeformat", v.Str())
 		if !ok {
 			value.Throwf(errs.Type, "could not convert string to float: %s", errs.Quote(v.Str()))
 		}
