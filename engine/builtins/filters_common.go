@@ -306,9 +306,6 @@ func pyLower(s string) string { return PyLower(s) }
 // pyUpper is Python's str.upper.
 func pyUpper(s string) string { return PyUpper(s) }
 
-// isASCII reports a string with only ASCII bytes (the fast paths).
-func isASCII(s string) bool { return asciiOnly(s) }
-
 // decodeRune decodes the code point at byte i (an invalid byte is one
 // code point of width 1).
 func decodeRune(s string, i int) (rune, int) {
