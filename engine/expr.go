@@ -471,7 +471,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 	case value.String:
 		s := x.Str()
 		if runes == nil && step == 1 && count > 0 {
-			return sliceStr(x, s[lo:lo+int64(count)])
+			return value.StringLike(x, s[lo:lo+int64(count)])
 		}
 		var sb strings.Builder
 		if runes == nil {
@@ -480,7 +480,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		} else {
 			at(func(p int) { sb.WriteRune(runes[p]) })
 		}
-		return sliceStr(x, sb.String())
+		return value.StringLike(x, sb.String())
 	}
 	out := make([]value.Value, 0, count)
 	at(func(p int) { out = append(out, items[p]) })
@@ -500,13 +500,6 @@ func sliceLen(lo, hi, step int64) int {
 		return int(uint64(lo-hi-1)/uint64(-step)) + 1 // uint64(-MinInt64) is 2^63
 	}
 	return 0
-}
-
-func sliceStr(orig value.Value, s string) value.Value {
-	if orig.IsSafe() {
-		return value.Safe(s)
-	}
-	return value.FromString(s)
 }
 
 // sliceBounds is Python's slice.indices.

@@ -162,7 +162,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 			s := v.Str()
 			r.Charge(int64(len(s)), "string index")
 			if c, ok := runeAt(s, key.Int()); ok {
-				return sliceStr(v, c)
+				return value.StringLike(v, c)
 			}
 			return value.UndefHint("", "string index out of range")
 		}

@@ -66,14 +66,6 @@ func strOf(c value.Ctx, v value.Value) string {
 	return value.StrIn(c, v)
 }
 
-// withSafe returns s carrying the markup flag of like.
-func withSafe(like value.Value, s string) value.Value {
-	if like.IsSafe() {
-		return value.Safe(s)
-	}
-	return value.FromString(s)
-}
-
 // argInt reads an integer parameter; Missing gives def. Python refuses
 // floats where an index is expected, so they are a type error.
 func argInt(fn string, v value.Value, def int64) int64 {
@@ -233,7 +225,7 @@ func (p attrPath) get(c value.Ctx, v value.Value, dflt *value.Value) value.Value
 func ignoreCase(c value.Ctx, v value.Value) value.Value {
 	if v.IsString() {
 		c.Charge(int64(len(v.Str())), "case folding")
-		return withSafe(v, pyLower(v.Str()))
+		return value.StringLike(v, pyLower(v.Str()))
 	}
 	return v
 }
@@ -313,9 +305,6 @@ func pyLower(s string) string { return PyLower(s) }
 
 // pyUpper is Python's str.upper.
 func pyUpper(s string) string { return PyUpper(s) }
-
-// isASCII reports a string with only ASCII bytes (the fast paths).
-func isASCII(s string) bool { return asciiOnly(s) }
 
 // decodeRune decodes the code point at byte i (an invalid byte is one
 // code point of width 1).

@@ -50,8 +50,8 @@ func fForceescape(c value.Ctx, v value.Value, args *value.Args) value.Value {
 
 func fSafe(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_mark_safe")
-	if v.IsSafe() {
-		return v
+	if v.IsString() {
+		return v.MarkSafe() // keeps the count: O(1), as Markup(s) is
 	}
 	return value.Safe(pyStr(c, v))
 }

@@ -78,7 +78,7 @@ func fLast(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for i > 0 && s[i]&0xC0 == 0x80 {
 			i--
 		}
-		return withSafe(v, s[i:]) // reversed() indexes: Markup.__getitem__
+		return value.StringLike(v, s[i:]) // reversed() indexes: Markup.__getitem__
 	case value.List, value.Tuple, value.Dict, value.Undefined:
 		items := draw1(c, v)
 		if len(items) > 0 {
@@ -132,7 +132,7 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			b.WriteString(s[j:i])
 			i = j
 		}
-		return withSafe(v, b.String())
+		return value.StringLike(v, b.String())
 	case value.List, value.Tuple, value.Dict, value.Undefined, value.Object:
 		if v.Kind() == value.Object {
 			if _, ok := v.ObjectImpl().(value.Iterable); !ok {
@@ -169,7 +169,7 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			k := int(c.Rand() % uint64(n))
 			for _, r := range str {
 				if k == 0 {
-					return withSafe(v, string(r))
+					return value.StringLike(v, string(r))
 				}
 				k--
 			}

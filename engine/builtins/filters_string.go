@@ -31,14 +31,14 @@ func fUpper(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_upper")
 	s := softStr(c, v)
 	c.Charge(int64(len(s.Str()))*caseCost, "filter upper")
-	return withSafe(s, pyUpper(s.Str()))
+	return value.StringLike(s, pyUpper(s.Str()))
 }
 
 func fLower(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_lower")
 	s := softStr(c, v)
 	c.Charge(int64(len(s.Str()))*caseCost, "filter lower")
-	return withSafe(s, pyLower(s.Str()))
+	return value.StringLike(s, pyLower(s.Str()))
 }
 
 // fCapitalize is str.capitalize: title-case first code point, rest lower.
@@ -50,7 +50,7 @@ func fCapitalize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if str == "" {
 		return s
 	}
-	return withSafe(s, PyCapitalize(str))
+	return value.StringLike(s, PyCapitalize(str))
 }
 
 // isTitleSep is Jinja's _word_beginning_split_re class [-\s({\[<].
@@ -112,7 +112,7 @@ func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	s := softStr(c, v)
 	c.Charge(int64(len(s.Str())), "filter trim")
 	if isNoneOrMissing(a[0]) {
-		return withSafe(s, pyStrip(s.Str(), nil, true, true))
+		return value.StringLike(s, pyStrip(s.Str(), nil, true, true))
 	}
 	if !a[0].IsString() {
 		value.Throwf(errs.Type, "strip arg must be None or str")
@@ -121,7 +121,7 @@ func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if s.IsSafe() {
 		chars = value.EscapeStr(a[0]) // Markup.strip escapes its argument
 	}
-	return withSafe(s, pyStrip(s.Str(), &chars, true, true))
+	return value.StringLike(s, pyStrip(s.Str(), &chars, true, true))
 }
 
 // fCenter is str.center; the padded width is charged before padding.
@@ -138,7 +138,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	marg := width - n
 	left := marg/2 + (marg & width & 1)
 	out := strings.Repeat(" ", int(left)) + str + strings.Repeat(" ", int(marg-left))
-	return withSafe(s, out)
+	return value.StringLike(s, out)
 }
 
 // fReplace is Jinja's do_replace. The result size is computed from the
@@ -186,7 +186,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// far more time than its units say
 	size := budget.Add(int64(len(str)), budget.Mul(k, int64(len(nw))+budget.Elem/2))
 	c.Charge(size, "filter replace")
-	return withSafe(s, strings.Replace(str, old, nw, int(k)))
+	return value.StringLike(s, strings.Replace(str, old, nw, int(k)))
 }
 
 // escapeArg is markupsafe's argument escaping for Markup methods.
@@ -349,7 +349,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		sb.WriteString(ln)
 		start = next
 	}
-	return withSafe(v, sb.String())
+	return value.StringLike(v, sb.String())
 }
 
 // pyConcat is Python's a + b over str and Markup: Markup on either side
@@ -372,7 +372,7 @@ func pyJoin(sep value.Value, items []value.Value) value.Value {
 			strs[i] = it.Str()
 		}
 	}
-	return withSafe(sep, strings.Join(strs, sep.Str()))
+	return value.StringLike(sep, strings.Join(strs, sep.Str()))
 }
 
 // indentMixed is do_indent taken literally for plain text with a Markup

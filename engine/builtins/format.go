@@ -92,7 +92,7 @@ func runFormat(c value.Ctx, recv value.Value, src *fieldSource) value.Value {
 	f := &formatter{c: c, src: src, markup: recv.IsSafe()}
 	var sb strings.Builder
 	f.vformat(&sb, s, 2)
-	return strResult(recv, sb.String())
+	return value.StringLike(recv, sb.String())
 }
 
 // vformat is string.Formatter._vformat: literal text and fields; every

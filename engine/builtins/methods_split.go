@@ -25,6 +25,13 @@ func splitMethod(name string, right bool) methodFunc {
 		scan(c, "str."+name, s)
 		var parts []string
 		if a[0].IsMissing() || a[0].IsNone() {
+			if !utf8.ValidString(s) {
+				// each invalid byte becomes a U+FFFD, once, charged by
+				// the bytes it may make (as []rune did twice, at 31 ns a
+				// unit; fuzz seed ec5e727ea1697bee)
+				c.Charge(budget.Mul(int64(len(s)), utf8.UTFMax-1), "str."+name)
+				s = invalidBytesReplaced(s)
+			}
 			n := wsSplit(s, max, right, nil)
 			chargeElems(c, n, "str."+name)
 			c.Charge(int64(len(s)), "str."+name)
@@ -56,10 +63,55 @@ func splitMethod(name string, right bool) methodFunc {
 		}
 		out := make([]value.Value, len(parts))
 		for i, p := range parts {
-			out[i] = strResult(recv, p)
+			out[i] = value.StringLike(recv, p)
 		}
 		return value.NewList(out)
 	}
+}
+
+// spaceFirst and spaceLast mark the bytes a whitespace code point starts
+// and ends with in UTF-8: wsSplit looks closer only at those, and steps
+// over any other byte.
+var spaceFirst, spaceLast = spaceBytes()
+
+func spaceBytes() (first, last [256]bool) {
+	var b [utf8.UTFMax]byte
+	for _, rg := range pySpaceRanges {
+		for r := rg.lo; r <= rg.hi; r++ {
+			w := utf8.EncodeRune(b[:], r)
+			first[b[0]], last[b[w-1]] = true, true
+		}
+	}
+	return first, last
+}
+
+// invalidBytesReplaced is s (not valid UTF-8) with each invalid byte a
+// U+FFFD, built in one pass into at most three bytes a byte (what its
+// caller charged).
+func invalidBytesReplaced(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s) * (utf8.UTFMax - 1))
+	for i := 0; i < len(s); {
+		b := s[i]
+		switch {
+		case b < utf8.RuneSelf:
+			sb.WriteByte(b)
+			i++
+			continue
+		case b < 0xC2 || b > 0xF4: // never starts a code point
+			sb.WriteString(string(utf8.RuneError))
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 {
+			sb.WriteString(string(utf8.RuneError))
+		} else {
+			sb.WriteString(s[i : i+w])
+		}
+		i += w
+	}
+	return sb.String()
 }
 
 // wsSplit is Python's split on runs of whitespace (or rsplit when right).
@@ -67,9 +119,6 @@ func splitMethod(name string, right bool) methodFunc {
 // walks s by byte offsets, its parts substrings of s: the two code-point
 // copies and the part strings it built before allocated 10 bytes a byte.
 func wsSplit(s string, max int64, right bool, out *[]string) int {
-	if !utf8.ValidString(s) {
-		s = string([]rune(s)) // each invalid byte a U+FFFD, as before
-	}
 	n := 0
 	emit := func(p string) {
 		n++
@@ -87,6 +136,11 @@ func wsSplit(s string, max int64, right bool, out *[]string) int {
 			return uniSpace(rune(s[i-1])), 1
 		case !back && s[i] < utf8.RuneSelf:
 			return uniSpace(rune(s[i])), 1
+		case back && !spaceLast[s[i-1]], !back && !spaceFirst[s[i]]:
+			// no space ends (starts) with this byte: step over it
+			// without decoding (a word of é or U+FFFD ran 5 to 25 ns a
+			// unit); inside a rune the next byte is no space's either
+			return false, 1
 		case back:
 			r, w = utf8.DecodeLastRuneInString(s[:i])
 		default:
@@ -109,6 +163,10 @@ func wsSplit(s string, max int64, right bool, out *[]string) int {
 			}
 			j := i
 			for i < len(s) {
+				if !spaceFirst[s[i]] {
+					i++ // the hot loop of a long word
+					continue
+				}
 				sp, w := space(i, false)
 				if sp {
 					break
@@ -148,6 +206,10 @@ func wsSplit(s string, max int64, right bool, out *[]string) int {
 		}
 		j := i
 		for i > 0 {
+			if !spaceLast[s[i-1]] {
+				i--
+				continue
+			}
 			sp, w := space(i, true)
 			if sp {
 				break
@@ -194,7 +256,7 @@ func strSplitlines(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	n := lineSplit(s, keep, nil)
 	chargeElems(c, n, "str.splitlines")
 	out := make([]value.Value, 0, n)
-	lineSplit(s, keep, func(p string) { out = append(out, strResult(recv, p)) })
+	lineSplit(s, keep, func(p string) { out = append(out, value.StringLike(recv, p)) })
 	return value.NewList(out)
 }
 
@@ -287,7 +349,7 @@ func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 			typeError("character mapping must return integer, None or str")
 		}
 	}
-	return strResult(recv, sb.String())
+	return value.StringLike(recv, sb.String())
 }
 
 func strMaketrans(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -354,7 +416,7 @@ func markupUnescape(c value.Ctx, recv value.Value, args *value.Args) value.Value
 // same way (including the quadratic scans of unclosed openers).
 func markupStriptags(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("striptags", args, 0, 0)
-	return fStriptags(c, value.FromString(recv.Str()), nil)
+	return fStriptags(c, recv.Plain(), nil)
 }
 
 // HTMLUnescape is Python's html.unescape.

@@ -42,20 +42,13 @@ func scan(c value.Ctx, op string, ss ...string) {
 	c.Charge(n, op)
 }
 
-func strResult(recv value.Value, s string) value.Value {
-	if recv.IsSafe() {
-		return value.Safe(s)
-	}
-	return value.FromString(s)
-}
-
 // caseMethod builds upper/lower/..., charged caseCost a byte.
 func caseMethod(name string, f func(string) string) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		posArgs(name, args, 0, 0)
 		s := recv.Str()
 		c.Charge(budget.Mul(int64(len(s)), caseCost), "str."+name)
-		return strResult(recv, f(s))
+		return value.StringLike(recv, f(s))
 	}
 }
 
@@ -193,7 +186,7 @@ func padded(recv value.Value, s string, left, right int64, fill string) value.Va
 	for i := int64(0); i < right; i++ {
 		sb.WriteString(fill)
 	}
-	return strResult(recv, sb.String())
+	return value.StringLike(recv, sb.String())
 }
 
 func strCenter(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -223,14 +216,14 @@ func strZfill(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	n := int64(value.RuneLen(s))
 	if width <= n {
 		scan(c, "str.zfill", s)
-		return strResult(recv, s)
+		return value.StringLike(recv, s)
 	}
 	c.Charge(budget.Add(int64(len(s)), width-n), "str.zfill")
 	zeros := strings.Repeat("0", int(width-n))
 	if s != "" && (s[0] == '+' || s[0] == '-') {
-		return strResult(recv, s[:1]+zeros+s[1:])
+		return value.StringLike(recv, s[:1]+zeros+s[1:])
 	}
-	return strResult(recv, zeros+s)
+	return value.StringLike(recv, zeros+s)
 }
 
 func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -272,7 +265,7 @@ func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 			col++
 		}
 	}
-	return strResult(recv, sb.String())
+	return value.StringLike(recv, sb.String())
 }
 
 func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -300,7 +293,7 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	// each match also costs a search and a copy of its own (see the
 	// replace filter)
 	c.Charge(budget.Add(int64(len(s)), budget.Mul(occ, grow+budget.Elem/2)), "str.replace")
-	return strResult(recv, strings.Replace(s, old, nw, int(occ)))
+	return value.StringLike(recv, strings.Replace(s, old, nw, int(occ)))
 }
 
 // stripSet is Python's strip argument: nil means whitespace.
@@ -318,17 +311,17 @@ func stripArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (st
 
 func strStrip(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	s, f := stripArgs(c, "strip", recv, args)
-	return strResult(recv, strings.TrimRightFunc(strings.TrimLeftFunc(s, f), f))
+	return value.StringLike(recv, strings.TrimRightFunc(strings.TrimLeftFunc(s, f), f))
 }
 
 func strLstrip(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	s, f := stripArgs(c, "lstrip", recv, args)
-	return strResult(recv, strings.TrimLeftFunc(s, f))
+	return value.StringLike(recv, strings.TrimLeftFunc(s, f))
 }
 
 func strRstrip(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	s, f := stripArgs(c, "rstrip", recv, args)
-	return strResult(recv, strings.TrimRightFunc(s, f))
+	return value.StringLike(recv, strings.TrimRightFunc(s, f))
 }
 
 func affixRemove(name string, suffix bool) methodFunc {
@@ -368,7 +361,7 @@ func partitionMethod(name string, last bool) methodFunc {
 		if i >= 0 {
 			parts = [3]string{s[:i], sep, s[i+len(sep):]}
 		}
-		return value.NewTuple([]value.Value{strResult(recv, parts[0]), strResult(recv, parts[1]), strResult(recv, parts[2])})
+		return value.NewTuple([]value.Value{value.StringLike(recv, parts[0]), value.StringLike(recv, parts[1]), value.StringLike(recv, parts[2])})
 	}
 }
 
@@ -408,7 +401,7 @@ func strJoin(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		}
 		sb.WriteString(x)
 	}
-	return strResult(recv, sb.String())
+	return value.StringLike(recv, sb.String())
 }
 
 func itoa(n int64) string { return value.ToString(value.FromInt(n)) }
@@ -512,6 +505,6 @@ func markupArg(c value.Ctx, v value.Value) value.Value {
 // methods markupsafe leaves alone return plain values).
 func plainStr(f methodFunc) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
-		return f(c, value.FromString(recv.Str()), args)
+		return f(c, recv.Plain(), args)
 	}
 }

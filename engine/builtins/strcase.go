@@ -13,6 +13,12 @@ import (
 type runeRange struct{ lo, hi rune }
 
 func inRanges(rs []runeRange, r rune) bool {
+	_, ok := rangeOf(rs, r)
+	return ok
+}
+
+// rangeOf returns the first code point of the range of rs holding r.
+func rangeOf(rs []runeRange, r rune) (rune, bool) {
 	lo, hi := 0, len(rs)
 	for lo < hi {
 		m := (lo + hi) / 2
@@ -22,10 +28,10 @@ func inRanges(rs []runeRange, r rune) bool {
 		case r > rs[m].hi:
 			lo = m + 1
 		default:
-			return true
+			return rs[m].lo, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // pyIsLower is Python's Lowercase property (Ll + Other_Lowercase).

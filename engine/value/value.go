@@ -132,6 +132,42 @@ func FromString(s string) Value { return Value{k: String, s: s, n: int64(RuneLen
 // FromString.
 func Safe(s string) Value { return Value{k: String, s: s, safe: true, n: int64(RuneLen(s)) + 1} }
 
+// MarkSafe returns the string value v as markup. It keeps the code-point
+// count v already knows, so `s|safe` on a long string is O(1) as Markup(s)
+// is in Python, not a scan of every byte for one step's charge.
+func (v Value) MarkSafe() Value {
+	if v.k != String {
+		panic("value: MarkSafe of a non-string")
+	}
+	v.safe = true
+	return v
+}
+
+// Plain returns the string value v without its markup flag, keeping its
+// count as MarkSafe does (the str methods markupsafe leaves alone run on
+// the plain text of a Markup receiver).
+func (v Value) Plain() Value {
+	if v.k != String {
+		panic("value: Plain of a non-string")
+	}
+	v.safe = false
+	return v
+}
+
+// StringLike returns s as a string value carrying like's markup flag. When
+// s is like's own text (a method or slice that changed nothing returns its
+// receiver's string, compared in O(1) when it shares the bytes), like's
+// code-point count is kept rather than counted again.
+func StringLike(like Value, s string) Value {
+	if like.k == String && like.n > 0 && len(s) == len(like.s) && s == like.s {
+		return like
+	}
+	if like.IsSafe() {
+		return Safe(s)
+	}
+	return FromString(s)
+}
+
 // RuneCount is the length of a string value in code points: O(1) when the
 // value knows it (FromString, Safe, repetition), a scan otherwise.
 func (v Value) RuneCount() int {

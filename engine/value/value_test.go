@@ -1,0 +1,33 @@
+package value
+
+import "testing"
+
+// TestStringCountKept holds that re-marking or re-wrapping a string value
+// keeps the code-point count it knows instead of scanning again: the
+// count field is the O(1) len() that `s|safe`, Markup methods and
+// unchanged slices rely on (each used to rescan a long string for one
+// step's charge).
+func TestStringCountKept(t *testing.T) {
+	s := "aé€" + string(rune(0x1F600))
+	v := FromString(s)
+	known := Value{k: String, s: s, n: 42} // a deliberately wrong count proves no recount
+	cases := []struct {
+		name string
+		got  Value
+		safe bool
+		n    int64
+	}{
+		{"MarkSafe", known.MarkSafe(), true, 42},
+		{"Plain", known.MarkSafe().Plain(), false, 42},
+		{"StringLike same text", StringLike(known, s), false, 42},
+		{"StringLike same text, markup", StringLike(known.MarkSafe(), s), true, 42},
+		{"StringLike other text", StringLike(known.MarkSafe(), s[:1]), true, 2},
+		{"StringLike unknown count", StringLike(Value{k: String, s: s}, s), false, 5},
+		{"FromString", v, false, 5},
+	}
+	for _, c := range cases {
+		if c.got.IsSafe() != c.safe || c.got.n != c.n || c.got.Str() != c.got.s {
+			t.Errorf("%s: safe=%v n=%d, want safe=%v n=%d", c.name, c.got.IsSafe(), c.got.n, c.safe, c.n)
+		}
+	}
+}
