@@ -279,12 +279,32 @@ func writeQuoted(sb *strings.Builder, s string) {
 		if len(s) == 0 {
 			break
 		}
+		if b := s[0]; b < 0x80 && b != q {
+			sb.WriteString(asciiEscapes[b]) // one write, no rune decoded
+			s = s[1:]
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s)
+		if r >= 0x80 && r != utf8.RuneError && unicode.IsPrint(r) {
+			sb.WriteString(s[:size]) // printable: its own bytes, not decoded and encoded again
+		} else {
+			writeQuotedRune(sb, r, q)
+		}
 		s = s[size:]
-		writeQuotedRune(sb, r, q)
 	}
 	sb.WriteByte(q)
 }
+
+// asciiEscapes is the repr of each ASCII byte but the quote inside a
+// str's repr (the quote depends on the string).
+var asciiEscapes = func() (t [0x80]string) {
+	for b := range t {
+		var sb strings.Builder
+		writeQuotedRune(&sb, rune(b), 0xff) // 0xff: no ASCII byte is the quote
+		t[b] = sb.String()
+	}
+	return t
+}()
 
 func writeQuotedRune(sb *strings.Builder, r rune, q byte) {
 	switch {
