@@ -280,7 +280,7 @@ func TestStringScansCharged(t *testing.T) {
 	})
 }
 
-// TestLargeCaptureInChunks: a capture past captureChunk is kept in
+// TestLargeCaptureInChunks: a capture past outChunk is kept in
 // chunks and joined once (a 130 MB capture peaked at 468 MiB growing one
 // slice; redteam/alloc/capture-buffer-130mb, BenchmarkHostileCases); the
 // text is the same, nested captures included.

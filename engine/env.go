@@ -223,12 +223,7 @@ func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro 
 	// The output is sized once, for the static text or the last render's
 	// output, whichever is larger, instead of growing from nothing.
 	size := int(min(max(t.info.staticBytes, t.outHint.Load())+16, r.meter.Limits.OutputBytes))
-	if w != nil {
-		r.sink = true
-		r.buf = slices.Grow(r.buf[:0], size)
-	} else {
-		r.root.Grow(size)
-	}
+	r.root.cur = slices.Grow(r.root.cur[:0], min(size, outChunk))
 	err := r.run(func() {
 		r.poll()
 		if pc != nil {
@@ -244,8 +239,7 @@ func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro 
 	res := Result{Units: r.meter.Used() - start}
 	n := int64(r.root.Len())
 	if w != nil {
-		n = int64(len(r.buf))
-		_, err = w.Write(r.buf)
+		err = r.root.writeTo(w)
 	} else {
 		res.Output = r.root.String()
 	}

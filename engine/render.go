@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -129,14 +128,12 @@ type blockRef struct {
 type renderer struct {
 	env   *Environment
 	meter *budget.Meter
-	root  strings.Builder // the render's output (Render)
-	// sink: the output goes to buf, a pooled buffer written out once the
-	// render succeeded (RenderTo); buf is kept between renders.
-	sink       bool
-	buf        []byte
-	out        []byte   // the innermost capture buffer
-	outFull    [][]byte // its full chunks, in order (captureChunk)
-	capturing  int      // >0 while output goes to a capture buffer
+	// root is the render's output, kept between renders (its last chunk,
+	// up to maxPooledOutput): written out to the host's writer once the
+	// render succeeded (RenderTo), else joined into Result.Output.
+	root       outBuf
+	out        outBuf // the innermost capture buffer
+	capturing  int    // >0 while output goes to a capture buffer
 	autoescape bool
 	depth      int
 	maxDepth   int
@@ -174,9 +171,9 @@ var renderers = sync.Pool{New: func() any { return new(renderer) }}
 // render shares one (RenderString), nil for its own under ro's limits.
 func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	r := renderers.Get().(*renderer)
-	free, vars, buf := r.free, r.rootScope.vars, r.buf
+	free, vars, root := r.free, r.rootScope.vars, r.root
 	*r = renderer{}
-	r.free, r.rootScope.vars, r.buf = free, vars, buf[:0]
+	r.free, r.rootScope.vars, r.root = free, vars, root
 	if m == nil {
 		r.ownMeter = budget.Meter{Limits: t.env.limitsFor(ro).Resolved()}
 		m = &r.ownMeter
@@ -186,8 +183,12 @@ func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	return r
 }
 
-// maxPooledOutput is the largest output buffer a pooled renderer keeps.
-const maxPooledOutput = 1 << 20
+// maxPooledOutput is the largest output buffer a pooled renderer keeps,
+// maxPooledCapture the largest capture buffer.
+const (
+	maxPooledOutput  = 1 << 20
+	maxPooledCapture = 1 << 16
+)
 
 // putRenderer returns r to the pool once its render is over. Nothing of
 // the render may still reference it: a render returns strings and
@@ -197,10 +198,12 @@ func putRenderer(r *renderer) {
 	if len(r.free) > 16 {
 		r.free = r.free[:16]
 	}
-	r.root = strings.Builder{} // the output now belongs to the caller
-	if cap(r.buf) > maxPooledOutput {
-		r.buf = nil
+	for i, b := range r.free {
+		if cap(b) > maxPooledCapture {
+			r.free[i] = nil // a pooled renderer keeps small capture buffers only
+		}
 	}
+	r.root.reset(maxPooledOutput) // the output was copied out or written out
 	r.data, r.fr, r.cur, r.ctx, r.hostState = nil, nil, nil, nil, nil
 	r.topFrame = frame{}
 	clear(r.rootScope.vars)
@@ -375,12 +378,9 @@ func (r *renderer) capability(kind, name string) {
 func (r *renderer) write(s string) {
 	switch r.dest(len(s)) {
 	case toCapture:
-		r.captureRoom(len(s))
-		r.out = append(r.out, s...)
-	case toBuf:
-		r.buf = append(r.buf, s...)
+		r.out.writeString(s)
 	case toRoot:
-		r.root.WriteString(s)
+		r.root.writeString(s)
 	}
 }
 
@@ -388,12 +388,9 @@ func (r *renderer) write(s string) {
 func (r *renderer) writeBytes(b []byte) {
 	switch r.dest(len(b)) {
 	case toCapture:
-		r.captureRoom(len(b))
-		r.out = append(r.out, b...)
-	case toBuf:
-		r.buf = append(r.buf, b...)
+		r.out.write(b)
 	case toRoot:
-		r.root.Write(b)
+		r.root.write(b)
 	}
 }
 
@@ -403,7 +400,6 @@ type dest uint8
 const (
 	toNowhere dest = iota
 	toCapture
-	toBuf
 	toRoot
 )
 
@@ -416,15 +412,8 @@ func (r *renderer) dest(n int) dest {
 	if r.suppress {
 		return toNowhere
 	}
-	have := r.root.Len()
-	if r.sink {
-		have = len(r.buf)
-	}
-	if total := int64(have + n); total > r.meter.Limits.OutputBytes {
+	if total := int64(r.root.Len() + n); total > r.meter.Limits.OutputBytes {
 		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, total, "output"))
-	}
-	if r.sink {
-		return toBuf
 	}
 	return toRoot
 }
@@ -445,65 +434,31 @@ func (r *renderer) captureStmts(body []syntax.Stmt, sc *scope) string {
 	return r.endCapture(saved)
 }
 
-// captureChunk is the largest piece a capture buffer grows to: past it,
-// the buffer is set aside whole (outFull) and a new one started, so a
-// large capture never copies what it holds while growing. Appending
-// into one growing slice kept the old and the new array live together
-// and then copied the whole into the string: a 130 MB capture peaked at
-// 468 MiB (redteam/alloc/capture-buffer-130mb); in chunks it is the
-// chunks plus the one string they are joined into, about twice its size.
-const captureChunk = 1 << 20
-
 // captureState is what a capture saves of the one it interrupts.
-type captureState struct {
-	out  []byte
-	full [][]byte
-}
+type captureState struct{ out outBuf }
 
 func (r *renderer) beginCapture() captureState {
-	saved := captureState{r.out, r.outFull}
-	var buf []byte
+	saved := captureState{r.out}
+	r.out = outBuf{}
 	if n := len(r.free); n > 0 {
-		buf = r.free[n-1][:0]
+		r.out.cur = r.free[n-1][:0]
 		r.free = r.free[:n-1]
 	}
-	r.out, r.outFull = buf, nil
 	r.capturing++
 	return saved
 }
 
-// captureRoom makes room for n more bytes in the capture buffer: a full
-// chunk is set aside rather than grown past captureChunk.
-func (r *renderer) captureRoom(n int) {
-	if len(r.out)+n > cap(r.out) && len(r.out) >= captureChunk/2 {
-		r.outFull = append(r.outFull, r.out)
-		r.out = make([]byte, 0, max(captureChunk, n))
-	}
-}
-
+// endCapture returns the captured text as one string (a copy). Its
+// buffer, up to a chunk, serves the next capture: a template capturing
+// hundreds of kilobytes at a time (a macro called in a loop) grows it
+// once, not on every call.
 func (r *renderer) endCapture(saved captureState) string {
 	r.capturing--
-	var s string
-	if len(r.outFull) == 0 {
-		s = string(r.out)
-	} else {
-		n := len(r.out)
-		for _, c := range r.outFull {
-			n += len(c)
-		}
-		var sb strings.Builder
-		sb.Grow(n)
-		for i, c := range r.outFull {
-			sb.Write(c)
-			r.outFull[i] = nil // each chunk is garbage once copied
-		}
-		sb.Write(r.out)
-		s = sb.String()
+	s := r.out.String()
+	if cap(r.out.cur) <= outChunk {
+		r.free = append(r.free, r.out.cur)
 	}
-	if cap(r.out) <= 1<<16 {
-		r.free = append(r.free, r.out)
-	}
-	r.out, r.outFull = saved.out, saved.full
+	r.out = saved.out
 	return s
 }
 

@@ -3,6 +3,7 @@ package builtins
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -27,6 +28,12 @@ type jsonW struct {
 	n      int64
 	sb     strings.Builder
 	indent *string
+	// orders holds each dict's sorted key order, in the order the dry
+	// pass met them; the real pass, which meets them in the same order,
+	// reads them back (next) instead of sorting every dict again.
+	orders [][]int
+	next   int
+	num    [24]byte // scratch for a number's digits
 }
 
 func (w *jsonW) str(s string) {
@@ -66,7 +73,18 @@ func (w *jsonW) quote(s string) {
 		}
 	}
 	w.byte('"')
-	for _, r := range s {
+	for len(s) > 0 {
+		// a run that needs no escape is copied whole, not rune by rune
+		i := 0
+		for i < len(s) && !jsonEscaped(s[i]) {
+			i++
+		}
+		w.str(s[:i])
+		if i == len(s) {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		s = s[i+size:]
 		switch r {
 		case '"':
 			w.str(`\"`)
@@ -103,12 +121,21 @@ func (w *jsonW) quote(s string) {
 // plainJSON reports a string that json.dumps copies unchanged.
 func plainJSON(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
-		case b < 0x20 || b > 0x7e, b == '"', b == '\\', b == '<', b == '>', b == '&', b == '\'':
+		if jsonEscaped(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// jsonEscaped reports a byte that is not copied as it is: a control,
+// non-ASCII, a quote, a backslash or an html-safe escape.
+func jsonEscaped(b byte) bool {
+	switch {
+	case b < 0x20 || b > 0x7e, b == '"', b == '\\', b == '<', b == '>', b == '&', b == '\'':
+		return true
+	}
+	return false
 }
 
 func jsonFloat(f float64) string {
@@ -178,7 +205,11 @@ func (w *jsonW) value(v value.Value, depth int) {
 			w.str("false")
 		}
 	case value.Int:
-		w.str(strconv.FormatInt(v.Int(), 10))
+		if w.dry {
+			w.n += int64(len(strconv.AppendInt(w.num[:0], v.Int(), 10)))
+		} else {
+			w.sb.Write(strconv.AppendInt(w.num[:0], v.Int(), 10))
+		}
 	case value.Float:
 		w.str(jsonFloat(v.Float()))
 	case value.List, value.Tuple:
@@ -206,7 +237,14 @@ func (w *jsonW) value(v value.Value, depth int) {
 			w.str("{}")
 			return
 		}
-		order := sortedDictOrder(w.c, d, !w.dry)
+		var order []int
+		if w.dry {
+			order = sortedDictOrder(w.c, d)
+			w.orders = append(w.orders, order)
+		} else {
+			order = w.orders[w.next]
+			w.next++
+		}
 		w.byte('{')
 		for i, idx := range order {
 			if i > 0 {
@@ -224,31 +262,23 @@ func (w *jsonW) value(v value.Value, depth int) {
 	}
 }
 
-// sortedDictOrder is the index order of sorted(d.items()) by key. The
-// real pass repeats the dry pass's comparisons without charging again.
-func sortedDictOrder(c value.Ctx, d *value.DictData, free bool) []int {
+// sortedDictOrder is the index order of sorted(d.items()) by key.
+func sortedDictOrder(c value.Ctx, d *value.DictData) []int {
 	ks := make([]keyed, d.Len())
+	keys := make([]value.Value, d.Len()) // one array for every key's slot
 	for i := range ks {
 		// sorted(d.items()) compares (key, value) tuples: keys are unique,
 		// so that is key < key after an equality check
-		ks[i] = keyed{key: []value.Value{d.KeyAt(i)}, item: value.FromInt(int64(i)), listKey: true}
+		keys[i] = d.KeyAt(i)
+		ks[i] = keyed{key: keys[i : i+1 : i+1], item: value.FromInt(int64(i)), listKey: true}
 	}
-	cc := c
-	if free {
-		cc = freeCtx{c}
-	}
-	sortKeyed(cc, ks, false)
+	sortKeyed(c, ks, false)
 	out := make([]int, len(ks))
 	for i, k := range ks {
 		out[i] = int(k.item.Int())
 	}
 	return out
 }
-
-// freeCtx is a Ctx whose charges are ignored: work already paid for once.
-type freeCtx struct{ value.Ctx }
-
-func (freeCtx) Charge(int64, string) {}
 
 func fTojson(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_tojson", "indent")

@@ -90,34 +90,34 @@ func runFormat(c value.Ctx, recv value.Value, src *fieldSource) value.Value {
 	s := recv.Str()
 	scan(c, "str.format", s)
 	f := &formatter{c: c, src: src, markup: recv.IsSafe()}
-	var sb strings.Builder
-	f.vformat(&sb, s, 2)
-	return value.StringLike(recv, sb.String())
+	var out pieces
+	f.vformat(&out, s, 2)
+	return value.StringLike(recv, out.join())
 }
 
 // vformat is string.Formatter._vformat: literal text and fields; every
 // field's spec is itself formatted one level deeper.
-func (f *formatter) vformat(sb *strings.Builder, s string, depth int) {
+func (f *formatter) vformat(sb *pieces, s string, depth int) {
 	if depth < 0 {
 		valueError("Max string recursion exceeded")
 	}
 	for len(s) > 0 {
 		i := strings.IndexAny(s, "{}")
 		if i < 0 {
-			sb.WriteString(s)
+			sb.add(s)
 			return
 		}
-		sb.WriteString(s[:i])
+		sb.add(s[:i])
 		if s[i] == '}' {
 			if i+1 < len(s) && s[i+1] == '}' {
-				sb.WriteByte('}')
+				sb.add("}")
 				s = s[i+2:]
 				continue
 			}
 			valueError("Single '}' encountered in format string")
 		}
 		if i+1 < len(s) && s[i+1] == '{' {
-			sb.WriteByte('{')
+			sb.add("{")
 			s = s[i+2:]
 			continue
 		}
@@ -146,7 +146,7 @@ func (f *formatter) vformat(sb *strings.Builder, s string, depth int) {
 }
 
 // field formats one replacement field "name[!conv][:spec]".
-func (f *formatter) field(sb *strings.Builder, body string, depth int) {
+func (f *formatter) field(sb *pieces, body string, depth int) {
 	// the name ends at ':' or '!' outside brackets
 	k := 0
 	for k < len(body) {
@@ -193,9 +193,9 @@ func (f *formatter) field(sb *strings.Builder, body string, depth int) {
 	default:
 		valueError("Unknown conversion specifier " + string(conv))
 	}
-	var specb strings.Builder
+	var specb pieces
 	f.vformat(&specb, spec, depth-1)
-	sb.WriteString(f.formatField(v, specb.String()))
+	sb.add(f.formatField(v, specb.join()))
 }
 
 // resolve looks a field name up: the first part in the arguments, then

@@ -46,15 +46,15 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 		argi++
 		return list[argi-1]
 	}
-	var sb strings.Builder
+	var parts pieces
 	i := 0
 	for i < len(s) {
 		j := strings.IndexByte(s[i:], '%')
 		if j < 0 {
-			sb.WriteString(s[i:])
+			parts.add(s[i:])
 			break
 		}
-		sb.WriteString(s[i : i+j])
+		parts.add(s[i : i+j])
 		i += j + 1
 		if i >= len(s) {
 			valueError("incomplete format")
@@ -137,21 +137,22 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 		conv := s[i]
 		i++
 		if conv == '%' {
-			sb.WriteByte('%')
+			parts.add("%")
 			continue
 		}
 		if !keyed {
 			v = next()
 		}
-		sb.WriteString(percentOne(c, conv, v, spec, markup, i-1))
+		parts.add(percentOne(c, conv, v, spec, markup, i-1))
 	}
 	if argi < len(list) && !hasDict {
 		typeError("not all arguments converted during string formatting")
 	}
+	out := parts.join()
 	if markup {
-		return value.Safe(sb.String())
+		return value.Safe(out)
 	}
-	return value.FromString(sb.String())
+	return value.FromString(out)
 }
 
 func readDigits(s string, i int) (int64, int) {

@@ -91,16 +91,18 @@ func StrIn(c Ctx, v Value) string {
 				return ts.TemplateString()
 			}
 		}
-		var sb strings.Builder
-		writeRepr(&sb, v, 0, c, nil)
-		return sb.String()
+		return ReprIn(c, v)
 	}
 	return ToString(v)
 }
 
-// ReprIn is repr(v) inside the render c.
+// ReprIn is repr(v) inside the render c. The builder is sized once by
+// the value's Size, which every caller has charged (twice over) before
+// printing: grown from nothing it grew by a quarter at a time past a few
+// hundred bytes, copying the repr about four more times.
 func ReprIn(c Ctx, v Value) string {
 	var sb strings.Builder
+	sb.Grow(int(Size(v, c.Meter().Left())) + 2)
 	writeRepr(&sb, v, 0, c, nil)
 	return sb.String()
 }
@@ -166,11 +168,11 @@ func writeRepr(sb *strings.Builder, v Value, depth int, c Ctx, active reprActive
 	case String:
 		if v.safe {
 			sb.WriteString("Markup(")
-			sb.WriteString(QuoteString(v.s))
+			writeQuoted(sb, v.s)
 			sb.WriteByte(')')
 			return
 		}
-		sb.WriteString(QuoteString(v.s))
+		writeQuoted(sb, v.s)
 	case List:
 		if d := v.ref.(*ListData); d.View != "" {
 			sb.WriteString(d.View)
@@ -251,12 +253,19 @@ func writeRepr(sb *strings.Builder, v Value, depth int, c Ctx, active reprActive
 
 // QuoteString is Python's repr of a str.
 func QuoteString(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s) + 2)
+	writeQuoted(&sb, s)
+	return sb.String()
+}
+
+// writeQuoted writes Python's repr of the str s to sb (in place: a
+// string's repr inside a container's is not made apart and copied).
+func writeQuoted(sb *strings.Builder, s string) {
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
 	}
-	var sb strings.Builder
-	sb.Grow(len(s) + 2)
 	sb.WriteByte(q)
 	// Fast path: a run of printable ASCII that needs no escape is copied
 	// whole; only the rest goes rune by rune.
@@ -270,13 +279,32 @@ func QuoteString(s string) string {
 		if len(s) == 0 {
 			break
 		}
+		if b := s[0]; b < 0x80 && b != q {
+			sb.WriteString(asciiEscapes[b]) // one write, no rune decoded
+			s = s[1:]
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s)
+		if r >= 0x80 && r != utf8.RuneError && unicode.IsPrint(r) {
+			sb.WriteString(s[:size]) // printable: its own bytes, not decoded and encoded again
+		} else {
+			writeQuotedRune(sb, r, q)
+		}
 		s = s[size:]
-		writeQuotedRune(&sb, r, q)
 	}
 	sb.WriteByte(q)
-	return sb.String()
 }
+
+// asciiEscapes is the repr of each ASCII byte but the quote inside a
+// str's repr (the quote depends on the string).
+var asciiEscapes = func() (t [0x80]string) {
+	for b := range t {
+		var sb strings.Builder
+		writeQuotedRune(&sb, rune(b), 0xff) // 0xff: no ASCII byte is the quote
+		t[b] = sb.String()
+	}
+	return t
+}()
 
 func writeQuotedRune(sb *strings.Builder, r rune, q byte) {
 	switch {
@@ -291,20 +319,20 @@ func writeQuotedRune(sb *strings.Builder, r rune, q byte) {
 		sb.WriteString(`\t`)
 	case r < 0x20 || r == 0x7f:
 		sb.WriteString(`\x`)
-		sb.WriteString(hex2(int(r)))
+		writeHex(sb, r, 2)
 	case r < 0x7f:
 		sb.WriteRune(r)
 	case !isPrintable(r):
 		switch {
 		case r <= 0xff:
 			sb.WriteString(`\x`)
-			sb.WriteString(hex2(int(r)))
+			writeHex(sb, r, 2)
 		case r <= 0xffff:
 			sb.WriteString(`\u`)
-			sb.WriteString(hexN(int(r), 4))
+			writeHex(sb, r, 4)
 		default:
 			sb.WriteString(`\U`)
-			sb.WriteString(hexN(int(r), 8))
+			writeHex(sb, r, 8)
 		}
 	default:
 		sb.WriteRune(r)
@@ -318,14 +346,12 @@ func isPrintable(r rune) bool {
 	return unicode.IsPrint(r)
 }
 
-func hex2(n int) string { return hexN(n, 2) }
-
-func hexN(n, w int) string {
-	s := strconv.FormatInt(int64(n), 16)
-	for len(s) < w {
-		s = "0" + s
+// writeHex writes r as w lower-case hex digits (r fits in them), with
+// no string made per escape.
+func writeHex(sb *strings.Builder, r rune, w int) {
+	for shift := 4 * (w - 1); shift >= 0; shift -= 4 {
+		sb.WriteByte("0123456789abcdef"[(r>>shift)&0xf])
 	}
-	return s
 }
 
 // EscapeHTML is markupsafe.escape on text.

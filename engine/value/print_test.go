@@ -1,0 +1,19 @@
+package value
+
+import "testing"
+
+// TestQuoteStringMatchesPython: a str's repr, every ASCII byte (through
+// the escape table and the quote rules) and printable and unprintable
+// non-ASCII runes, is Python 3's repr (the want column is its output).
+func TestQuoteStringMatchesPython(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\x7fé\u0085😀\u2028", "'\\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08\\t\\n\\x0b\\x0c\\r\\x0e\\x0f\\x10\\x11\\x12\\x13\\x14\\x15\\x16\\x17\\x18\\x19\\x1a\\x1b\\x1c\\x1d\\x1e\\x1f !\"#$%&\\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\\x7fé\\x85😀\\u2028'"},
+		{"a'b", "\"a'b\""},
+		{"a'b\"", "'a\\'b\"'"},
+		{"\"", "'\"'"},
+	} {
+		if got := QuoteString(c.in); got != c.want {
+			t.Errorf("QuoteString(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
