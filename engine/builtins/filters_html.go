@@ -343,7 +343,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		text = value.EscapeHTML(s)
 	}
 	// Every word may become a link: twice its text plus the attributes.
-	words := countWords(text)
+	words := int64(wsSplit(text, -1, false, nil)) // the words, not the list
 	per := int64(len(o.relAttr)+len(o.tgtAttr)) + 32
 	bound := budget.Add(budget.Mul(3, int64(len(text))), budget.Mul(words, per))
 	c.Charge(bound, "filter urlize")
@@ -459,23 +459,6 @@ func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
 		}
 	}
 	writeAll(sb, head, middle, tail)
-}
-
-// countWords is len(strings.FieldsFunc(s, pyIsSpace)) without the list
-// (a text of a million words made a 16 MB slice only to count it).
-func countWords(s string) int64 {
-	var n int64
-	in := false
-	for i := 0; i < len(s); {
-		r, w := decodeRune(s, i)
-		sp := pyIsSpace(r)
-		if !sp && !in {
-			n++
-		}
-		in = !sp
-		i += w
-	}
-	return n
 }
 
 // writeAll writes each of parts to sb.

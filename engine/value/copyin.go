@@ -63,8 +63,8 @@ func (c *Copier) CopyMap(data map[string]any) (*DictData, error) {
 	base := len(c.keys)
 	for _, k := range sortedKeys(c, data) {
 		v, err := c.CopyNamed(k, data[k])
-		if err == nil {
-			err = c.addBytes(len(k))
+		if err == nil && !c.takeBytes(len(k)) {
+			err = c.bytesError("<root>", len(k))
 		}
 		if err != nil {
 			c.keys = c.keys[:base]
@@ -124,13 +124,14 @@ func (c *Copier) JoinBytes(n int64) { c.bytes = n }
 // JoinBytes).
 func (c *Copier) Bytes() int64 { return c.bytes }
 
-// addBytes counts a top-level name's bytes, refusing past the ceiling.
-func (c *Copier) addBytes(n int) error {
+// takeBytes counts n more string bytes when they fit under the ceiling
+// and reports whether they did.
+func (c *Copier) takeBytes(n int) bool {
 	if c.bytes+int64(n) > MaxGraphBytes {
-		return c.bytesError("<root>", n)
+		return false
 	}
 	c.bytes += int64(n)
-	return nil
+	return true
 }
 
 // bytesError is the refusal of the byte ceiling: a budget error naming
@@ -142,10 +143,9 @@ func (c *Copier) bytesError(at string, n int) *errs.Error {
 
 // countBytes counts n string bytes at path, refusing past the ceiling.
 func (c *Copier) countBytes(n int, path *[]pathSeg) {
-	if c.bytes+int64(n) > MaxGraphBytes {
+	if !c.takeBytes(n) {
 		panic(c.bytesError(pathString(*path), n))
 	}
-	c.bytes += int64(n)
 }
 
 // Entries returns the entries counted so far (the graph's, after Join).
@@ -167,10 +167,10 @@ func (c *Copier) copyAt(prefix []string, name string, x any) (v Value, err error
 		// scalars need no path and no walk
 		switch t := x.(type) {
 		case string:
-			if err := c.addBytes(len(t)); err != nil {
-				return Value{}, c.bytesError(pathString([]pathSeg{{key: name, idx: -1}}), len(t))
+			if c.takeBytes(len(t)) {
+				return FromString(t), nil
 			}
-			return FromString(t), nil
+			// over the ceiling: the walk below refuses it, naming the path
 		case bool:
 			return FromBool(t), nil
 		case int:
