@@ -2,22 +2,27 @@ package engine
 
 import (
 	"io"
-	"slices"
 	"strings"
 )
 
-// outChunk is the largest piece an output or capture buffer grows to:
-// past it, the buffer is set aside whole and a new one started, so a
-// large output never copies what it holds while growing. Appending into
-// one growing slice (or strings.Builder) grows it by a quarter at a time
-// past a few hundred bytes: each byte was copied about four more times,
-// each new array was fresh memory to fault in, and the old and the new
-// array were live together. A 130 MB capture peaked at 468 MiB
+// outChunk is the largest piece an output or capture buffer holds in one
+// array. A buffer is a list of chunks, each twice the size of the one
+// before it up to outChunk, filled to the last byte: a full chunk is set
+// aside and a new one started, and a write that does not fit is split,
+// so nothing written is ever copied while the buffer grows and no chunk
+// but the last has room left. Appending into one growing slice (or
+// strings.Builder) grows it by a quarter at a time past a few hundred
+// bytes: each byte was copied about four more times, each new array was
+// fresh memory to fault in, and the old and the new array were live
+// together. A 130 MB capture peaked at 468 MiB
 // (redteam/alloc/capture-buffer-130mb) and printing ran at 2.8-3.5 ns a
 // unit (stmt:Text, stmt:Output in the calibration); in chunks it is the
-// chunks plus the one string they are joined into, about twice the size,
-// and each byte is copied twice.
+// chunks plus the one string they are joined into, twice the size plus
+// the last chunk's room, and each byte is copied twice.
 const outChunk = 1 << 20
+
+// minChunk is the first chunk of a buffer that starts empty.
+const minChunk = 256
 
 // outBuf is a render's output or a capture: full chunks in order, then
 // the one being written.
@@ -30,30 +35,33 @@ type outBuf struct {
 // Len is the bytes written.
 func (b *outBuf) Len() int { return b.fullN + len(b.cur) }
 
-// room makes room for n more bytes: below outChunk the buffer doubles
-// (each byte copied about once while it grows), past it a full chunk is
-// set aside.
-func (b *outBuf) room(n int) {
-	if len(b.cur)+n <= cap(b.cur) {
-		return
-	}
-	if len(b.cur) >= outChunk/2 {
+// next sets the full current chunk aside and starts the next one, twice
+// its size up to outChunk.
+func (b *outBuf) next() {
+	size := min(max(2*cap(b.cur), minChunk), outChunk)
+	if len(b.cur) > 0 {
 		b.full = append(b.full, b.cur)
 		b.fullN += len(b.cur)
-		b.cur = make([]byte, 0, max(outChunk, n))
-		return
 	}
-	b.cur = slices.Grow(b.cur, max(cap(b.cur), n))
+	b.cur = make([]byte, 0, size)
 }
 
-func (b *outBuf) writeString(s string) {
-	b.room(len(s))
-	b.cur = append(b.cur, s...)
-}
+func (b *outBuf) writeString(s string) { appendTo(b, s) }
 
-func (b *outBuf) write(p []byte) {
-	b.room(len(p))
-	b.cur = append(b.cur, p...)
+func (b *outBuf) write(p []byte) { appendTo(b, p) }
+
+// appendTo fills the current chunk and starts the next as often as p
+// needs.
+func appendTo[T string | []byte](b *outBuf, p T) {
+	for {
+		n := copy(b.cur[len(b.cur):cap(b.cur)], p)
+		b.cur = b.cur[:len(b.cur)+n]
+		if n == len(p) {
+			return
+		}
+		p = p[n:]
+		b.next()
+	}
 }
 
 // String joins what was written into one string (one copy a byte); the
