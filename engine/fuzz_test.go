@@ -97,5 +97,10 @@ func FuzzRender(f *testing.F) {
 		if res.Units > units {
 			t.Fatalf("spent %d > budget %d", res.Units, units)
 		}
+		if int64(len(res.Output)) > res.Units {
+			// every byte written is charged: the calibration's heap
+			// ceiling rests on it (calHeapCeiling)
+			t.Fatalf("wrote %d bytes on %d units: %q", len(res.Output), res.Units, src)
+		}
 	})
 }
