@@ -162,6 +162,10 @@ func (r *renderer) hashKey(k value.Value) {
 
 // argBuf holds a call's arguments with room for the common few inline, so
 // a call allocates once, not twice.
+// noArgs is the arguments of a call that passes none (a filter with no
+// parentheses). Like CallArgs.Fixed it is shared: nothing may modify it.
+var noArgs = &value.Args{}
+
 type argBuf struct {
 	a   value.Args
 	pos [3]value.Value
@@ -172,6 +176,12 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 	// a call may pass thousands of them.
 	if n := len(ca.Args) + len(ca.Kwargs); n > 0 {
 		r.Charge(int64(n)*budget.Slot, "call arguments")
+	}
+	switch {
+	case ca.Fixed != nil:
+		return ca.Fixed // constants only: built at parse time
+	case ca.Args == nil && ca.Kwargs == nil && ca.DynArgs == nil && ca.DynKwargs == nil:
+		return noArgs
 	}
 	ab := &argBuf{}
 	a := &ab.a

@@ -6,6 +6,7 @@ import (
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"slices"
 )
 
 // renderTemplate runs t's body in root, then, while {% extends %} set a
@@ -147,7 +148,8 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n], isCaller: true}
 		fn := r.eval(n.Call.Fn, sc)
 		args := r.evalArgs(&n.Call.CallArgs, sc)
-		args.Kw = append(args.Kw, value.KV{Key: "caller", Val: value.FromCallable(caller)})
+		// a new Args: evalArgs may return shared arguments (CallArgs.Fixed)
+		args = &value.Args{Pos: args.Pos, Kw: append(slices.Clip(args.Kw), value.KV{Key: "caller", Val: value.FromCallable(caller)})}
 		r.pos = n.P
 		r.printValue(r.callValue(fn, args))
 	case *syntax.FilterBlock:

@@ -239,6 +239,11 @@ type CallArgs struct {
 	// once at parse time with a set. Jinja2 reports it when the call
 	// runs, so the evaluator raises it then.
 	DupKwarg string
+	// Fixed holds the arguments, built once at parse time, when every one
+	// is a constant (nil otherwise): a render passes it as it is instead
+	// of building the same arguments on every call. It is shared by every
+	// render of the template, so nothing may modify it.
+	Fixed *value.Args
 }
 
 // Call is Fn(args).

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -1277,7 +1278,34 @@ func (p *parser) parseCallArgs() CallArgs {
 		requireComma = true
 	}
 	p.expect(tRParen)
+	a.Fixed = fixedArgs(&a)
 	return a
+}
+
+// fixedArgs builds a call's arguments when all are constants, each slice
+// at its exact length, so an append by a caller copies instead of writing
+// into the shared array.
+func fixedArgs(a *CallArgs) *value.Args {
+	if a.DynArgs != nil || a.DynKwargs != nil || a.DupKwarg != "" {
+		return nil
+	}
+	out := &value.Args{}
+	for _, x := range a.Args {
+		c, ok := x.(*Const)
+		if !ok {
+			return nil
+		}
+		out.Pos = append(out.Pos, c.Value)
+	}
+	for _, kw := range a.Kwargs {
+		c, ok := kw.X.(*Const)
+		if !ok {
+			return nil
+		}
+		out.Kw = append(out.Kw, value.KV{Key: kw.Name, Val: c.Value})
+	}
+	out.Pos, out.Kw = slices.Clip(out.Pos), slices.Clip(out.Kw)
+	return out
 }
 
 func (p *parser) parseCall(x Expr) Expr {
