@@ -61,7 +61,7 @@ func (r *renderer) checkName(v value.Value, name string) {
 }
 
 func noAttr(v value.Value, name string) value.Value {
-	return value.UndefHint(name, errs.Quote(v.TypeName()+" object")+" has no attribute "+errs.Quote(name))
+	return value.UndefAttr(v.TypeName(), name)
 }
 
 // Attr reads v.name (value.Ctx).

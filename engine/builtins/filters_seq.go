@@ -410,7 +410,7 @@ func fAttr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		case MethodRefused:
 			value.Throw(errs.Security, reason)
 		}
-		return value.UndefHint(name, "'dict object' has no attribute "+errs.Quote(name))
+		return value.UndefAttr("dict", name)
 	}
 	return c.Attr(v, name)
 }

@@ -6,6 +6,8 @@ package value
 
 import (
 	"math"
+
+	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // Kind is the closed set of value kinds.
@@ -70,6 +72,30 @@ func NewView(view, args string, items []Value) Value {
 // UndefInfo explains where an undefined value came from.
 type UndefInfo struct {
 	Hint string // e.g. "'dict object' has no attribute 'x'"
+	// owner, when set, is the type whose attribute is missing: the hint
+	// is made from it and the name when asked for (UndefHintText), not
+	// on every missing attribute a template tests ({% if doc.tags %}).
+	owner string
+}
+
+// attrOwners are the shared UndefInfo of the types whose attributes a
+// template most often finds missing (read-only after init).
+var attrOwners = map[string]*UndefInfo{}
+
+func init() {
+	for _, t := range []string{"dict", "str", "Markup", "int", "float", "bool", "list", "tuple", "NoneType", "range"} {
+		attrOwners[t] = &UndefInfo{owner: t}
+	}
+}
+
+// UndefAttr returns the undefined value of a missing attribute name of a
+// value of type owner: "'<owner> object' has no attribute '<name>'".
+func UndefAttr(owner, name string) Value {
+	u := attrOwners[owner]
+	if u == nil {
+		u = &UndefInfo{owner: owner}
+	}
+	return Value{k: Undefined, s: name, ref: u}
 }
 
 // CallableImpl is implemented by macros, builtin functions and bound methods.
@@ -264,6 +290,9 @@ func (v Value) UndefName() string { return v.s }
 // UndefHintText returns the explanation of an undefined value, if any.
 func (v Value) UndefHintText() string {
 	if u, ok := v.ref.(*UndefInfo); ok {
+		if u.owner != "" {
+			return errs.Quote(u.owner+" object") + " has no attribute " + errs.Quote(v.s)
+		}
 		return u.Hint
 	}
 	return ""
