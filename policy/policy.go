@@ -122,7 +122,9 @@ func (t *table) addShape(name string) {
 	}
 }
 
-var tables = map[Receiver]*table{}
+// tables is indexed by Receiver: an attribute lookup on a dict asks it
+// first (a method name wins over a key), so it is an array, not a map.
+var tables [len(receiverNames)]*table
 
 func build(r Receiver, ms []Method, refs []Refusal) {
 	t := &table{allowed: make(map[string]Method, len(ms)), refused: make(map[string]string, len(refs))}
@@ -147,6 +149,9 @@ func build(r Receiver, ms []Method, refs []Refusal) {
 // not applied here (callers refuse private names first, see IsPrivateName);
 // a private name is simply not found.
 func Lookup(r Receiver, name string) (Method, Status, string) {
+	if int(r) >= len(tables) {
+		return Method{}, NotFound, ""
+	}
 	t := tables[r]
 	if t == nil || !t.mayHave(name) {
 		return Method{}, NotFound, ""
@@ -164,6 +169,9 @@ func Lookup(r Receiver, name string) (Method, Status, string) {
 // a template can call on a plain value of that type (engine/builtins
 // checks every entry is implemented and nothing else is).
 func Methods(r Receiver) []Method {
+	if int(r) >= len(tables) {
+		return nil
+	}
 	t := tables[r]
 	if t == nil {
 		return nil
