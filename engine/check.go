@@ -331,10 +331,18 @@ func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 				}
 			}
 		case *syntax.Macro:
+			mi.closes = true
 			return
 		case *syntax.CallBlock:
+			mi.closes = true
 			visit(x.Call)
 			return
+		case *syntax.For:
+			if x.Recursive {
+				mi.closes = true
+			}
+		case *syntax.Include, *syntax.Import, *syntax.FromImport, *syntax.Block, *syntax.Extends:
+			mi.closes = true
 		}
 		syntax.EachChild(n, visit)
 	}

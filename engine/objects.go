@@ -12,6 +12,11 @@ import (
 // macroInfo is what the check pass learned about a macro body.
 type macroInfo struct {
 	usesVarargs, usesKwargs, usesCaller bool
+	// closes records that the body may make a value holding its scope (a
+	// macro or a caller closes over it; a recursive loop, an include, an
+	// import or a block runs in it): without one, nothing outlives the
+	// call that refers to its scope, and the scope is recycled.
+	closes bool
 	// paramIdx maps each parameter name to its position when there are
 	// more than a few, so binding k keywords is O(k), not O(k*params).
 	paramIdx map[string]int
@@ -98,7 +103,14 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 		bind = budget.Step
 	}
 	r.Charge(int64(len(m.params))*bind+int64(args.Len())*budget.Elem, "binding macro arguments")
-	sc := newScope(m.closure, len(m.params)+3)
+	var sc *scope
+	var pooled *inlineScope
+	if m.info != nil && !m.info.closes && len(m.params)+3 <= inlineBindings {
+		pooled = r.takeScope(m.closure)
+		sc = &pooled.scope
+	} else {
+		sc = newScope(m.closure, len(m.params)+3)
+	}
 	var pos []value.Value
 	var kw []value.KV
 	if args != nil {
@@ -181,6 +193,9 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	}
 	out := r.captureStmts(m.body, sc)
 	r.cur = savedCur
+	if pooled != nil {
+		r.releaseScope(pooled)
+	}
 	return r.markupOrString(out)
 }
 

@@ -52,10 +52,43 @@ func newScope(parent *scope, n int) *scope {
 // body's) has without a second allocation.
 const inlineBindings = 6
 
+// maxPooledScopes is the most macro call scopes a renderer keeps: one a
+// level of nested calls in flight, a few dozen in practice.
+const maxPooledScopes = 64
+
 // inlineScope is a scope and its first bindings in one allocation.
 type inlineScope struct {
 	scope
 	buf [inlineBindings]binding
+}
+
+// takeScope returns an empty inline scope under parent, recycled when the
+// renderer has one (a macro call's, see macroInfo.closes).
+func (r *renderer) takeScope(parent *scope) *inlineScope {
+	n := len(r.scopes)
+	if n == 0 {
+		s := &inlineScope{scope: scope{parent: parent}}
+		s.vars = s.buf[:0]
+		return s
+	}
+	s := r.scopes[n-1]
+	r.scopes = r.scopes[:n-1]
+	s.parent = parent
+	s.vars = s.buf[:0]
+	return s
+}
+
+// releaseScope recycles a scope from takeScope once nothing refers to it,
+// its bindings cleared so the pool holds no value of the render. A scope
+// that outgrew its inline room (a set past inlineBindings) is left to the
+// collector.
+func (r *renderer) releaseScope(s *inlineScope) {
+	clear(s.buf[:])
+	grown := s.idx != nil || (len(s.vars) > 0 && &s.vars[0] != &s.buf[0])
+	s.scope = scope{}
+	if !grown && len(r.scopes) < maxPooledScopes {
+		r.scopes = append(r.scopes, s)
+	}
 }
 
 // find returns the index of name in s.vars, or -1.
@@ -139,9 +172,10 @@ type renderer struct {
 	maxDepth   int
 	rng        uint64
 	fr         *frame
-	cur        *Template // the template whose code is running (positions)
-	suppress   bool      // output of an extending template is dropped
-	free       [][]byte  // recycled capture buffers
+	cur        *Template      // the template whose code is running (positions)
+	suppress   bool           // output of an extending template is dropped
+	free       [][]byte       // recycled capture buffers
+	scopes     []*inlineScope // recycled macro call scopes (takeScope)
 	data       *value.DictData
 	pos        int
 	// ctx is the host's cancellation (nil: none, nothing is polled); it

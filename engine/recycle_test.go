@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// Constant call arguments are built once at parse time and shared by
+// every call and every render (syntax.CallArgs.Fixed): a call that adds
+// to them (a call block passes caller) must copy, and concurrent renders
+// must never see another's arguments.
+func TestFixedArgsAreNeverModified(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `{% macro m(a, b=2) %}[{{ a }}{{ b }}{{ caller() }}]{% endmacro %}` +
+		`{% for i in range(3) %}{% call m(1, b=3) %}{{ i }}{% endcall %}{% endfor %}` +
+		`{{ 'abcdef'|truncate(5, True, '~', 0) }}{{ ['x', 'y']|join('-') }}{{ m is callable }}`
+	tpl, err := env.Parse("fixed", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "[130][131][132]abcd~x-yTrue" // Jinja2 3.1.2
+	var wg sync.WaitGroup
+	errc := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				out, err := tpl.Render(nil)
+				if err != nil || out != want {
+					errc <- strings.TrimSpace(out) + " " + errString(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for e := range errc {
+		t.Errorf("got %s, want %q", e, want)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// A macro call's scope is recycled when its body closes over nothing
+// (macroInfo.closes): a recycled scope starts empty, so no binding of
+// one call is seen by the next, recursive and nested calls each have
+// their own, and the pool keeps no value of a finished render.
+func TestRecycledMacroScopes(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `{%- macro m(a, b=1) -%}{% if a %}{% set x = a * 10 %}{% endif %}<{{ x is defined }}{{ x|default('-') }}{{ b }}{% for i in range(2) %}{{ i }}{% set y = i %}{% endfor %}{{ y is defined }}>{%- endmacro -%}
+{%- macro r(n) -%}{% if n > 0 %}({{ n }}{{ r(n - 1) }}{{ m(n) }}){% endif %}{%- endmacro -%}
+{{ m(1) }}{{ m(0) }}{{ m(2, b=3) }}{{ r(3) }}{{ m(0) }}{% for k in range(3) %}{{ m(k) }}{% endfor %}`
+	const want = "<True10101False><False-101False><True20301False>(3(2(1<True10101False>)<True20101False>)<True30101False>)<False-101False><False-101False><True10101False><True20101False>" // Jinja2 3.1.2
+	tpl, err := env.Parse("scopes", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ { // pooled renderers: the pool survives renders
+		out, err := tpl.Render(nil)
+		if err != nil || out != want {
+			t.Fatalf("render %d: got %q, %v; want %q", i, out, err, want)
+		}
+	}
+	r := &renderer{}
+	s := r.takeScope(nil)
+	s.vars = append(s.vars, binding{"secret", value.FromString("x")})
+	r.releaseScope(s)
+	if len(r.scopes) != 1 || r.scopes[0].buf[0] != (binding{}) {
+		t.Fatalf("a released scope keeps its bindings: %+v", r.scopes[0].buf[0])
+	}
+}
