@@ -75,9 +75,15 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		return r.evalSlice(n, sc)
 	case *syntax.Call:
 		fn := r.eval(n.Fn, sc)
-		args := r.evalArgs(&n.CallArgs, sc)
+		args, ab := r.buildArgs(&n.CallArgs, sc)
 		r.pos = n.P
-		return r.callValue(fn, args)
+		res := r.callValue(fn, args)
+		if _, ok := fn.CallableImpl().(*macro); ok && ab != nil {
+			// a macro binds copies of its arguments: none is held past the
+			// call, so their buffer serves the next one
+			r.releaseArgs(ab)
+		}
+		return res
 	case *syntax.Filter:
 		if n.X == nil {
 			value.Throw(errs.Internal, "filter without operand")
@@ -171,7 +177,40 @@ type argBuf struct {
 	pos [3]value.Value
 }
 
+// takeArgs returns an empty argument buffer, recycled when the renderer
+// has one (releaseArgs).
+func (r *renderer) takeArgs() *argBuf {
+	if n := len(r.argBufs); n > 0 {
+		ab := r.argBufs[n-1]
+		r.argBufs = r.argBufs[:n-1]
+		return ab
+	}
+	return &argBuf{}
+}
+
+// releaseArgs recycles the buffer of arguments evalArgs built, once the
+// callee holds none of them; shared arguments (CallArgs.Fixed, noArgs)
+// are not a buffer and stay. Cleared, so the pool holds no value.
+func (r *renderer) releaseArgs(ab *argBuf) {
+	if len(r.argBufs) < maxPooledArgs {
+		clear(ab.pos[:])
+		ab.a = value.Args{}
+		r.argBufs = append(r.argBufs, ab)
+	}
+}
+
+// maxPooledArgs is the most argument buffers a renderer keeps (one a
+// nested call in flight).
+const maxPooledArgs = 64
+
 func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
+	a, _ := r.buildArgs(ca, sc)
+	return a
+}
+
+// buildArgs is evalArgs, with the buffer the arguments were built in (nil
+// for shared ones), for a caller that can tell when it may be recycled.
+func (r *renderer) buildArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, *argBuf) {
 	// Each argument is a slot: a constant argument is otherwise free, and
 	// a call may pass thousands of them.
 	if n := len(ca.Args) + len(ca.Kwargs); n > 0 {
@@ -179,11 +218,11 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 	}
 	switch {
 	case ca.Fixed != nil:
-		return ca.Fixed // constants only: built at parse time
+		return ca.Fixed, nil // constants only: built at parse time
 	case ca.Args == nil && ca.Kwargs == nil && ca.DynArgs == nil && ca.DynKwargs == nil:
-		return noArgs
+		return noArgs, nil
 	}
-	ab := &argBuf{}
+	ab := r.takeArgs()
 	a := &ab.a
 	if len(ca.Args) > 0 {
 		if len(ca.Args) <= len(ab.pos) {
@@ -222,7 +261,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 			a.Kw = append(a.Kw, value.KV{Key: k.Str(), Val: d.ValAt(i)})
 		}
 	}
-	return a
+	return a, ab
 }
 
 // CallValue implements value.Ctx.

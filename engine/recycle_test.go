@@ -85,3 +85,23 @@ func TestRecycledMacroScopes(t *testing.T) {
 		t.Fatalf("a released scope keeps its bindings: %+v", r.scopes[0].buf[0])
 	}
 }
+
+// A macro call's argument buffer is recycled once the call returns
+// (buildArgs, releaseArgs): what the macro keeps of its arguments
+// (varargs, kwargs, stored in an outer namespace) is a copy, so later
+// calls through the same buffer never change it.
+func TestRecycledMacroArgs(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := `{%- set ns = namespace(t=none, k=none) -%}
+{%- macro keep(a) -%}{% set ns.t = varargs %}{% set ns.k = kwargs %}{{ a }}{%- endmacro -%}
+{%- macro other(a, b, c) -%}{{ a }}{{ b }}{{ c }}{%- endmacro -%}
+{{ keep(1, 2, 3, x=4) }}{{ other(7, 8, 9) }}{{ other(x, 5, 6) }}{{ ns.t }}{{ ns.k }}{{ keep(0, 'z') }}{{ other(1, 2, 3) }}{{ ns.t }}`
+	const want = "1789X56(2, 3){'x': 4}0123('z',)" // Jinja2 3.1.2
+	out, err := env.RenderString("args", src, map[string]any{"x": "X"}, RenderOptions{})
+	if err != nil || out.Output != want {
+		t.Fatalf("got %q, %v; want %q", out.Output, err, want)
+	}
+}

@@ -176,6 +176,7 @@ type renderer struct {
 	suppress   bool           // output of an extending template is dropped
 	free       [][]byte       // recycled capture buffers
 	scopes     []*inlineScope // recycled macro call scopes (takeScope)
+	argBufs    []*argBuf      // recycled macro call arguments (takeArgs)
 	data       *value.DictData
 	pos        int
 	// ctx is the host's cancellation (nil: none, nothing is polled); it
