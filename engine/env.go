@@ -284,10 +284,17 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 
 // bindData copies a render's data in and binds it.
 func (r *renderer) bindData(data map[string]any) {
-	d, _, _, err := copyData(data)
+	c := copiers.Get().(*value.Copier)
+	defer copiers.Put(c)
+	c.Reset()
+	// the renderer's own dict: nothing outside the render refers to the
+	// top-level data (a name lookup reads it), so its storage serves the
+	// next render
+	d, err := c.CopyMapInto(r.rootData, data)
 	if err != nil {
 		value.ThrowErr(err)
 	}
+	r.rootData = d
 	r.bindDict(d)
 }
 

@@ -105,3 +105,39 @@ func TestRecycledMacroArgs(t *testing.T) {
 		t.Fatalf("got %q, %v; want %q", out.Output, err, want)
 	}
 }
+
+// A pooled renderer reuses the storage of the top-level data it copied
+// in (bindData): each render sees its own data only, whatever the one
+// before it held.
+func TestRecycledRootData(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := env.Parse("root", "{{ a is defined }}{{ b|default('-') }}{{ c|default('-') }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		data map[string]any
+		want string
+	}{
+		{map[string]any{"a": 1, "b": 2, "c": 3}, "True23"},
+		{map[string]any{}, "False--"},
+		{map[string]any{"c": "x"}, "False-x"},
+		{map[string]any{"a": 0, "b": "y", "c": "z", "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9}, "Trueyz"},
+		{nil, "False--"},
+	} {
+		for j := 0; j < 2; j++ {
+			out, err := tpl.Render(c.data)
+			if err != nil || out != c.want {
+				t.Fatalf("render %d.%d: got %q, %v; want %q", i, j, out, err, c.want)
+			}
+		}
+	}
+	var d value.DictData
+	d.Reset(4)
+	if d.Len() != 0 {
+		t.Fatal("Reset left entries")
+	}
+}

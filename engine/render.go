@@ -56,6 +56,10 @@ const inlineBindings = 6
 // level of nested calls in flight, a few dozen in practice.
 const maxPooledScopes = 64
 
+// maxPooledRootData is the most top-level names whose storage a pooled
+// renderer keeps.
+const maxPooledRootData = 256
+
 // inlineScope is a scope and its first bindings in one allocation.
 type inlineScope struct {
 	scope
@@ -172,11 +176,12 @@ type renderer struct {
 	maxDepth   int
 	rng        uint64
 	fr         *frame
-	cur        *Template      // the template whose code is running (positions)
-	suppress   bool           // output of an extending template is dropped
-	free       [][]byte       // recycled capture buffers
-	scopes     []*inlineScope // recycled macro call scopes (takeScope)
-	argBufs    []*argBuf      // recycled macro call arguments (takeArgs)
+	cur        *Template       // the template whose code is running (positions)
+	suppress   bool            // output of an extending template is dropped
+	free       [][]byte        // recycled capture buffers
+	scopes     []*inlineScope  // recycled macro call scopes (takeScope)
+	argBufs    []*argBuf       // recycled macro call arguments (takeArgs)
+	rootData   *value.DictData // the storage of the top-level data a render copies in (bindData)
 	data       *value.DictData
 	pos        int
 	// ctx is the host's cancellation (nil: none, nothing is polled); it
@@ -206,9 +211,10 @@ var renderers = sync.Pool{New: func() any { return new(renderer) }}
 // render shares one (RenderString), nil for its own under ro's limits.
 func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	r := renderers.Get().(*renderer)
-	free, vars, root := r.free, r.rootScope.vars, r.root
+	// what a render recycles (emptied by putRenderer) survives the reset
+	free, vars, root, scopes, argBufs, rootData := r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData
 	*r = renderer{}
-	r.free, r.rootScope.vars, r.root = free, vars, root
+	r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData = free, vars, root, scopes, argBufs, rootData
 	if m == nil {
 		r.ownMeter = budget.Meter{Limits: t.env.limitsFor(ro).Resolved()}
 		m = &r.ownMeter
@@ -240,6 +246,13 @@ func putRenderer(r *renderer) {
 	}
 	r.root.reset(maxPooledOutput) // the output was copied out or written out
 	r.data, r.fr, r.cur, r.ctx, r.hostState = nil, nil, nil, nil, nil
+	if r.rootData != nil {
+		if r.rootData.Len() > maxPooledRootData {
+			r.rootData = nil
+		} else {
+			r.rootData.Reset(0) // the pool keeps no value of the render
+		}
+	}
 	r.topFrame = frame{}
 	clear(r.rootScope.vars)
 	if cap(r.rootScope.vars) > 1024 {

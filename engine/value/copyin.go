@@ -59,7 +59,18 @@ func (c *Copier) Reset() {
 // paths. The names are not entries of the graph (its containers' items
 // are), as a context's names are not counted.
 func (c *Copier) CopyMap(data map[string]any) (*DictData, error) {
-	d := NewDict(len(data))
+	return c.CopyMapInto(nil, data)
+}
+
+// CopyMapInto is CopyMap into d, emptied first (Reset), so a caller that
+// owns a dict nothing else refers to (a pooled renderer's top-level data)
+// reuses its storage; nil makes a new one.
+func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error) {
+	if d == nil {
+		d = NewDict(len(data))
+	} else {
+		d.Reset(len(data))
+	}
 	base := len(c.keys)
 	for _, k := range sortedKeys(c, data) {
 		v, err := c.CopyNamed(k, data[k])

@@ -199,6 +199,19 @@ func (d *DictData) Add(k Value) bool {
 // SetStr sets a string key.
 func (d *DictData) SetStr(k string, v Value) { d.Set(FromString(k), v) }
 
+// Reset empties d, keeping its storage (with room for n entries), and
+// clears what it held so it keeps no value alive. Only for a dict nothing
+// else refers to.
+func (d *DictData) Reset(n int) {
+	clear(d.keys[:cap(d.keys)])
+	clear(d.vals[:cap(d.vals)])
+	if cap(d.keys) < n || cap(d.vals) < n {
+		*d = *NewDict(n)
+		return
+	}
+	*d = DictData{keys: d.keys[:0], vals: d.vals[:0]}
+}
+
 // Copy returns a shallow copy.
 func (d *DictData) Copy() *DictData {
 	n := NewDict(d.Len())
