@@ -72,19 +72,25 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 		d.Reset(len(data))
 	}
 	base := len(c.keys)
-	for _, k := range sortedKeys(c, data) {
-		v, err := c.CopyNamed(k, data[k])
-		if err == nil && !c.takeBytes(len(k)) {
-			err = c.bytesError("<root>", len(k))
-		}
-		if err != nil {
-			c.keys = c.keys[:base]
-			return nil, err
+	defer func() { c.keys = c.keys[:base] }()
+	if err := c.copyNames(d, data, sortedKeys(c, data)); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// copyNames copies data's names in the order of keys into d, under one
+// recovery for all of them.
+func (c *Copier) copyNames(d *DictData, data map[string]any, keys []string) (err error) {
+	defer recoverCopy(&err)
+	for _, k := range keys {
+		v := c.walkAt(nil, k, data[k])
+		if !c.takeBytes(len(k)) {
+			return c.bytesError("<root>", len(k))
 		}
 		d.appendStr(k, v)
 	}
-	c.keys = c.keys[:base]
-	return d, nil
+	return nil
 }
 
 // sortedKeys pushes m's keys, sorted, on c.keys and returns them; the
@@ -165,33 +171,41 @@ func (c *Copier) Entries() int { return c.entries }
 // copyAt copies x at prefix.name (either may be empty), at the depth of
 // that position.
 func (c *Copier) copyAt(prefix []string, name string, x any) (v Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			if e, ok := r.(*errs.Error); ok {
-				err = e
-				return
-			}
-			panic(r)
+	defer recoverCopy(&err)
+	return c.walkAt(prefix, name, x), nil
+}
+
+// recoverCopy turns a refusal raised by the walk into the copy's error.
+func recoverCopy(err *error) {
+	if r := recover(); r != nil {
+		if e, ok := r.(*errs.Error); ok {
+			*err = e
+			return
 		}
-	}()
+		panic(r)
+	}
+}
+
+// walkAt is copyAt without the recovery: a refusal panics.
+func (c *Copier) walkAt(prefix []string, name string, x any) Value {
 	if c.entries <= MaxGraphEntries && len(prefix) == 0 {
 		// scalars need no path and no walk
 		switch t := x.(type) {
 		case string:
 			if c.takeBytes(len(t)) {
-				return FromString(t), nil
+				return FromString(t)
 			}
 			// over the ceiling: the walk below refuses it, naming the path
 		case bool:
-			return FromBool(t), nil
+			return FromBool(t)
 		case int:
-			return FromInt(int64(t)), nil
+			return FromInt(int64(t))
 		case int64:
-			return FromInt(t), nil
+			return FromInt(t)
 		case float64:
-			return FromFloat(t), nil
+			return FromFloat(t)
 		case nil:
-			return NoneValue, nil
+			return NoneValue
 		}
 	}
 	path := c.path[:0]
@@ -202,9 +216,9 @@ func (c *Copier) copyAt(prefix []string, name string, x any) (v Value, err error
 		path = append(path, pathSeg{key: name, idx: -1})
 	}
 	c.count(0, &path)
-	v = c.copy(x, &path, len(prefix))
+	v := c.copy(x, &path, len(prefix))
 	c.path = path[:0]
-	return v, nil
+	return v
 }
 
 // pathSeg is one step of the path being copied; it is formatted only when
