@@ -145,6 +145,14 @@ func build(r Receiver, ms []Method, refs []Refusal) {
 	tables[r] = t
 }
 
+// MayHave reports whether name can be an entry (allowed or refused) of
+// r's surface: false means Lookup would say NotFound. It reads a bit
+// mask only, for the hot path of an attribute lookup on a dict (where a
+// method name wins over a key).
+func MayHave(r Receiver, name string) bool {
+	return int(r) < len(tables) && tables[r] != nil && tables[r].mayHave(name)
+}
+
 // Lookup returns the entry for name on r's surface. The underscore rule is
 // not applied here (callers refuse private names first, see IsPrivateName);
 // a private name is simply not found.

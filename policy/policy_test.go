@@ -133,3 +133,31 @@ func TestShapeHidesNoEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestMayHaveMatchesLookup: MayHave is false only where Lookup finds
+// nothing, for every receiver and every name of any surface.
+func TestMayHaveMatchesLookup(t *testing.T) {
+	names := []string{"", "x", "qty", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"}
+	for _, tb := range tables {
+		if tb == nil {
+			continue
+		}
+		for n := range tb.allowed {
+			names = append(names, n)
+		}
+		for n := range tb.refused {
+			names = append(names, n)
+		}
+	}
+	for i := range tables {
+		r := Receiver(i)
+		for _, n := range names {
+			if _, st, _ := Lookup(r, n); st != NotFound && !MayHave(r, n) {
+				t.Errorf("MayHave(%s, %q) = false, Lookup finds it", r, n)
+			}
+		}
+	}
+	if MayHave(Receiver(200), "items") {
+		t.Error("MayHave of an unknown receiver")
+	}
+}
