@@ -64,14 +64,14 @@ func ToString(v Value) string {
 			return ts.TemplateString()
 		}
 	}
-	var sb strings.Builder
+	var sb TextWriter
 	writeRepr(&sb, v, 0, nil, nil)
 	return sb.String()
 }
 
 // Repr is Python's repr() of a value.
 func Repr(v Value) string {
-	var sb strings.Builder
+	var sb TextWriter
 	writeRepr(&sb, v, 0, nil, nil)
 	return sb.String()
 }
@@ -101,7 +101,7 @@ func StrIn(c Ctx, v Value) string {
 // printing: grown from nothing it grew by a quarter at a time past a few
 // hundred bytes, copying the repr about four more times.
 func ReprIn(c Ctx, v Value) string {
-	var sb strings.Builder
+	var sb TextWriter
 	sb.Grow(int(Size(v, c.Meter().Left())) + 2)
 	writeRepr(&sb, v, 0, c, nil)
 	return sb.String()
@@ -150,7 +150,7 @@ const maxReprDepth = 300
 // writeRepr writes the repr of v, nested depth containers down. In a
 // render (c not nil) a container at the render's nesting limit is refused;
 // outside one, past maxReprDepth prints "...".
-func writeRepr(sb *strings.Builder, v Value, depth int, c Ctx, active reprActive) {
+func writeRepr(sb *TextWriter, v Value, depth int, c Ctx, active reprActive) {
 	if c != nil {
 		switch v.k {
 		case List, Tuple, Dict: // a namespace's data is its dict, one level down
@@ -253,7 +253,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int, c Ctx, active reprActive
 
 // QuoteString is Python's repr of a str.
 func QuoteString(s string) string {
-	var sb strings.Builder
+	var sb TextWriter
 	sb.Grow(len(s) + 2)
 	writeQuoted(&sb, s)
 	return sb.String()
@@ -261,7 +261,7 @@ func QuoteString(s string) string {
 
 // writeQuoted writes Python's repr of the str s to sb (in place: a
 // string's repr inside a container's is not made apart and copied).
-func writeQuoted(sb *strings.Builder, s string) {
+func writeQuoted(sb *TextWriter, s string) {
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
@@ -299,14 +299,14 @@ func writeQuoted(sb *strings.Builder, s string) {
 // str's repr (the quote depends on the string).
 var asciiEscapes = func() (t [0x80]string) {
 	for b := range t {
-		var sb strings.Builder
+		var sb TextWriter
 		writeQuotedRune(&sb, rune(b), 0xff) // 0xff: no ASCII byte is the quote
 		t[b] = sb.String()
 	}
 	return t
 }()
 
-func writeQuotedRune(sb *strings.Builder, r rune, q byte) {
+func writeQuotedRune(sb *TextWriter, r rune, q byte) {
 	switch {
 	case r == rune(q) || r == '\\':
 		sb.WriteByte('\\')
@@ -348,7 +348,7 @@ func isPrintable(r rune) bool {
 
 // writeHex writes r as w lower-case hex digits (r fits in them), with
 // no string made per escape.
-func writeHex(sb *strings.Builder, r rune, w int) {
+func writeHex(sb *TextWriter, r rune, w int) {
 	for shift := 4 * (w - 1); shift >= 0; shift -= 4 {
 		sb.WriteByte("0123456789abcdef"[(r>>shift)&0xf])
 	}
