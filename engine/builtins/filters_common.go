@@ -240,10 +240,10 @@ func pyStrip(s string, chars *string, left, right bool) string {
 		// ASCII whitespace byte by byte first: a function call a code
 		// point ran 3.6 ns a byte charged
 		i, j := 0, len(s)
-		for left && i < j && s[i] < 0x80 && uniSpace(rune(s[i])) {
+		for left && i < j && asciiSpace(s[i]) {
 			i++
 		}
-		for right && j > i && s[j-1] < 0x80 && uniSpace(rune(s[j-1])) {
+		for right && j > i && asciiSpace(s[j-1]) {
 			j--
 		}
 		s = s[i:j]
