@@ -122,8 +122,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	c.Charge(budget.Add(int64(len(str)), width-n), "filter center")
 	marg := width - n
 	left := marg/2 + (marg & width & 1)
-	out := strings.Repeat(" ", int(left)) + str + strings.Repeat(" ", int(marg-left))
-	return value.StringLike(s, out)
+	return padded(s, str, n, left, marg-left, " ")
 }
 
 // fReplace is Jinja's do_replace. The result size is computed from the
