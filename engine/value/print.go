@@ -107,6 +107,11 @@ func ReprIn(c Ctx, v Value) string {
 	return sb.String()
 }
 
+// WriteReprIn writes repr(v) inside the render c to w, which a caller
+// building a larger text holds (no string of its own; the caller has
+// charged it).
+func WriteReprIn(w *TextWriter, c Ctx, v Value) { writeRepr(w, v, 0, c, nil) }
+
 // EscapeIn is Escape inside the render c.
 func EscapeIn(c Ctx, v Value) Value {
 	if v.k == String && v.safe {
