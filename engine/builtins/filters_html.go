@@ -469,44 +469,73 @@ func writeAll(sb *strings.Builder, parts ...string) {
 }
 
 // urlQuote is Jinja's url_quote: UTF-8 percent-encoding keeping
-// unreserved characters (and '/' outside query strings).
-func urlQuote(s string, forQS bool) string {
-	var sb strings.Builder
-	sb.Grow(urlQuotedLen(s, forQS))
+// unreserved characters (and '/' outside query strings). Its result is
+// ASCII, so its count is its length.
+func urlQuote(s string, forQS bool) value.Value {
+	var sb value.TextWriter
+	n := urlQuotedLen(s, forQS)
+	sb.Grow(n)
 	quoteInto(&sb, s, forQS)
-	return sb.String()
+	return value.StringLikeCounted(value.EmptyString, sb.String(), n)
 }
 
+// urlKept are the bytes url_quote keeps as they are, outside a query
+// string ([0]: '/' too) and in one ([1]: a space becomes '+'). Runs of
+// them are copied whole and each other byte written as one escape (a
+// write and a comparison chain a byte ran 2.3 ns a unit).
+var urlKept = func() (t [2][256]bool) {
+	for b := 0; b < 256; b++ {
+		keep := 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_' || b == '.' || b == '-' || b == '~'
+		t[0][b] = keep || b == '/'
+		t[1][b] = keep
+	}
+	return t
+}()
+
 // quoteInto writes urlQuote(s, forQS) to sb.
-func quoteInto(sb *strings.Builder, s string, forQS bool) {
+func quoteInto(sb *value.TextWriter, s string, forQS bool) {
 	const hexd = "0123456789ABCDEF"
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		switch {
-		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9',
-			b == '_', b == '.', b == '-', b == '~':
-			sb.WriteByte(b)
-		case b == '/' && !forQS:
-			sb.WriteByte(b)
-		case b == ' ' && forQS:
-			sb.WriteByte('+')
-		default:
-			sb.WriteByte('%')
-			sb.WriteByte(hexd[b>>4])
-			sb.WriteByte(hexd[b&15])
+	kept := &urlKept[0]
+	if forQS {
+		kept = &urlKept[1]
+	}
+	for i := 0; i < len(s); {
+		start := i
+		for i < len(s) && kept[s[i]] {
+			i++
 		}
+		if i-start > 4 {
+			sb.WriteString(s[start:i])
+		} else {
+			for ; start < i; start++ { // a short run (or none): no copy call
+				sb.WriteByte(s[start])
+			}
+		}
+		if i == len(s) {
+			break
+		}
+		b := s[i]
+		i++
+		if b == ' ' && forQS {
+			sb.WriteByte('+')
+			continue
+		}
+		sb.WriteByte('%') // three inlined stores, not a copy call
+		sb.WriteByte(hexd[b>>4])
+		sb.WriteByte(hexd[b&15])
 	}
 }
 
 // urlQuotedLen is the size of urlQuote(s, forQS), so the quoting allocates
 // once (the doubling allocated up to 5.6 bytes a unit charged).
 func urlQuotedLen(s string, forQS bool) int {
+	kept := &urlKept[0]
+	if forQS {
+		kept = &urlKept[1]
+	}
 	n := len(s)
 	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
-		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9',
-			b == '_', b == '.', b == '-', b == '~', b == '/' && !forQS, b == ' ' && forQS:
-		default:
+		if b := s[i]; !kept[b] && (b != ' ' || !forQS) {
 			n += 2
 		}
 	}
@@ -521,7 +550,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	case value.String, value.Int, value.Float, value.Bool, value.None:
 		s := pyStr(c, v)
 		c.Charge(budget.Mul(int64(len(s)), 3), "filter urlencode")
-		return value.FromString(urlQuote(s, false))
+		return urlQuote(s, false)
 	}
 	var pairs [][2]value.Value
 	if v.Kind() == value.Dict {
@@ -549,7 +578,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		strs = append(strs, k, val)
 		size += urlQuotedLen(k, true) + urlQuotedLen(val, true) + 2
 	}
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(size)
 	for i := 0; i < len(strs); i += 2 {
 		if i > 0 {
@@ -559,5 +588,6 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		sb.WriteByte('=')
 		quoteInto(&sb, strs[i+1], true)
 	}
-	return value.FromString(sb.String())
+	out := sb.String()
+	return value.StringLikeCounted(value.EmptyString, out, len(out)) // ASCII
 }

@@ -84,19 +84,28 @@ var jsonASCII = func() (t [utf8.RuneSelf]string) {
 	return t
 }()
 
+// jsonASCIILen is the length of each ASCII byte's output.
+var jsonASCIILen = func() (t [utf8.RuneSelf]uint8) {
+	for b, e := range jsonASCII {
+		t[b] = uint8(max(len(e), 1))
+	}
+	return t
+}()
+
 // appendU4 appends the \uXXXX escape of the UTF-16 unit r.
 func appendU4(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexLower[r>>12&15], hexLower[r>>8&15], hexLower[r>>4&15], hexLower[r&15])
 }
 
-// appendJSONRune appends the escape of the non-ASCII code point r: one
-// \uXXXX, or a surrogate pair past the BMP.
-func appendJSONRune(b []byte, r rune) []byte {
-	if r > 0xffff {
-		r -= 0x10000
-		return appendU4(appendU4(b, 0xd800|(r>>10)&0x3ff), 0xdc00|r&0x3ff)
-	}
-	return appendU4(b, r)
+// writeU4 writes the \uXXXX escape of the UTF-16 unit r, a byte at a
+// time (stores the writer inlines, not a copy call each).
+func writeU4(sb *value.TextWriter, r rune) {
+	sb.WriteByte('\\')
+	sb.WriteByte('u')
+	sb.WriteByte(hexLower[r>>12&15])
+	sb.WriteByte(hexLower[r>>8&15])
+	sb.WriteByte(hexLower[r>>4&15])
+	sb.WriteByte(hexLower[r&15])
 }
 
 // quotedJSONLen is the length of s quoted by json.dumps.
@@ -104,7 +113,7 @@ func quotedJSONLen(s string) int64 {
 	n := int64(2)
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
-			n += int64(max(len(jsonASCII[b]), 1))
+			n += int64(jsonASCIILen[b])
 			i++
 			continue
 		}
@@ -130,7 +139,7 @@ func (w *jsonW) quote(s string) {
 	for len(s) > 0 {
 		// a run that needs no escape is copied whole, not rune by rune
 		i := 0
-		for i < len(s) && s[i] < utf8.RuneSelf && jsonASCII[s[i]] == "" {
+		for i < len(s) && s[i] < utf8.RuneSelf && jsonASCIILen[s[i]] == 1 {
 			i++
 		}
 		w.sb.WriteString(s[:i])
@@ -138,14 +147,23 @@ func (w *jsonW) quote(s string) {
 			break
 		}
 		if b := s[i]; b < utf8.RuneSelf {
-			w.sb.WriteString(jsonASCII[b])
+			if e := jsonASCII[b]; len(e) == 2 {
+				w.sb.WriteByte(e[0])
+				w.sb.WriteByte(e[1])
+			} else {
+				writeU4(&w.sb, rune(b))
+			}
 			s = s[i+1:]
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		s = s[i+size:]
-		var u [12]byte
-		w.sb.Write(appendJSONRune(u[:0], r))
+		if r > 0xffff {
+			r -= 0x10000
+			writeU4(&w.sb, 0xd800|(r>>10)&0x3ff)
+			r = 0xdc00 | r&0x3ff
+		}
+		writeU4(&w.sb, r)
 	}
 	w.sb.WriteByte('"')
 }
