@@ -143,7 +143,13 @@ func (w *jsonW) quote(s string) {
 		for i < len(s) && s[i] < utf8.RuneSelf && jsonASCIILen[s[i]] == 1 {
 			i++
 		}
-		w.sb.WriteString(s[:i])
+		if i > 4 {
+			w.sb.WriteString(s[:i])
+		} else {
+			for j := 0; j < i; j++ { // a short run (or none): no copy call
+				w.sb.WriteByte(s[j])
+			}
+		}
 		if i == len(s) {
 			break
 		}
