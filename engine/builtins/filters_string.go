@@ -316,7 +316,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// the lines are walked in place: no list of them is built (a []string
 	// is 16 bytes a line: 30 M lines took 1.65 GB), into a buffer of the
 	// size charged (growing by doubling would allocate the output twice)
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(int(int64(len(s)) + nl + (nl+1)*indLen))
 	if first {
 		sb.WriteString(ind)
