@@ -361,28 +361,50 @@ func writeHex(sb *TextWriter, r rune, w int) {
 
 // EscapeHTML is markupsafe.escape on text.
 func EscapeHTML(s string) string {
-	if !strings.ContainsAny(s, "<>&'\"") {
+	i := 0
+	for i < len(s) && !htmlSpecial[s[i]] {
+		i++
+	}
+	if i == len(s) {
 		return s
 	}
-	var sb strings.Builder
-	sb.Grow(len(s) + 16)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '<':
-			sb.WriteString("&lt;")
-		case '>':
-			sb.WriteString("&gt;")
-		case '&':
-			sb.WriteString("&amp;")
-		case '\'':
-			sb.WriteString("&#39;")
-		case '"':
-			sb.WriteString("&#34;")
-		default:
-			sb.WriteByte(c)
+	var w TextWriter
+	w.Grow(len(s) + 16)
+	w.WriteString(s[:i])
+	WriteEscapedHTML(&w, s[i:])
+	return w.String()
+}
+
+// htmlSpecial are the bytes markupsafe.escape replaces, found by a table
+// read a byte (a ContainsAny built its set of five bytes each call).
+var htmlSpecial = [256]bool{'<': true, '>': true, '&': true, '\'': true, '"': true}
+
+// WriteEscapedHTML writes EscapeHTML(s) to w: the runs between special
+// bytes whole, each special byte as its entity.
+func WriteEscapedHTML(w *TextWriter, s string) {
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && !htmlSpecial[s[i]] {
+			i++
 		}
+		w.WriteString(s[:i])
+		if i == len(s) {
+			return
+		}
+		switch s[i] {
+		case '<':
+			w.WriteString("&lt;")
+		case '>':
+			w.WriteString("&gt;")
+		case '&':
+			w.WriteString("&amp;")
+		case '\'':
+			w.WriteString("&#39;")
+		case '"':
+			w.WriteString("&#34;")
+		}
+		s = s[i+1:]
 	}
-	return sb.String()
 }
 
 // Escape returns v as markup: markup stays, anything else is str()'d and
