@@ -356,7 +356,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		text = value.EscapeHTML(s)
 	}
 	// Every word may become a link: twice its text plus the attributes.
-	words := int64(wsSplit(text, -1, false, nil)) // the words, not the list
+	words := int64(wsSplit(text, -1, false, nil, value.EmptyString)) // the words, not the list
 	per := int64(len(o.relAttr)+len(o.tgtAttr)) + 32
 	bound := budget.Add(budget.Mul(3, int64(len(text))), budget.Mul(words, per))
 	c.Charge(bound, "filter urlize")

@@ -23,7 +23,9 @@ func splitMethod(name string, right bool) methodFunc {
 		}
 		s := recv.Str()
 		scan(c, "str."+name, s)
-		var parts []string
+		// the parts are made values as they are found (no list of
+		// strings first: 16 bytes and a loop a part)
+		var out []value.Value
 		if a[0].IsMissing() || a[0].IsNone() {
 			if !utf8.ValidString(s) {
 				// each invalid byte becomes a U+FFFD, once, charged by
@@ -32,11 +34,11 @@ func splitMethod(name string, right bool) methodFunc {
 				c.Charge(budget.Mul(int64(len(s)), utf8.UTFMax-1), "str."+name)
 				s = invalidBytesReplaced(s)
 			}
-			n := wsSplit(s, max, right, nil)
+			n := wsSplit(s, max, right, nil, recv)
 			chargeElems(c, n, "str."+name)
 			c.Charge(int64(len(s)), "str."+name)
-			parts = make([]string, 0, n)
-			wsSplit(s, max, right, &parts)
+			out = make([]value.Value, 0, n)
+			wsSplit(s, max, right, &out, recv)
 		} else {
 			sep := strArg(name, a[0])
 			if sep == "" {
@@ -48,22 +50,23 @@ func splitMethod(name string, right bool) methodFunc {
 			}
 			chargeElems(c, int(n+1), "str."+name)
 			c.Charge(int64(len(s)), "str."+name)
+			out = make([]value.Value, n+1)
+			rest := s
 			if !right {
-				parts = strings.SplitN(s, sep, int(n+1))
+				for k := int64(0); k < n; k++ {
+					i := strings.Index(rest, sep)
+					out[k] = value.StringLike(recv, rest[:i])
+					rest = rest[i+len(sep):]
+				}
+				out[n] = value.StringLike(recv, rest)
 			} else {
-				parts = make([]string, n+1)
-				rest := s
 				for k := n; k > 0; k-- {
 					i := strings.LastIndex(rest, sep)
-					parts[k] = rest[i+len(sep):]
+					out[k] = value.StringLike(recv, rest[i+len(sep):])
 					rest = rest[:i]
 				}
-				parts[0] = rest
+				out[0] = value.StringLike(recv, rest)
 			}
-		}
-		out := make([]value.Value, len(parts))
-		for i, p := range parts {
-			out[i] = value.StringLike(recv, p)
 		}
 		return value.NewList(out)
 	}
@@ -115,15 +118,16 @@ func invalidBytesReplaced(s string) string {
 }
 
 // wsSplit is Python's split on runs of whitespace (or rsplit when right).
-// It counts the parts, and appends them to out when out is not nil. It
+// It counts the parts, and appends them to out when out is not nil, as
+// strings like like (its markup flag). It
 // walks s by byte offsets, its parts substrings of s: the two code-point
 // copies and the part strings it built before allocated 10 bytes a byte.
-func wsSplit(s string, max int64, right bool, out *[]string) int {
+func wsSplit(s string, max int64, right bool, out *[]value.Value, like value.Value) int {
 	n := 0
 	emit := func(p string) {
 		n++
 		if out != nil {
-			*out = append(*out, p)
+			*out = append(*out, value.StringLike(like, p))
 		}
 	}
 	// space reports whether the code point at (before, when back) i is
