@@ -401,7 +401,8 @@ func calCases() []calCase {
 			add(ex("method:str."+name, "expanding", "SX."+name+"()"), ex("method:str."+name, "cased", "SC."+name+"()"))
 		}
 	}
-	add(ex("method:Markup.escape", "", "M.escape(S)"),
+	add(ex("method:str.translate", "wide-table", "S.translate(DI)"), // a table the dict's hash index answers
+		ex("method:Markup.escape", "", "M.escape(S)"),
 		ex("method:Markup.striptags", "", "MH.striptags()"),
 		ex("method:Markup.unescape", "", "MH.unescape()"),
 	)
