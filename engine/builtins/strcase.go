@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -208,7 +209,7 @@ func finalSigma(s string, i, w int) bool {
 // write barrier a code point, and the []rune copy of the text was 4
 // bytes a code point of garbage (swapcase ran 2.5 ns a unit). Each
 // writes what Python's full mapping gives; a code point outside the
-// full-mapping tables (the sets tell without a map lookup) takes the
+// full-mapping tables (fullMap, no Go map lookup) takes the
 // simple mapping (simpleUpper and kin).
 
 // lowerRune writes the lower case of r, found at s[i:] (s is the
@@ -226,8 +227,8 @@ func lowerRune(sb *value.TextWriter, s string, i int, r rune) {
 		}
 		return
 	}
-	if fullLowerSet.has(r) {
-		sb.WriteString(fullLower[r])
+	if m, ok := fullLowerMap.lookup(r); ok {
+		sb.WriteString(m)
 		return
 	}
 	sb.WriteRune(simpleLower(r))
@@ -238,8 +239,8 @@ func upperRune(sb *value.TextWriter, r rune) {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if fullUpperSet.has(r) {
-		sb.WriteString(fullUpper[r])
+	if m, ok := fullUpperMap.lookup(r); ok {
+		sb.WriteString(m)
 		return
 	}
 	sb.WriteRune(simpleUpper(r))
@@ -250,8 +251,8 @@ func titleRune(sb *value.TextWriter, r rune) {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if fullTitleSet.has(r) {
-		sb.WriteString(fullTitle[r])
+	if m, ok := fullTitleMap.lookup(r); ok {
+		sb.WriteString(m)
 		return
 	}
 	sb.WriteRune(simpleTitle(r))
@@ -327,28 +328,57 @@ func simpleTitle(r rune) rune {
 	return unicode.ToTitle(r)
 }
 
-// runeSet is a set of BMP code points, a bit each: whether a code point
-// has a full mapping, answered without hashing it.
-type runeSet [0x10000 / 64]uint64
+// fullMap is a full-mapping table (code point to its mapping) read
+// without Go's map: a bit a BMP code point says whether it has a
+// mapping, and an open-addressed table keyed by the code point holds it
+// (a map lookup hashed each code point: half of swapcase's time on text
+// that expands).
+type fullMap struct {
+	has   [0x10000 / 64]uint64
+	keys  []rune // 0: empty (no code point 0 maps)
+	vals  []string
+	shift uint32
+}
 
-func (t *runeSet) has(r rune) bool { return uint32(r) < 0x10000 && t[r>>6]&(1<<(r&63)) != 0 }
+func (m *fullMap) lookup(r rune) (string, bool) {
+	if uint32(r) >= 0x10000 || m.has[r>>6]&(1<<(r&63)) == 0 {
+		return "", false
+	}
+	mask := uint32(len(m.keys) - 1)
+	for j := uint32(r) * 0x9e3779b1 >> m.shift; ; j = (j + 1) & mask {
+		if m.keys[j] == r {
+			return m.vals[j], true
+		}
+	}
+}
 
-func runeSetOf(m map[rune]string) *runeSet {
-	t := new(runeSet)
-	for r := range m {
-		if r >= 0x10000 {
+func fullMapOf(src map[rune]string) *fullMap {
+	m := &fullMap{shift: 32}
+	size := 1
+	for size < 4*len(src) {
+		size *= 2
+		m.shift--
+	}
+	m.keys, m.vals = make([]rune, size), make([]string, size)
+	for _, r := range ordered.Keys(src) {
+		if r <= 0 || r >= 0x10000 {
 			panic("builtins: a full case mapping outside the BMP") // the tables have none
 		}
-		t[r>>6] |= 1 << (r & 63)
+		m.has[r>>6] |= 1 << (r & 63)
+		j := uint32(r) * 0x9e3779b1 >> m.shift
+		for m.keys[j] != 0 {
+			j = (j + 1) & uint32(size-1)
+		}
+		m.keys[j], m.vals[j] = r, src[r]
 	}
-	return t
+	return m
 }
 
 var (
-	fullLowerSet = runeSetOf(fullLower)
-	fullUpperSet = runeSetOf(fullUpper)
-	fullTitleSet = runeSetOf(fullTitle)
-	fullFoldSet  = runeSetOf(fullFold)
+	fullLowerMap = fullMapOf(fullLower)
+	fullUpperMap = fullMapOf(fullUpper)
+	fullTitleMap = fullMapOf(fullTitle)
+	fullFoldMap  = fullMapOf(fullFold)
 )
 
 // asciiUpper upper- (and title-) cases an ASCII code point. The ASCII fast
@@ -425,14 +455,13 @@ func PyCasefold(s string) string {
 	var sb value.TextWriter
 	sb.Grow(len(s))
 	for _, r := range s {
-		switch {
-		case r < utf8.RuneSelf:
+		if r < utf8.RuneSelf {
 			sb.WriteByte(asciiLower(byte(r)))
-		case fullFoldSet.has(r):
-			sb.WriteString(fullFold[r])
-		case fullLowerSet.has(r):
-			sb.WriteString(fullLower[r])
-		default:
+		} else if m, ok := fullFoldMap.lookup(r); ok {
+			sb.WriteString(m)
+		} else if m, ok := fullLowerMap.lookup(r); ok {
+			sb.WriteString(m)
+		} else {
 			sb.WriteRune(simpleLower(r))
 		}
 	}

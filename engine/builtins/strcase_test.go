@@ -53,3 +53,20 @@ func TestSimpleCaseTable(t *testing.T) {
 		}
 	}
 }
+
+// TestFullMaps holds the full-mapping tables' lookups to the generated
+// maps over every code point.
+func TestFullMaps(t *testing.T) {
+	for _, tab := range []struct {
+		m   map[rune]string
+		got *fullMap
+	}{{fullLower, fullLowerMap}, {fullUpper, fullUpperMap}, {fullTitle, fullTitleMap}, {fullFold, fullFoldMap}} {
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			want, wok := tab.m[r]
+			got, ok := tab.got.lookup(r)
+			if ok != wok || got != want {
+				t.Errorf("%U: %q %v, want %q %v", r, got, ok, want, wok)
+			}
+		}
+	}
+}
