@@ -150,6 +150,7 @@ var calDataVars = map[string]func(n int) any{
 	"S":   func(n int) any { return calText(n) },
 	"S2":  func(n int) any { return calText(n) },
 	"SX":  func(n int) any { return strings.Repeat("ΐßﬁ", n) },
+	"SC":  func(n int) any { return strings.Repeat("ΑβΓδ Жж Σς ǅ'Σ.", n) },
 	"SH":  func(n int) any { return strings.Repeat(`<p class="c">a &amp; b</p><!-- c -->`, n) },
 	"SU":  func(n int) any { return strings.Repeat("see http://a.example/p?q=1&r www.b.org x@y.com ", n) },
 	"SL":  func(n int) any { return strings.Repeat("line\n", n) },
@@ -270,7 +271,9 @@ var strMethodRecv = map[string]string{
 
 // calCaseMappings are the methods and filters whose output may outgrow
 // their input by case mapping: they also run on SX (ΐ upper-cases to
-// three code points).
+// three code points), and on SC, where every letter has a mapping of
+// its own in the case tables (Greek, Cyrillic, a title-case digraph) and
+// the sigmas need their context.
 var calCaseMappings = map[string]bool{"capitalize": true, "casefold": true, "lower": true, "swapcase": true, "title": true, "upper": true}
 
 // calCases is every calibrated operation.
@@ -282,7 +285,7 @@ func calCases() []calCase {
 	add(ex("filter:abs", "", "(0 - N)|abs"),
 		showing(ex("filter:attr", "", "S|attr('upper')"), "{{ r is callable }}"),
 		ex("filter:batch", "", "L|batch(3, 0)|list"),
-		ex("filter:capitalize", "", "S|capitalize"), ex("filter:capitalize", "expanding", "SX|capitalize"),
+		ex("filter:capitalize", "", "S|capitalize"), ex("filter:capitalize", "expanding", "SX|capitalize"), ex("filter:capitalize", "cased", "SC|capitalize"),
 		ex("filter:center", "", "S|center(N * 40)"), ex("filter:center", "narrow", "S|center(1)"),
 		ex("filter:count", "", "S|count"),
 		ex("filter:d", "", "nope|d(S)"),
@@ -304,7 +307,7 @@ func calCases() []calCase {
 		ex("filter:last", "", "L|last"),
 		ex("filter:length", "", "S|length"), ex("filter:length", "list", "LD|length"),
 		ex("filter:list", "", "L|list"), ex("filter:list", "dict", "DS|list"),
-		ex("filter:lower", "", "S|lower"), ex("filter:lower", "expanding", "SX|lower"),
+		ex("filter:lower", "", "S|lower"), ex("filter:lower", "expanding", "SX|lower"), ex("filter:lower", "cased", "SC|lower"),
 		ex("filter:map", "", "LS|map('upper')|list"), ex("filter:map", "attribute", "LD|map(attribute='b')|list"),
 		ex("filter:max", "", "LS|max"), ex("filter:max", "attribute", "LD|max(attribute='b')"),
 		ex("filter:min", "", "LS|min"),
@@ -323,13 +326,13 @@ func calCases() []calCase {
 		ex("filter:string", "", "LD|string"),
 		ex("filter:striptags", "", "SH|striptags"),
 		ex("filter:sum", "", "L|sum"), ex("filter:sum", "attribute", "LD|sum(attribute='a')"),
-		ex("filter:title", "", "S|title"), ex("filter:title", "expanding", "SX|title"),
+		ex("filter:title", "", "S|title"), ex("filter:title", "expanding", "SX|title"), ex("filter:title", "cased", "SC|title"),
 		ex("filter:tojson", "", "LD|tojson"), ex("filter:tojson", "string", "S|tojson"),
 		ex("filter:trim", "", "SP|trim"),
 		ex("filter:truncate", "", "S|truncate(N * 8)"), ex("filter:truncate", "wide", "S|truncate(N * 1000)"),
 		ex("filter:truncate", "long-end", "S|truncate(N * 1000, end=S2)"),
 		ex("filter:unique", "", "LS|unique|list"),
-		ex("filter:upper", "", "S|upper"), ex("filter:upper", "expanding", "SX|upper"),
+		ex("filter:upper", "", "S|upper"), ex("filter:upper", "expanding", "SX|upper"), ex("filter:upper", "cased", "SC|upper"),
 		ex("filter:urlencode", "", "S|urlencode"), ex("filter:urlencode", "dict", "DS|urlencode"),
 		ex("filter:urlize", "", "SU|urlize(20, true, '_blank')"), ex("filter:urlize", "one-long-word", "SE|urlize"),
 		ex("filter:wordcount", "", "S|wordcount"),
@@ -400,10 +403,11 @@ func calCases() []calCase {
 		}
 		add(ex("method:Markup."+name, "", mrecv+"."+name+args))
 		if calCaseMappings[name] {
-			add(ex("method:str."+name, "expanding", "SX."+name+"()"))
+			add(ex("method:str."+name, "expanding", "SX."+name+"()"), ex("method:str."+name, "cased", "SC."+name+"()"))
 		}
 	}
-	add(ex("method:Markup.escape", "", "M.escape(S)"),
+	add(ex("method:str.translate", "wide-table", "S.translate(DI)"), // a table the dict's hash index answers
+		ex("method:Markup.escape", "", "M.escape(S)"),
 		ex("method:Markup.striptags", "", "MH.striptags()"),
 		ex("method:Markup.unescape", "", "MH.unescape()"),
 	)

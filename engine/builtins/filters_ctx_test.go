@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -263,8 +264,23 @@ func run(c *fakeCtx, name string, v value.Value, args *value.Args, post string) 
 	if post != "" {
 		r = Filters[post](c, r, nil)
 	}
+	if bad := wrongCount(r); bad != "" {
+		return "", errs.New(errs.Internal, name+": "+bad)
+	}
 	if c.ae {
 		return value.EscapeStr(value.Escape(r)), nil
 	}
 	return value.ToString(r), nil
+}
+
+// wrongCount reports a string result whose code-point count (which its
+// maker may set without a scan: value.StringLikeCounted) is not its text's.
+func wrongCount(v value.Value) string {
+	if !v.IsString() {
+		return ""
+	}
+	if got, want := v.RuneCount(), utf8.RuneCountInString(v.Str()); got != want {
+		return fmt.Sprintf("the result knows %d code points, its text has %d", got, want)
+	}
+	return ""
 }

@@ -122,14 +122,23 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		// read, then written a code point at a time, as concatenation
 		// counts twice (one unit a byte ran 4 ns and 2.3 bytes a unit)
 		c.Charge(budget.Mul(int64(len(s)), 2), "filter reverse")
-		var b strings.Builder
+		// a byte at a time into a TextWriter (inlined stores; a write of
+		// each code point through a strings.Builder ran 3 ns a byte)
+		var b value.TextWriter
 		b.Grow(len(s))
 		for i := len(s); i > 0; {
+			if c := s[i-1]; c < 0x80 { // ASCII: itself
+				b.WriteByte(c)
+				i--
+				continue
+			}
 			j := i - 1
 			for j > 0 && s[j]&0xC0 == 0x80 && i-j < 4 {
 				j--
 			}
-			b.WriteString(s[j:i])
+			for k := j; k < i; k++ {
+				b.WriteByte(s[k])
+			}
 			i = j
 		}
 		return value.StringLike(v, b.String())

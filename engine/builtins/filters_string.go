@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -69,10 +68,12 @@ func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_title")
 	s := softStr(c, v).Str()
 	c.Charge(int64(len(s))*caseCost, "filter title")
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(len(s))
 	// pieces alternate between separator runs and words; each piece gets
-	// item[0].upper() + item[1:].lower()
+	// item[0].upper() + item[1:].lower(), written in place (a string
+	// made a piece for each half ran 16 ns a byte); item[1:] is a string
+	// of its own, so it is the context of a sigma in it
 	for i := 0; i < len(s); {
 		r, w := decodeRune(s, i)
 		sep := isTitleSep(r)
@@ -84,24 +85,8 @@ func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 			j += w2
 		}
-		// ASCII pieces are mapped in place: a string made a piece for
-		// each half ran 16 ns a byte
-		if r < utf8.RuneSelf {
-			sb.WriteByte(asciiUpper(r))
-		} else {
-			sb.WriteString(pyUpper(s[i : i+w]))
-		}
-		if rest := s[i+w : j]; asciiOnly(rest) {
-			for k := 0; k < len(rest); k++ {
-				b := rest[k]
-				if 'A' <= b && b <= 'Z' {
-					b += 'a' - 'A'
-				}
-				sb.WriteByte(b)
-			}
-		} else {
-			sb.WriteString(pyLower(rest))
-		}
+		upperRune(&sb, r)
+		writeLower(&sb, s[i+w:j])
 		i = j
 	}
 	return value.FromString(sb.String())
@@ -137,8 +122,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	c.Charge(budget.Add(int64(len(str)), width-n), "filter center")
 	marg := width - n
 	left := marg/2 + (marg & width & 1)
-	out := strings.Repeat(" ", int(left)) + str + strings.Repeat(" ", int(marg-left))
-	return value.StringLike(s, out)
+	return padded(s, str, n, left, marg-left, " ")
 }
 
 // fReplace is Jinja's do_replace. The result size is computed from the
@@ -332,7 +316,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// the lines are walked in place: no list of them is built (a []string
 	// is 16 bytes a line: 30 M lines took 1.65 GB), into a buffer of the
 	// size charged (growing by doubling would allocate the output twice)
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(int(int64(len(s)) + nl + (nl+1)*indLen))
 	if first {
 		sb.WriteString(ind)

@@ -31,20 +31,29 @@ func twLetter(r rune) bool { return isWordRune(r) && !pyIsDecimal(r) }
 // twPunct is textwrap's word_punct class [\w!"'&.,?].
 func twPunct(r rune) bool { return isWordRune(r) || strings.ContainsRune(`!"'&.,?`, r) }
 
+// twChunk is a chunk of a line: line[off:end], n code points.
 type twChunk struct {
-	s string
-	n int // code points
+	off, end int
+	n        int
+}
+
+// twScratch holds what splitting a line needs, reused line after line
+// (made afresh a line, the code points, offsets and chunks were most of
+// wordwrap's allocations: 1.5 bytes a unit).
+type twScratch struct {
+	text   []rune
+	offs   []int
+	chunks []twChunk
 }
 
 // twSplit is TextWrapper._split. With hyphen breaking it follows
 // wordsep_re as a scanner: every position starts a whitespace run, an
 // em-dash, or a word ended by a breakable hyphen, whitespace, the end, or
 // an em-dash.
-func twSplit(line string, hyphens bool) []twChunk {
+func twSplit(line string, hyphens bool, sc *twScratch) []twChunk {
 	// text holds the code points, offs their byte offsets in line (an
 	// invalid byte is one code point of one byte)
-	text := make([]rune, 0, len(line))
-	offs := make([]int, 0, len(line)+1)
+	text, offs := sc.text[:0], sc.offs[:0]
 	for i := 0; i < len(line); {
 		r, w := utf8.DecodeRuneInString(line[i:])
 		text = append(text, r)
@@ -52,7 +61,7 @@ func twSplit(line string, hyphens bool) []twChunk {
 		i += w
 	}
 	offs = append(offs, len(line))
-	var out []twChunk
+	out := sc.chunks[:0]
 	at := func(i int) rune {
 		if i < 0 || i >= len(text) {
 			return -1
@@ -67,7 +76,7 @@ func twSplit(line string, hyphens bool) []twChunk {
 		}
 		return j, j-i >= 2 && j < len(text) && isWordRune(text[j])
 	}
-	add := func(a, b int) { out = append(out, twChunk{line[offs[a]:offs[b]], b - a}) }
+	add := func(a, b int) { out = append(out, twChunk{offs[a], offs[b], b - a}) }
 	p := 0
 	for p < len(text) {
 		if twSpace(text[p]) {
@@ -116,6 +125,7 @@ func twSplit(line string, hyphens bool) []twChunk {
 		add(p, e)
 		p = e
 	}
+	sc.text, sc.offs, sc.chunks = text, offs, out
 	return out
 }
 
@@ -136,18 +146,29 @@ func runeOffset(s string, n int64) int {
 
 func isBlankChunk(s string) bool { return strings.TrimFunc(s, pyIsSpace) == "" }
 
-// twWrap is TextWrapper._wrap_chunks (no indents, no max_lines). Breaking
-// a long word copies its remainder in Python, which is charged as spent.
-func twWrap(c value.Ctx, chunks []twChunk, width int64, breakLong, hyphens bool) []string {
+// twWrap is TextWrapper._wrap_chunks (no indents, no max_lines) over the
+// chunks of line, appending the wrapped lines to lines. A wrapped line is
+// a run of consecutive chunks, so it is a slice of line, not a join.
+// Breaking a long word copies its remainder in Python, which is charged
+// as spent.
+func twWrap(c value.Ctx, line string, chunks []twChunk, width int64, breakLong, hyphens bool, lines []string) []string {
 	if width <= 0 {
 		value.Throwf(errs.Render, "invalid width %d (must be > 0)", width)
 	}
-	var lines []string
+	first := len(lines)
+	text := func(ch twChunk) string { return line[ch.off:ch.end] }
 	// chunks are consumed from the front (Python reverses and pops)
 	for len(chunks) > 0 {
-		var cur []string
+		// the current line is line[a:b]; last is where its last chunk starts
+		a, b, last := -1, -1, -1
+		take := func(off, end int) {
+			if a < 0 {
+				a = off
+			}
+			b, last = end, off
+		}
 		var curLen int64
-		if isBlankChunk(chunks[0].s) && len(lines) > 0 {
+		if isBlankChunk(text(chunks[0])) && len(lines) > first {
 			chunks = chunks[1:]
 		}
 		for len(chunks) > 0 {
@@ -155,7 +176,7 @@ func twWrap(c value.Ctx, chunks []twChunk, width int64, breakLong, hyphens bool)
 			if curLen+l > width {
 				break
 			}
-			cur = append(cur, chunks[0].s)
+			take(chunks[0].off, chunks[0].end)
 			curLen += l
 			chunks = chunks[1:]
 		}
@@ -166,8 +187,8 @@ func twWrap(c value.Ctx, chunks []twChunk, width int64, breakLong, hyphens bool)
 			}
 			if breakLong {
 				// Python copies the remainder of the word at each break
-				c.Charge(int64(len(chunks[0].s))+budget.Elem, "filter wordwrap")
-				ch := chunks[0].s
+				ch := text(chunks[0])
+				c.Charge(int64(len(ch))+budget.Elem, "filter wordwrap")
 				end := runeOffset(ch, spaceLeft)
 				if hyphens && int64(chunks[0].n) > spaceLeft {
 					// rfind('-', 0, space_left), used if something precedes it
@@ -175,20 +196,22 @@ func twWrap(c value.Ctx, chunks []twChunk, width int64, breakLong, hyphens bool)
 						end = h + 1
 					}
 				}
-				head := ch[:end]
-				cur = append(cur, head)
-				chunks[0] = twChunk{ch[end:], chunks[0].n - value.RuneLen(head)}
-			} else if len(cur) == 0 {
-				cur = append(cur, chunks[0].s)
+				take(chunks[0].off, chunks[0].off+end)
+				chunks[0] = twChunk{chunks[0].off + end, chunks[0].end, chunks[0].n - value.RuneLen(ch[:end])}
+			} else if a < 0 {
+				take(chunks[0].off, chunks[0].end)
 				chunks = chunks[1:]
 			}
 		}
-		if len(cur) > 0 && isBlankChunk(cur[len(cur)-1]) {
-			cur = cur[:len(cur)-1]
+		if a >= 0 && isBlankChunk(line[last:b]) {
+			b = last // the last chunk dropped
+			if b == a {
+				a = -1
+			}
 		}
-		if len(cur) > 0 {
+		if a >= 0 {
 			c.Charge(budget.Elem, "filter wordwrap")
-			lines = append(lines, strings.Join(cur, ""))
+			lines = append(lines, line[a:b])
 		}
 	}
 	return lines
@@ -233,15 +256,21 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if est := budget.Add(int64(len(s)), budget.Mul(words, int64(len(wrap))+budget.Elem)); est > c.Meter().Left() {
 		c.Charge(est, "filter wordwrap (estimated output)")
 	}
-	var paras []string
+	// every paragraph's wrapped lines (slices of s, or their escapes)
+	// in one list, ends[i] where paragraph i's end; the result is
+	// written once from them, into a writer of the size charged
+	var sc twScratch
+	var lines []string
+	var ends []int
 	var total int64
 	for _, line := range pySplitLines(c, s, "filter wordwrap") {
-		chunks := twSplit(line, hyphenRe)
+		chunks := twSplit(line, hyphenRe, &sc)
 		c.Charge(budget.Mul(int64(len(chunks)), budget.Elem), "filter wordwrap")
-		var wrapped []string
+		from := len(lines)
 		if len(chunks) > 0 || width <= 0 {
-			wrapped = twWrap(c, chunks, width, breakLong, hyphenLong)
+			lines = twWrap(c, line, chunks, width, breakLong, hyphenLong, lines)
 		}
+		wrapped := lines[from:]
 		for i, w := range wrapped {
 			if safeWrap {
 				chargeEscape(c, w, "filter wordwrap")
@@ -253,12 +282,27 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			total = budget.Add(total, budget.Mul(int64(len(wrapped)-1), int64(len(wrap))))
 			c.Charge(budget.Mul(int64(len(wrapped)-1), int64(len(wrap))), "filter wordwrap")
 		}
-		paras = append(paras, strings.Join(wrapped, wrap))
+		ends = append(ends, len(lines))
 	}
-	total = budget.Add(total, budget.Mul(int64(len(paras)), int64(len(wrap))))
+	total = budget.Add(total, budget.Mul(int64(len(ends)), int64(len(wrap))))
 	c.Charge(total, "filter wordwrap")
-	if safeWrap {
-		return value.Safe(strings.Join(paras, wrap))
+	var sb value.TextWriter
+	sb.Grow(int(total))
+	from := 0
+	for p, end := range ends {
+		if p > 0 {
+			sb.WriteString(wrap)
+		}
+		for i, ln := range lines[from:end] {
+			if i > 0 {
+				sb.WriteString(wrap)
+			}
+			sb.WriteString(ln)
+		}
+		from = end
 	}
-	return value.FromString(strings.Join(paras, wrap))
+	if safeWrap {
+		return value.Safe(sb.String())
+	}
+	return value.FromString(sb.String())
 }

@@ -137,9 +137,16 @@ func (f fmtSpec) estimate(base int64) int64 {
 
 // padTo aligns body (sign/prefix head + digits tail for '=') to width.
 func (f fmtSpec) padTo(head, body string, defAlign byte) string {
-	n := int64(value.RuneLen(head) + value.RuneLen(body))
+	out, _ := f.padCounted(head, body, int64(value.RuneLen(head)+value.RuneLen(body)), defAlign)
+	return out
+}
+
+// padCounted is padTo for a head and body of n code points, known to the
+// caller (a string field's value knows its own: counting a long one again
+// was most of the time of a format); it returns the result's count too.
+func (f fmtSpec) padCounted(head, body string, n int64, defAlign byte) (string, int64) {
 	if f.width <= n {
-		return head + body
+		return head + body, n
 	}
 	pad := f.width - n
 	align := f.align
@@ -148,17 +155,19 @@ func (f fmtSpec) padTo(head, body string, defAlign byte) string {
 	}
 	switch align {
 	case '<':
-		return head + body + strings.Repeat(f.fill, int(pad))
+		return head + body + strings.Repeat(f.fill, int(pad)), f.width
 	case '^':
 		l := pad / 2
-		return strings.Repeat(f.fill, int(l)) + head + body + strings.Repeat(f.fill, int(pad-l))
+		return strings.Repeat(f.fill, int(l)) + head + body + strings.Repeat(f.fill, int(pad-l)), f.width
 	case '=':
-		return head + strings.Repeat(f.fill, int(pad)) + body
+		return head + strings.Repeat(f.fill, int(pad)) + body, f.width
 	}
-	return strings.Repeat(f.fill, int(pad)) + head + body
+	return strings.Repeat(f.fill, int(pad)) + head + body, f.width
 }
 
-func formatStrSpec(s string, f fmtSpec) string {
+// formatStrSpec formats s, of n code points, under the spec; it returns
+// the result's count too.
+func formatStrSpec(s string, n int64, f fmtSpec) (string, int64) {
 	switch {
 	case f.typ != 0 && f.typ != 's':
 		valueError("Unknown format code '" + string(f.typ) + "' for object of type 'str'")
@@ -173,10 +182,10 @@ func formatStrSpec(s string, f fmtSpec) string {
 	case f.grouping != 0:
 		valueError("Cannot specify '" + string(f.grouping) + "' with 's'.")
 	}
-	if f.prec >= 0 && int64(value.RuneLen(s)) > f.prec {
-		s = s[:cpOffset(s, f.prec)]
+	if f.prec >= 0 && n > f.prec {
+		s, n = s[:cpOffset(s, f.prec)], f.prec
 	}
-	return f.padTo("", s, '<')
+	return f.padCounted("", s, n, '<')
 }
 
 // group inserts separators every g digits from the right, padding with

@@ -92,7 +92,7 @@ func runFormat(c value.Ctx, recv value.Value, src *fieldSource) value.Value {
 	f := &formatter{c: c, src: src, markup: recv.IsSafe()}
 	var out pieces
 	f.vformat(&out, s, 2)
-	return value.StringLike(recv, out.join())
+	return value.StringLikeCounted(recv, out.join(), out.runes)
 }
 
 // vformat is string.Formatter._vformat: literal text and fields; every
@@ -195,7 +195,7 @@ func (f *formatter) field(sb *pieces, body string, depth int) {
 	}
 	var specb pieces
 	f.vformat(&specb, spec, depth-1)
-	sb.add(f.formatField(v, specb.join()))
+	sb.addCounted(f.formatField(v, specb.join()))
 }
 
 // resolve looks a field name up: the first part in the arguments, then
@@ -323,20 +323,34 @@ func (f *formatter) repr(v value.Value) string {
 	return value.ReprIn(f.c, v)
 }
 
-// formatField is format(v, spec), escaped for a Markup receiver.
-func (f *formatter) formatField(v value.Value, spec string) string {
+// formatField is format(v, spec), escaped for a Markup receiver, and its
+// length in code points.
+func (f *formatter) formatField(v value.Value, spec string) (string, int64) {
 	if f.markup {
 		if v.IsSafe() {
 			if spec != "" {
 				valueError("Unsupported format specification for Markup.")
 			}
-			return v.Str()
+			return v.Str(), int64(v.RuneCount())
 		}
 		out := FormatValue(f.c, v, spec)
 		f.c.Charge(budget.Mul(int64(len(out)), budget.EscapeFactor), "format escape")
-		return value.EscapeHTML(out)
+		out = value.EscapeHTML(out)
+		return out, int64(value.RuneLen(out))
 	}
-	return FormatValue(f.c, v, spec)
+	if v.IsString() {
+		// a string knows its count: the field's is known without a scan
+		return formatStr(f.c, v, spec)
+	}
+	out := FormatValue(f.c, v, spec)
+	return out, int64(value.RuneLen(out))
+}
+
+// formatStr is FormatValue of a string value, with the result's count.
+func formatStr(c value.Ctx, v value.Value, spec string) (string, int64) {
+	fs := parseSpec(spec, "str")
+	c.Charge(fs.estimate(int64(len(v.Str()))), "format field")
+	return formatStrSpec(v.Str(), int64(v.RuneCount()), fs)
 }
 
 // FormatValue is Python's format(v, spec) for plain values, charging the
@@ -344,9 +358,8 @@ func (f *formatter) formatField(v value.Value, spec string) string {
 func FormatValue(c value.Ctx, v value.Value, spec string) string {
 	switch v.Kind() {
 	case value.String:
-		fs := parseSpec(spec, "str")
-		c.Charge(fs.estimate(int64(len(v.Str()))), "format field")
-		return formatStrSpec(v.Str(), fs)
+		out, _ := formatStr(c, v, spec)
+		return out
 	case value.Bool:
 		if spec == "" {
 			return value.ToString(v)

@@ -49,7 +49,11 @@ func TestMethodsGolden(t *testing.T) {
 				got = value.Repr(m)
 				return
 			}
-			got = value.Repr(c.CallValue(m, args))
+			r := c.CallValue(m, args)
+			if bad := wrongCount(r); bad != "" {
+				t.Errorf("#%d %s: %s", i, gc.Method, bad)
+			}
+			got = value.Repr(r)
 		})
 		name := value.Repr(recv) + "." + gc.Method + value.Repr(value.NewTuple(args.Pos))
 		if len(name) > 80 {

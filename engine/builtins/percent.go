@@ -143,16 +143,12 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 		if !keyed {
 			v = next()
 		}
-		parts.add(percentOne(c, conv, v, spec, markup, i-1))
+		parts.addCounted(percentOne(c, conv, v, spec, markup, i-1))
 	}
 	if argi < len(list) && !hasDict {
 		typeError("not all arguments converted during string formatting")
 	}
-	out := parts.join()
-	if markup {
-		return value.Safe(out)
-	}
-	return value.FromString(out)
+	return value.StringLikeCounted(format, parts.join(), parts.runes)
 }
 
 func readDigits(s string, i int) (int64, int) {
@@ -190,8 +186,9 @@ type pctSpec struct {
 	width, prec                  int64
 }
 
-// percentOne formats one conversion.
-func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, at int) string {
+// percentOne formats one conversion; it returns its length in code
+// points too (a string argument knows its own).
+func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, at int) (string, int64) {
 	if v.IsUndefined() && c.Strict() {
 		value.ThrowUndefined(v)
 	}
@@ -207,9 +204,13 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		}
 		c.Charge(max(fill, base), "string formatting")
 		var t string
+		n := int64(-1) // not known yet
 		switch {
 		case conv == 's' && markup:
-			t = value.EscapeIn(c, v).Str()
+			e := value.EscapeIn(c, v)
+			t, n = e.Str(), int64(e.RuneCount())
+		case conv == 's' && v.IsString():
+			t, n = v.Str(), int64(v.RuneCount())
 		case conv == 's':
 			t = value.StrIn(c, v)
 		case conv == 'r' && markup:
@@ -222,10 +223,13 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 				t = value.EscapeHTML(t)
 			}
 		}
-		if sp.prec >= 0 && int64(value.RuneLen(t)) > sp.prec {
-			t = t[:cpOffset(t, sp.prec)]
+		if n < 0 {
+			n = int64(value.RuneLen(t))
 		}
-		return sp.pad("", t, false)
+		if sp.prec >= 0 && n > sp.prec {
+			t, n = t[:cpOffset(t, sp.prec)], sp.prec
+		}
+		return sp.pad("", t, n, false)
 	case 'c':
 		c.Charge(max(fill, 8), "string formatting")
 		var t string
@@ -240,7 +244,7 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		default:
 			typeError("%c requires int or char")
 		}
-		return sp.pad("", t, false)
+		return sp.pad("", t, 1, false)
 	case 'd', 'i', 'u', 'o', 'x', 'X':
 		c.Charge(max(fill, budget.Add(80, max(sp.prec, 0))), "string formatting")
 		n := percentInt(c, conv, v)
@@ -263,7 +267,8 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		if !sp.alt {
 			prefix = ""
 		}
-		return sp.pad(sp.sign(n < 0)+prefix, digits, true)
+		head := sp.sign(n < 0) + prefix
+		return sp.pad(head, digits, int64(len(head)+len(digits)), true) // ASCII
 	case 'e', 'E', 'f', 'F', 'g', 'G':
 		prec := sp.prec
 		if prec < 0 {
@@ -291,10 +296,11 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		if (conv == 'F' || conv == 'E' || conv == 'G') && (math.IsNaN(x) || math.IsInf(x, 0)) {
 			body = strings.ToUpper(body)
 		}
-		return sp.pad(sp.sign(neg), body, true)
+		head := sp.sign(neg)
+		return sp.pad(head, body, int64(len(head)+len(body)), true) // ASCII
 	}
 	valueError("unsupported format character '" + string(rune(conv)) + "' (0x" + strconv.FormatInt(int64(conv), 16) + ") at index " + strconv.Itoa(at))
-	return ""
+	return "", 0
 }
 
 func percentInt(c value.Ctx, conv byte, v value.Value) int64 {
@@ -337,19 +343,19 @@ func (sp pctSpec) sign(neg bool) string {
 	return ""
 }
 
-// pad right-justifies to width with spaces ('-': left-justify; '0' on a
-// number: zeros between the sign/prefix and the digits).
-func (sp pctSpec) pad(head, body string, number bool) string {
-	n := int64(value.RuneLen(head) + value.RuneLen(body))
+// pad right-justifies head and body, of n code points, to width with
+// spaces ('-': left-justify; '0' on a number: zeros between the
+// sign/prefix and the digits); it returns the result's count too.
+func (sp pctSpec) pad(head, body string, n int64, number bool) (string, int64) {
 	if sp.width <= n {
-		return head + body
+		return head + body, n
 	}
 	p := int(sp.width - n)
 	switch {
 	case sp.left:
-		return head + body + strings.Repeat(" ", p)
+		return head + body + strings.Repeat(" ", p), sp.width
 	case sp.zero && number:
-		return head + strings.Repeat("0", p) + body
+		return head + strings.Repeat("0", p) + body, sp.width
 	}
-	return strings.Repeat(" ", p) + head + body
+	return strings.Repeat(" ", p) + head + body, sp.width
 }

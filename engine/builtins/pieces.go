@@ -1,6 +1,10 @@
 package builtins
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/jinjabox/jinjabox/engine/value"
+)
 
 // pieces collects a formatted result's parts (literal text and converted
 // fields, the large ones strings that already exist) and joins them once,
@@ -10,14 +14,23 @@ import "strings"
 // allocated a unit charged). A piece shorter than smallPiece is copied
 // into small instead of kept by reference, so a format of many tiny
 // pieces ('%%' * n) never holds a 16-byte header for each.
+//
+// It also counts the result's code points, so the value made of it is
+// not scanned again: a piece whose count its maker knows is added with
+// it (addCounted), the others are counted as they are added.
 type pieces struct {
 	parts []string
 	small []byte
+	runes int
 }
 
 const smallPiece = 64
 
-func (p *pieces) add(s string) {
+func (p *pieces) add(s string) { p.addCounted(s, int64(value.RuneLen(s))) }
+
+// addCounted adds s, of n code points.
+func (p *pieces) addCounted(s string, n int64) {
+	p.runes += int(n)
 	if len(s) < smallPiece {
 		p.small = append(p.small, s...)
 		return

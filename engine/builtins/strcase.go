@@ -3,6 +3,10 @@ package builtins
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/jinjabox/jinjabox/engine/ordered"
+	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // Python's str case mapping and character classes. Python maps case with
@@ -39,6 +43,9 @@ func pyIsLower(r rune) bool {
 	if r < 0x80 {
 		return 'a' <= r && r <= 'z'
 	}
+	if uint32(r) < 0x10000 {
+		return runeClass[r]&classLower != 0
+	}
 	return unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
 }
 
@@ -47,32 +54,107 @@ func pyIsUpper(r rune) bool {
 	if r < 0x80 {
 		return 'A' <= r && r <= 'Z'
 	}
+	if uint32(r) < 0x10000 {
+		return runeClass[r]&classUpper != 0
+	}
 	return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
 }
 
 // pyIsTitle is Python's title-case class (Lt).
-func pyIsTitle(r rune) bool { return r >= 0x80 && unicode.IsTitle(r) }
+func pyIsTitle(r rune) bool {
+	if uint32(r) < 0x10000 {
+		return runeClass[r]&classTitle != 0
+	}
+	return unicode.IsTitle(r)
+}
 
 // pyIsCased is the Cased property.
-func pyIsCased(r rune) bool { return pyIsLower(r) || pyIsUpper(r) || pyIsTitle(r) }
+func pyIsCased(r rune) bool {
+	if uint32(r) < 0x10000 {
+		return runeClass[r]&(classLower|classUpper|classTitle) != 0
+	}
+	return pyIsLower(r) || pyIsUpper(r) || pyIsTitle(r)
+}
 
 // pyIsCaseIgnorable approximates Case_Ignorable (Mn Me Cf Lm Sk plus the
 // Word_Break MidLetter/MidNumLet/Single_Quote characters).
 func pyIsCaseIgnorable(r rune) bool {
-	switch r {
-	case '\'', '.', ':', '^', '`', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
-		return true
+	if uint32(r) < 0x10000 {
+		return runeClass[r]&classIgnorable != 0
 	}
-	// no other ASCII character is Mn, Me, Cf, Lm or Sk
-	return r >= 0x80 && unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	return unicode.In(r, caseIgnorableCats...)
 }
 
+// caseIgnorables are the code points of Case_Ignorable outside its
+// categories; caseIgnorableCats are the categories (no ASCII character
+// is Mn, Me, Cf, Lm or Sk).
+var (
+	caseIgnorables    = []rune{'\'', '.', ':', '^', '`', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A}
+	caseIgnorableCats = []*unicode.RangeTable{unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk}
+)
+
+// The classes of the BMP's code points, a byte each: the case mappings
+// ask two or three of them a code point, and title's word split whether
+// it is a space, and each was a binary search of a range table (swapcase
+// ran 45 ns a code point on text that expands, title 35). Built from the
+// same range tables, range by range. Every code point with a case
+// mapping is in the BMP, and so is every space.
+const (
+	classLower uint8 = 1 << iota
+	classUpper
+	classTitle
+	classIgnorable
+	classSpace
+)
+
+var runeClass = func() *[0x10000]uint8 {
+	t := new([0x10000]uint8)
+	mark := func(bit uint8, tabs ...*unicode.RangeTable) {
+		for _, tab := range tabs {
+			for _, rg := range tab.R16 {
+				for r := int(rg.Lo); r <= int(rg.Hi); r += int(rg.Stride) {
+					t[r] |= bit
+				}
+			}
+			for _, rg := range tab.R32 {
+				for r := int(rg.Lo); r <= int(rg.Hi) && r < len(t); r += int(rg.Stride) {
+					t[r] |= bit
+				}
+			}
+		}
+	}
+	mark(classLower, unicode.Lower, unicode.Other_Lowercase)
+	mark(classUpper, unicode.Upper, unicode.Other_Uppercase)
+	mark(classTitle, unicode.Title)
+	mark(classIgnorable, caseIgnorableCats...)
+	for _, r := range caseIgnorables {
+		t[r] |= classIgnorable
+	}
+	for _, rg := range pySpaceRanges {
+		for r := rg.lo; r <= rg.hi; r++ {
+			t[r] |= classSpace
+		}
+	}
+	return t
+}()
+
+// uniSpace is Python's str.isspace for one code point. It inlines, and
+// answers ASCII from a bit mask: the comparisons it made before branched
+// on every byte, and mixed blanks (" \t \n") mispredicted one branch in
+// two (trim ran 2.5 ns a byte).
 func uniSpace(r rune) bool {
 	if r < 0x80 {
-		return r == ' ' || (r >= 0x09 && r <= 0x0d) || (r >= 0x1c && r <= 0x1f)
+		return asciiSpace(byte(r))
 	}
-	return inRanges(pySpaceRanges, r)
+	return uint32(r) < 0x10000 && runeClass[r]&classSpace != 0
 }
+
+// asciiSpaceMask has the bits of the ASCII whitespace bytes: \t \n \v
+// \f \r, the separators \x1c-\x1f and the space (all below 0x40).
+const asciiSpaceMask = 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r' | 1<<0x1c | 1<<0x1d | 1<<0x1e | 1<<0x1f | 1<<' '
+
+// asciiSpace is uniSpace for a byte below 0x80.
+func asciiSpace(b byte) bool { return b < 0x40 && asciiSpaceMask&(uint64(1)<<b) != 0 }
 
 // The character classes answer ASCII without a table search: the digits
 // are the only ASCII decimals, digits and numerics, the letters the only
@@ -93,70 +175,211 @@ func asciiDigit(r rune) bool { return '0' <= r && r <= '9' }
 // pyIsPrintable: everything but the C* and Z* categories, except space.
 func pyIsPrintable(r rune) bool { return r == ' ' || unicode.IsPrint(r) }
 
-// finalSigma reports whether the capital sigma at rs[i] is word-final: a
-// cased letter before it and none after it (case-ignorables skipped).
-func finalSigma(rs []rune, i int) bool {
-	j := i - 1
-	for j >= 0 && pyIsCaseIgnorable(rs[j]) {
-		j--
+// finalSigma reports whether the capital sigma at s[i:i+w] is
+// word-final in s: a cased letter before it and none after it
+// (case-ignorables skipped).
+func finalSigma(s string, i, w int) bool {
+	j := i
+	var r rune
+	for j > 0 {
+		var size int
+		r, size = utf8.DecodeLastRuneInString(s[:j])
+		if !pyIsCaseIgnorable(r) {
+			break
+		}
+		j -= size
 	}
-	if j < 0 || !pyIsCased(rs[j]) {
+	if j == 0 || !pyIsCased(r) {
 		return false
 	}
-	k := i + 1
-	for k < len(rs) && pyIsCaseIgnorable(rs[k]) {
-		k++
+	k := i + w
+	for k < len(s) {
+		var size int
+		r, size = utf8.DecodeRuneInString(s[k:])
+		if !pyIsCaseIgnorable(r) {
+			break
+		}
+		k += size
 	}
-	return k == len(rs) || !pyIsCased(rs[k])
+	return k == len(s) || !pyIsCased(r)
 }
 
-func writeLower(sb *strings.Builder, rs []rune, i int) {
-	r := rs[i]
-	if r < 0x80 {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		sb.WriteByte(byte(r))
+// The case mappings write into a value.TextWriter and decode the string
+// in place: the writes through a strings.Builder took the collector's
+// write barrier a code point, and the []rune copy of the text was 4
+// bytes a code point of garbage (swapcase ran 2.5 ns a unit). Each
+// writes what Python's full mapping gives; a code point outside the
+// full-mapping tables (fullMap, no Go map lookup) takes the
+// simple mapping (simpleUpper and kin).
+
+// lowerRune writes the lower case of r, found at s[i:] (s is the
+// context of a capital sigma).
+func lowerRune(sb *value.TextWriter, s string, i int, r rune) {
+	if r < utf8.RuneSelf {
+		sb.WriteByte(asciiLower(byte(r)))
 		return
 	}
 	if r == 0x3A3 {
-		if finalSigma(rs, i) {
+		if finalSigma(s, i, utf8.RuneLen(r)) {
 			sb.WriteRune(0x3C2)
 		} else {
 			sb.WriteRune(0x3C3)
 		}
 		return
 	}
-	if s, ok := fullLower[r]; ok {
-		sb.WriteString(s)
+	if m, ok := fullLowerMap.lookup(r); ok {
+		sb.WriteString(m)
 		return
 	}
-	sb.WriteRune(unicode.ToLower(r))
+	sb.WriteRune(simpleLower(r))
 }
 
-func writeUpper(sb *strings.Builder, r rune) {
-	if r < 0x80 {
+func upperRune(sb *value.TextWriter, r rune) {
+	if r < utf8.RuneSelf {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if s, ok := fullUpper[r]; ok {
-		sb.WriteString(s)
+	if m, ok := fullUpperMap.lookup(r); ok {
+		sb.WriteString(m)
 		return
 	}
-	sb.WriteRune(unicode.ToUpper(r))
+	sb.WriteRune(simpleUpper(r))
 }
 
-func writeTitle(sb *strings.Builder, r rune) {
-	if r < 0x80 {
+func titleRune(sb *value.TextWriter, r rune) {
+	if r < utf8.RuneSelf {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if s, ok := fullTitle[r]; ok {
-		sb.WriteString(s)
+	if m, ok := fullTitleMap.lookup(r); ok {
+		sb.WriteString(m)
 		return
 	}
-	sb.WriteRune(unicode.ToTitle(r))
+	sb.WriteRune(simpleTitle(r))
 }
+
+// writeLower writes s lower-cased (s is the sigma's context).
+func writeLower(sb *value.TextWriter, s string) { writeLowerFrom(sb, s, 0) }
+
+// writeLowerFrom writes s[from:] lower-cased, in the context of all of s.
+func writeLowerFrom(sb *value.TextWriter, s string, from int) {
+	for i := from; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			sb.WriteByte(asciiLower(b))
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		lowerRune(sb, s, i, r)
+		i += w
+	}
+}
+
+// The simple (one code point) case mappings of the BMP, from a table:
+// unicode.ToUpper and kin search the case ranges, about ten steps, which
+// Greek or Cyrillic text paid a code point (title ran 2.5 ns a unit). A
+// code point's mappings are a triple of offsets, one of the 173 distinct
+// ones the BMP has, by an index a code point. Only a cased code point
+// maps (TestCaseClasses holds it), so only those are looked up to build
+// it; past the BMP the unicode package answers.
+type caseDelta struct{ upper, lower, title int32 }
+
+var caseDeltas, caseDeltaOf = func() ([]caseDelta, *[0x10000]uint8) {
+	deltas := []caseDelta{{}}
+	seen := map[caseDelta]uint8{{}: 0}
+	idx := new([0x10000]uint8)
+	for r := rune(0); r < 0x10000; r++ {
+		if !pyIsCased(r) {
+			continue
+		}
+		d := caseDelta{unicode.ToUpper(r) - r, unicode.ToLower(r) - r, unicode.ToTitle(r) - r}
+		i, ok := seen[d]
+		if !ok {
+			if len(deltas) > 0xff {
+				panic("builtins: more than 256 distinct case mappings in the BMP")
+			}
+			i = uint8(len(deltas))
+			seen[d] = i
+			deltas = append(deltas, d)
+		}
+		idx[r] = i
+	}
+	return deltas, idx
+}()
+
+func simpleUpper(r rune) rune {
+	if uint32(r) < 0x10000 {
+		return r + caseDeltas[caseDeltaOf[r]].upper
+	}
+	return unicode.ToUpper(r)
+}
+
+func simpleLower(r rune) rune {
+	if uint32(r) < 0x10000 {
+		return r + caseDeltas[caseDeltaOf[r]].lower
+	}
+	return unicode.ToLower(r)
+}
+
+func simpleTitle(r rune) rune {
+	if uint32(r) < 0x10000 {
+		return r + caseDeltas[caseDeltaOf[r]].title
+	}
+	return unicode.ToTitle(r)
+}
+
+// fullMap is a full-mapping table (code point to its mapping) read
+// without Go's map: a bit a BMP code point says whether it has a
+// mapping, and an open-addressed table keyed by the code point holds it
+// (a map lookup hashed each code point: half of swapcase's time on text
+// that expands).
+type fullMap struct {
+	has   [0x10000 / 64]uint64
+	keys  []rune // 0: empty (no code point 0 maps)
+	vals  []string
+	shift uint32
+}
+
+func (m *fullMap) lookup(r rune) (string, bool) {
+	if uint32(r) >= 0x10000 || m.has[r>>6]&(1<<(r&63)) == 0 {
+		return "", false
+	}
+	mask := uint32(len(m.keys) - 1)
+	for j := uint32(r) * 0x9e3779b1 >> m.shift; ; j = (j + 1) & mask {
+		if m.keys[j] == r {
+			return m.vals[j], true
+		}
+	}
+}
+
+func fullMapOf(src map[rune]string) *fullMap {
+	m := &fullMap{shift: 32}
+	size := 1
+	for size < 4*len(src) {
+		size *= 2
+		m.shift--
+	}
+	m.keys, m.vals = make([]rune, size), make([]string, size)
+	for _, r := range ordered.Keys(src) {
+		if r <= 0 || r >= 0x10000 {
+			panic("builtins: a full case mapping outside the BMP") // the tables have none
+		}
+		m.has[r>>6] |= 1 << (r & 63)
+		j := uint32(r) * 0x9e3779b1 >> m.shift
+		for m.keys[j] != 0 {
+			j = (j + 1) & uint32(size-1)
+		}
+		m.keys[j], m.vals[j] = r, src[r]
+	}
+	return m
+}
+
+var (
+	fullLowerMap = fullMapOf(fullLower)
+	fullUpperMap = fullMapOf(fullUpper)
+	fullTitleMap = fullMapOf(fullTitle)
+	fullFoldMap  = fullMapOf(fullFold)
+)
 
 // asciiUpper upper- (and title-) cases an ASCII code point. The ASCII fast
 // paths of the case functions skip the Unicode tables and the full-mapping
@@ -166,6 +389,14 @@ func asciiUpper(r rune) byte {
 		r -= 'a' - 'A'
 	}
 	return byte(r)
+}
+
+// asciiLower lower-cases an ASCII byte.
+func asciiLower(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		b += 'a' - 'A'
+	}
+	return b
 }
 
 // asciiOnly reports whether s has only ASCII bytes (the fast paths).
@@ -187,15 +418,20 @@ func asciiOnly(s string) bool {
 // ceiling of docs/COSTS.md.
 const caseCost = 8
 
+// Each mapping writes into a TextWriter of its own, sized for s (a
+// mapping that grows, as ß to SS, grows it); the writer stays on the
+// stack, which a shared builder taking the mapping as a func value did
+// not (it allocated the writer each call).
+
 // PyUpper is Python's str.upper.
 func PyUpper(s string) string {
 	if asciiOnly(s) {
 		return strings.ToUpper(s)
 	}
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(len(s))
 	for _, r := range s {
-		writeUpper(&sb, r)
+		upperRune(&sb, r)
 	}
 	return sb.String()
 }
@@ -205,12 +441,9 @@ func PyLower(s string) string {
 	if asciiOnly(s) {
 		return strings.ToLower(s)
 	}
-	rs := []rune(s)
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(len(s))
-	for i := range rs {
-		writeLower(&sb, rs, i)
-	}
+	writeLower(&sb, s)
 	return sb.String()
 }
 
@@ -219,15 +452,17 @@ func PyCasefold(s string) string {
 	if asciiOnly(s) {
 		return strings.ToLower(s)
 	}
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(len(s))
 	for _, r := range s {
-		if f, ok := fullFold[r]; ok {
-			sb.WriteString(f)
-		} else if l, ok := fullLower[r]; ok {
-			sb.WriteString(l)
+		if r < utf8.RuneSelf {
+			sb.WriteByte(asciiLower(byte(r)))
+		} else if m, ok := fullFoldMap.lookup(r); ok {
+			sb.WriteString(m)
+		} else if m, ok := fullLowerMap.lookup(r); ok {
+			sb.WriteString(m)
 		} else {
-			sb.WriteRune(unicode.ToLower(r))
+			sb.WriteRune(simpleLower(r))
 		}
 	}
 	return sb.String()
@@ -236,15 +471,14 @@ func PyCasefold(s string) string {
 // PyTitle is Python's str.title: a cased character after an uncased one
 // starts a word.
 func PyTitle(s string) string {
-	rs := []rune(s)
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(len(s))
 	prevCased := false
-	for i, r := range rs {
+	for i, r := range s {
 		if prevCased {
-			writeLower(&sb, rs, i)
+			lowerRune(&sb, s, i, r)
 		} else {
-			writeTitle(&sb, r)
+			titleRune(&sb, r)
 		}
 		prevCased = pyIsCased(r)
 	}
@@ -253,30 +487,29 @@ func PyTitle(s string) string {
 
 // PyCapitalize is Python 3.8+'s str.capitalize (title-case first).
 func PyCapitalize(s string) string {
-	rs := []rune(s)
-	var sb strings.Builder
-	sb.Grow(len(s))
-	for i, r := range rs {
-		if i == 0 {
-			writeTitle(&sb, r)
-		} else {
-			writeLower(&sb, rs, i)
-		}
+	if s == "" {
+		return s
 	}
+	var sb value.TextWriter
+	sb.Grow(len(s))
+	// the rest is lowered in the context of the whole string, as
+	// CPython's do_capitalize does (a sigma after the first letter)
+	r, w := utf8.DecodeRuneInString(s)
+	titleRune(&sb, r)
+	writeLowerFrom(&sb, s, w)
 	return sb.String()
 }
 
 // PySwapcase is Python's str.swapcase.
 func PySwapcase(s string) string {
-	rs := []rune(s)
-	var sb strings.Builder
+	var sb value.TextWriter
 	sb.Grow(len(s))
-	for i, r := range rs {
+	for i, r := range s {
 		switch {
 		case pyIsUpper(r):
-			writeLower(&sb, rs, i)
+			lowerRune(&sb, s, i, r)
 		case pyIsLower(r):
-			writeUpper(&sb, r)
+			upperRune(&sb, r)
 		default:
 			sb.WriteRune(r)
 		}

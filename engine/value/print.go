@@ -64,14 +64,14 @@ func ToString(v Value) string {
 			return ts.TemplateString()
 		}
 	}
-	var sb strings.Builder
+	var sb TextWriter
 	writeRepr(&sb, v, 0, nil, nil)
 	return sb.String()
 }
 
 // Repr is Python's repr() of a value.
 func Repr(v Value) string {
-	var sb strings.Builder
+	var sb TextWriter
 	writeRepr(&sb, v, 0, nil, nil)
 	return sb.String()
 }
@@ -101,11 +101,16 @@ func StrIn(c Ctx, v Value) string {
 // printing: grown from nothing it grew by a quarter at a time past a few
 // hundred bytes, copying the repr about four more times.
 func ReprIn(c Ctx, v Value) string {
-	var sb strings.Builder
+	var sb TextWriter
 	sb.Grow(int(Size(v, c.Meter().Left())) + 2)
 	writeRepr(&sb, v, 0, c, nil)
 	return sb.String()
 }
+
+// WriteReprIn writes repr(v) inside the render c to w, which a caller
+// building a larger text holds (no string of its own; the caller has
+// charged it).
+func WriteReprIn(w *TextWriter, c Ctx, v Value) { writeRepr(w, v, 0, c, nil) }
 
 // EscapeIn is Escape inside the render c.
 func EscapeIn(c Ctx, v Value) Value {
@@ -150,7 +155,7 @@ const maxReprDepth = 300
 // writeRepr writes the repr of v, nested depth containers down. In a
 // render (c not nil) a container at the render's nesting limit is refused;
 // outside one, past maxReprDepth prints "...".
-func writeRepr(sb *strings.Builder, v Value, depth int, c Ctx, active reprActive) {
+func writeRepr(sb *TextWriter, v Value, depth int, c Ctx, active reprActive) {
 	if c != nil {
 		switch v.k {
 		case List, Tuple, Dict: // a namespace's data is its dict, one level down
@@ -253,7 +258,7 @@ func writeRepr(sb *strings.Builder, v Value, depth int, c Ctx, active reprActive
 
 // QuoteString is Python's repr of a str.
 func QuoteString(s string) string {
-	var sb strings.Builder
+	var sb TextWriter
 	sb.Grow(len(s) + 2)
 	writeQuoted(&sb, s)
 	return sb.String()
@@ -261,7 +266,7 @@ func QuoteString(s string) string {
 
 // writeQuoted writes Python's repr of the str s to sb (in place: a
 // string's repr inside a container's is not made apart and copied).
-func writeQuoted(sb *strings.Builder, s string) {
+func writeQuoted(sb *TextWriter, s string) {
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
@@ -299,14 +304,14 @@ func writeQuoted(sb *strings.Builder, s string) {
 // str's repr (the quote depends on the string).
 var asciiEscapes = func() (t [0x80]string) {
 	for b := range t {
-		var sb strings.Builder
+		var sb TextWriter
 		writeQuotedRune(&sb, rune(b), 0xff) // 0xff: no ASCII byte is the quote
 		t[b] = sb.String()
 	}
 	return t
 }()
 
-func writeQuotedRune(sb *strings.Builder, r rune, q byte) {
+func writeQuotedRune(sb *TextWriter, r rune, q byte) {
 	switch {
 	case r == rune(q) || r == '\\':
 		sb.WriteByte('\\')
@@ -348,7 +353,7 @@ func isPrintable(r rune) bool {
 
 // writeHex writes r as w lower-case hex digits (r fits in them), with
 // no string made per escape.
-func writeHex(sb *strings.Builder, r rune, w int) {
+func writeHex(sb *TextWriter, r rune, w int) {
 	for shift := 4 * (w - 1); shift >= 0; shift -= 4 {
 		sb.WriteByte("0123456789abcdef"[(r>>shift)&0xf])
 	}
@@ -356,28 +361,50 @@ func writeHex(sb *strings.Builder, r rune, w int) {
 
 // EscapeHTML is markupsafe.escape on text.
 func EscapeHTML(s string) string {
-	if !strings.ContainsAny(s, "<>&'\"") {
+	i := 0
+	for i < len(s) && !htmlSpecial[s[i]] {
+		i++
+	}
+	if i == len(s) {
 		return s
 	}
-	var sb strings.Builder
-	sb.Grow(len(s) + 16)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '<':
-			sb.WriteString("&lt;")
-		case '>':
-			sb.WriteString("&gt;")
-		case '&':
-			sb.WriteString("&amp;")
-		case '\'':
-			sb.WriteString("&#39;")
-		case '"':
-			sb.WriteString("&#34;")
-		default:
-			sb.WriteByte(c)
+	var w TextWriter
+	w.Grow(len(s) + 16)
+	w.WriteString(s[:i])
+	WriteEscapedHTML(&w, s[i:])
+	return w.String()
+}
+
+// htmlSpecial are the bytes markupsafe.escape replaces, found by a table
+// read a byte (a ContainsAny built its set of five bytes each call).
+var htmlSpecial = [256]bool{'<': true, '>': true, '&': true, '\'': true, '"': true}
+
+// WriteEscapedHTML writes EscapeHTML(s) to w: the runs between special
+// bytes whole, each special byte as its entity.
+func WriteEscapedHTML(w *TextWriter, s string) {
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && !htmlSpecial[s[i]] {
+			i++
 		}
+		w.WriteString(s[:i])
+		if i == len(s) {
+			return
+		}
+		switch s[i] {
+		case '<':
+			w.WriteString("&lt;")
+		case '>':
+			w.WriteString("&gt;")
+		case '&':
+			w.WriteString("&amp;")
+		case '\'':
+			w.WriteString("&#39;")
+		case '"':
+			w.WriteString("&#34;")
+		}
+		s = s[i+1:]
 	}
-	return sb.String()
 }
 
 // Escape returns v as markup: markup stays, anything else is str()'d and

@@ -1,0 +1,72 @@
+package builtins
+
+import (
+	"testing"
+	"unicode"
+)
+
+// TestCaseClasses holds the table of code-point classes to the range
+// tables it is built from, over every code point, and holds the property
+// the case mappings rely on to skip Go's case tables: only an upper or
+// title code point has a lower mapping, only a lower or title one an
+// upper mapping, only a cased one a title mapping (a Unicode upgrade that
+// broke it would change what lower, upper and title write).
+func TestCaseClasses(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		lower := unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
+		upper := unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+		title := unicode.IsTitle(r)
+		ign := unicode.In(r, caseIgnorableCats...)
+		for _, x := range caseIgnorables {
+			ign = ign || r == x
+		}
+		switch {
+		case pyIsLower(r) != lower, pyIsUpper(r) != upper, pyIsTitle(r) != title:
+			t.Errorf("%U: lower %v upper %v title %v, the tables say %v %v %v", r, pyIsLower(r), pyIsUpper(r), pyIsTitle(r), lower, upper, title)
+		case pyIsCased(r) != (lower || upper || title):
+			t.Errorf("%U: cased %v", r, pyIsCased(r))
+		case pyIsCaseIgnorable(r) != ign:
+			t.Errorf("%U: case-ignorable %v, want %v", r, pyIsCaseIgnorable(r), ign)
+		case uniSpace(r) != inRanges(pySpaceRanges, r):
+			t.Errorf("%U: space %v", r, uniSpace(r))
+		case unicode.ToLower(r) != r && !upper && !title:
+			t.Errorf("%U lowers to %U but is neither upper nor title", r, unicode.ToLower(r))
+		case unicode.ToUpper(r) != r && !lower && !title:
+			t.Errorf("%U uppers to %U but is neither lower nor title", r, unicode.ToUpper(r))
+		case unicode.ToTitle(r) != r && !lower && !upper && !title:
+			t.Errorf("%U title-cases to %U but is not cased", r, unicode.ToTitle(r))
+		}
+	}
+	for r := range fullLower {
+		if !pyIsUpper(r) && !pyIsTitle(r) {
+			t.Errorf("%U has a full lower mapping but is neither upper nor title", r)
+		}
+	}
+}
+
+// TestSimpleCaseTable holds the table of simple case mappings to Go's
+// over every code point.
+func TestSimpleCaseTable(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if simpleUpper(r) != unicode.ToUpper(r) || simpleLower(r) != unicode.ToLower(r) || simpleTitle(r) != unicode.ToTitle(r) {
+			t.Errorf("%U: %U %U %U, want %U %U %U", r, simpleUpper(r), simpleLower(r), simpleTitle(r), unicode.ToUpper(r), unicode.ToLower(r), unicode.ToTitle(r))
+		}
+	}
+}
+
+// TestFullMaps holds the full-mapping tables' lookups to the generated
+// maps over every code point.
+func TestFullMaps(t *testing.T) {
+	for _, tab := range []struct {
+		m   map[rune]string
+		got *fullMap
+	}{{fullLower, fullLowerMap}, {fullUpper, fullUpperMap}, {fullTitle, fullTitleMap}, {fullFold, fullFoldMap}} {
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			want, wok := tab.m[r]
+			got, ok := tab.got.lookup(r)
+			if ok != wok || got != want {
+				t.Errorf("%U: %q %v, want %q %v", r, got, ok, want, wok)
+			}
+		}
+	}
+}
