@@ -196,9 +196,7 @@ func withSlot(c value.Value, seg string, v value.Value) value.Value {
 	}
 	src := c.DictData()
 	d := value.NewDict(src.Len() + 1)
-	for i := 0; i < src.Len(); i++ {
-		d.Set(src.KeyAt(i), src.ValAt(i))
-	}
+	d.Update(src)
 	d.SetStr(seg, v)
 	return value.FromDict(d)
 }

@@ -125,7 +125,7 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 // dict_keys, dict_values, dict_items), or "" for a real list.
 func viewName(v value.Value) string {
 	if d, ok := v.Ref().(*value.ListData); ok && v.Kind() == value.List {
-		return d.View
+		return d.View()
 	}
 	return ""
 }

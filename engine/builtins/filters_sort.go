@@ -197,7 +197,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		cs := argBool(a[0], false)
 		path := parseAttrPath(c, a[1])
 		src := source(c, v, "filter unique")
-		seen := value.NewDict(0) // the keys drawn, as Python's set
+		var seen value.KeySet // the keys drawn, as Python's set
 		drawn := false
 		return func(c value.Ctx) (value.Value, bool) {
 			for {
@@ -211,7 +211,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				drawn = true
 				key := fold(c, path.get(c, it, nil), cs)
 				value.ChargeKey(c, key, "filter unique")
-				if seen.Add(key) {
+				if seen.Add(c, key, "filter unique") {
 					return it, true
 				}
 			}
