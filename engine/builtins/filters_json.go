@@ -270,12 +270,12 @@ func sortedDictOrder(c value.Ctx, d *value.DictData) []int {
 		// sorted(d.items()) compares (key, value) tuples: keys are unique,
 		// so that is key < key after an equality check
 		keys[i] = d.KeyAt(i)
-		ks[i] = keyed{key: keys[i : i+1 : i+1], item: value.FromInt(int64(i)), listKey: true}
+		ks[i] = keyed{key: keys[i : i+1 : i+1], i: i}
 	}
-	sortKeyed(c, ks, false)
+	sortKeyed(c, ks, false, true)
 	out := make([]int, len(ks))
 	for i, k := range ks {
-		out[i] = int(k.item.Int())
+		out[i] = k.i
 	}
 	return out
 }

@@ -111,7 +111,14 @@ func copyItems(c value.Ctx, items []value.Value, op string) []value.Value {
 
 func fList(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "list")
-	return value.NewList(copyItems(c, draw(c, v, "filter list"), "filter list"))
+	items := draw(c, v, "filter list")
+	if _, ok := v.ObjectImpl().(*iterObj); ok && v.Kind() == value.Object {
+		// a drained iterator's items never change again: the list holds
+		// them as they are, with no copy (charged as one all the same)
+		c.Charge(budget.Mul(int64(len(items)), budget.Slot), "filter list")
+		return value.NewList(items[:len(items):len(items)])
+	}
+	return value.NewList(copyItems(c, items, "filter list"))
 }
 
 func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
@@ -200,7 +207,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
 	}
-	return newGen("do_batch", func(c value.Ctx) puller {
+	return newEagerGen("do_batch", func(c value.Ctx) []value.Value {
 		// Python compares len(tmp) == linecount, so a float count works
 		var n float64
 		if a[0].Kind() == value.Float {
@@ -246,7 +253,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 			out = append(out, value.NewList(tmp))
 		}
-		return pullSlice(out)
+		return out
 	})
 }
 
@@ -257,7 +264,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
 	}
-	return newGen("sync_do_slice", func(c value.Ctx) puller {
+	return newEagerGen("sync_do_slice", func(c value.Ctx) []value.Value {
 		slices := argInt("slice", a[0], 0)
 		fill := !isNoneOrMissing(a[1])
 		seq := draw(c, v, "filter slice")
@@ -266,7 +273,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			zeroDivision("integer division or modulo by zero")
 		}
 		if slices < 0 {
-			return pullSlice(nil)
+			return nil
 		}
 		c.Charge(budget.Add(budget.Mul(slices, budget.Elem+budget.Slot), budget.Mul(length, budget.Slot)), "filter slice")
 		per, extra := length/slices, length%slices
@@ -287,7 +294,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 			out = append(out, value.NewList(col))
 		}
-		return pullSlice(out)
+		return out
 	})
 }
 
@@ -359,23 +366,17 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 
 func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_items")
-	return newGen("do_items", func(c value.Ctx) puller {
+	return newEagerGen("do_items", func(c value.Ctx) []value.Value {
 		if v.IsUndefined() {
-			return pullSlice(nil) // strict undefined too
+			return nil // strict undefined too
 		}
 		if v.Kind() != value.Dict {
 			value.Throw(errs.Type, "Can only get item pairs from a mapping.")
 		}
 		d := v.DictData()
-		// a (key, value) tuple a pair: two slots and a container made (an
-		// element for its header), its slot in the result and an element
-		// found (an element and three slots allocated 3.3 bytes a unit)
-		c.Charge(budget.Mul(int64(d.Len()), 2*budget.Elem+4*budget.Slot), "filter items")
-		out := make([]value.Value, d.Len())
-		for i := range out {
-			out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
-		}
-		return pullSlice(out)
+		// a (key, value) tuple a pair, charged what it allocates
+		c.Charge(budget.Mul(int64(d.Len()), value.PairBytes), "filter items")
+		return value.ItemPairs(d)
 	})
 }
 
