@@ -75,24 +75,29 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		return r.evalSlice(n, sc)
 	case *syntax.Call:
 		fn := r.eval(n.Fn, sc)
-		args := r.evalArgs(&n.CallArgs, sc)
+		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
-		return r.callValue(fn, args)
+		v := r.callValue(fn, args)
+		r.popKw(kw)
+		return v
 	case *syntax.Filter:
 		if n.X == nil {
 			value.Throw(errs.Internal, "filter without operand")
 		}
 		x := r.eval(n.X, sc)
-		args := r.evalArgs(&n.CallArgs, sc)
+		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
 		r.chargeNamed(budget.Step, "filter", n.Name)
-		return r.CallFilter(n.Name, x, args)
+		v := r.CallFilter(n.Name, x, args)
+		r.popKw(kw)
+		return v
 	case *syntax.Test:
 		x := r.eval(n.X, sc)
-		args := r.evalArgs(&n.CallArgs, sc)
+		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
 		r.chargeNamed(budget.Step, "test", n.Name)
 		b := r.CallTest(n.Name, x, args)
+		r.popKw(kw)
 		return value.FromBool(b != n.Negated)
 	case *syntax.Unary:
 		x := r.eval(n.X, sc)
@@ -167,7 +172,36 @@ type argBuf struct {
 	pos [3]value.Value
 }
 
-func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
+// kvBytes is the size of a keyword argument (its name and its value).
+const kvBytes = 16 + value.ValueBytes
+
+// The keyword arguments of the calls being evaluated live on r.kwStack,
+// each call's above those of the calls around it, until the call returns
+// (popKw): a call's keywords were 64 bytes of garbage each (dict() with
+// 16,384 of them allocated 2.2 bytes a unit). A callee that keeps its
+// arguments past its return copies them (copyArgs), as it always had to;
+// a callee's Kw has no spare capacity, so appending to it copies too.
+
+// growKw makes room for n more keyword arguments, charging the new array
+// before it is made (doubling: a render's stack grows a few times, to
+// what its most keywords in flight need).
+func (r *renderer) growKw(n int) {
+	need := len(r.kwStack) + n
+	if need <= cap(r.kwStack) {
+		return
+	}
+	size := max(2*cap(r.kwStack), need, 8)
+	r.Charge(budget.Mul(int64(size), kvBytes), "call arguments")
+	r.kwStack = append(make([]value.KV, 0, size), r.kwStack...)
+}
+
+// popKw drops the keyword arguments above mark (evalArgs's second
+// result) once their call returned.
+func (r *renderer) popKw(mark int) { r.kwStack = r.kwStack[:mark] }
+
+// evalArgs evaluates a call's arguments; the keywords are on r.kwStack
+// above the mark it returns, to be popped after the call.
+func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, int) {
 	// Each argument is a slot: a constant argument is otherwise free, and
 	// a call may pass thousands of them.
 	if n := len(ca.Args) + len(ca.Kwargs); n > 0 {
@@ -175,6 +209,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 	}
 	ab := &argBuf{}
 	a := &ab.a
+	mark := len(r.kwStack)
 	if len(ca.Args) > 0 {
 		if len(ca.Args) <= len(ab.pos) {
 			a.Pos = ab.pos[:0:len(ca.Args)]
@@ -189,10 +224,14 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 		if ca.DupKwarg != "" {
 			value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(ca.DupKwarg))
 		}
-		a.Kw = make([]value.KV, 0, len(ca.Kwargs))
+		// the calls in the values push and pop above this call's
+		// keywords, within the room made here: no append reallocates
+		r.growKw(len(ca.Kwargs))
 		for _, kw := range ca.Kwargs {
-			a.Kw = append(a.Kw, value.KV{Key: kw.Name, Val: r.eval(kw.X, sc)})
+			v := r.eval(kw.X, sc)
+			r.kwStack = append(r.kwStack, value.KV{Key: kw.Name, Val: v})
 		}
+		a.Kw = r.kwStack[mark:len(r.kwStack):len(r.kwStack)]
 	}
 	if ca.DynArgs != nil {
 		a.Pos = append(a.Pos, r.elements(r.eval(ca.DynArgs, sc), "argument unpacking")...)
@@ -212,7 +251,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
 			a.Kw = append(a.Kw, value.KV{Key: k.Str(), Val: d.ValAt(i)})
 		}
 	}
-	return a
+	return a, mark
 }
 
 // CallValue implements value.Ctx.
