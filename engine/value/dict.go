@@ -53,13 +53,48 @@ const KeySetEntryBytes = 2 * (ValueBytes + 8 + 4*4)
 // NewDict returns an empty dict with room for n entries (and, past
 // smallDict, its index made at that size, so no entry is placed twice).
 func NewDict(n int) *DictData {
-	// keys and values share one backing array: one allocation, not two.
-	buf := make([]Value, 2*n)
-	d := &DictData{keyIndex: keyIndex{keys: buf[:0:n]}, vals: buf[n : n : 2*n]}
+	var d *DictData
+	var buf []Value
+	// a small dict and its entries are one allocation (the many small
+	// dicts of copied-in data are walked with one cache miss each, not
+	// two); a larger one's keys and values share one array
+	switch {
+	case n == 0:
+		d = &DictData{}
+	case n == 1:
+		x := &dict1{}
+		d, buf = &x.DictData, x.buf[:]
+	case n == 2:
+		x := &dict2{}
+		d, buf = &x.DictData, x.buf[:2*n]
+	case n <= 4:
+		x := &dict4{}
+		d, buf = &x.DictData, x.buf[:2*n]
+	default:
+		d, buf = &DictData{}, make([]Value, 2*n)
+	}
+	d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
 	if n > smallDict {
 		d.ix = &dictIndex{hashes: make([]uint64, 0, n), table: make([]int32, tableSize(n))}
 	}
 	return d
+}
+
+// dict1, dict2 and dict4 are a dict with room for 1, 2 or 4 entries
+// inline.
+type dict1 struct {
+	DictData
+	buf [2]Value
+}
+
+type dict2 struct {
+	DictData
+	buf [4]Value
+}
+
+type dict4 struct {
+	DictData
+	buf [8]Value
 }
 
 // tableSize is the index table's size for n entries: a power of two at
