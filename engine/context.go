@@ -175,7 +175,7 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 
 // listIndex parses a list index segment: digits, below n.
 func listIndex(seg string, n int) (int, bool) {
-	if strings.Trim(seg, "0123456789") != "" || len(seg) > 9 {
+	if !allDigits(seg) || len(seg) > 9 {
 		return 0, false
 	}
 	j, err := strconv.Atoi(seg)

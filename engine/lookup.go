@@ -2,7 +2,6 @@ package engine
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -136,15 +135,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		value.ThrowUndefined(v)
 	case value.Dict:
 		r.hashKey(key)
-		if x, ok := v.DictData().Get(key); ok {
-			return x
-		}
-		if key.IsString() {
-			if m, ok := r.method(v, key.Str()); ok {
-				return m
-			}
-		}
-		return value.UndefHint("", errs.Quote("dict object")+" has no attribute "+errs.Quote(shownValue(key)))
+		return r.dictItem(v, key)
 	case value.List, value.Tuple:
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
 			items := v.Items()
@@ -182,18 +173,53 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element "+errs.Quote(shownValue(key)))
 }
 
+// dictItem is v[key] on a dict, the key's hash charged: the entry, else
+// the dict method of that name, else undefined.
+func (r *renderer) dictItem(v value.Value, key value.Value) value.Value {
+	if x, ok := v.DictData().Get(key); ok {
+		return x
+	}
+	if key.IsString() {
+		if m, ok := r.method(v, key.Str()); ok {
+			return m
+		}
+	}
+	return value.UndefHint("", errs.Quote("dict object")+" has no attribute "+errs.Quote(shownValue(key)))
+}
+
 // Lookup reads one attribute-path segment (value.Ctx).
 func (r *renderer) Lookup(v value.Value, seg string) value.Value {
 	// the name rule before Item: a plain dict holding the key is no
 	// exception on an attribute path (P1)
 	r.checkName(v, seg)
-	r.Charge(budget.Elem, "attribute path")
-	if seg != "" && strings.Trim(seg, "0123456789") == "" {
+	if allDigits(seg) {
+		r.Charge(budget.Elem, "attribute path")
 		if i, err := strconv.ParseInt(seg, 10, 64); err == nil {
 			return r.Item(v, value.FromInt(i))
 		}
+		return r.Item(v, value.FromString(seg))
 	}
+	if v.Kind() == value.Dict {
+		// the commonest segment, a dict's key (map, sort, join, select
+		// by attribute): the lookup and the key's hash charged at once,
+		// and the name rule, which ran, not run again (a lookup ran 120
+		// ns on a two-key dict)
+		r.Charge(budget.Elem+int64(len(seg)), "attribute path")
+		return r.dictItem(v, value.FromString(seg))
+	}
+	r.Charge(budget.Elem, "attribute path")
 	return r.Item(v, value.FromString(seg))
+}
+
+// allDigits reports a non-empty run of ASCII digits (strings.Trim with a
+// cutset built its set at every call: a tenth of an attribute lookup).
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]-'0' > 9 {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // runeAt returns the i-th code point of s (Python indexing: negative from

@@ -319,6 +319,8 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if len(items) == 0 {
 			refuseUnresolved(path)
 		}
+		// the looked-up values are a list of their own
+		c.Charge(budget.Mul(int64(len(items)), value.ValueBytes), "filter join")
 		mapped := make([]value.Value, len(items))
 		for i, it := range items {
 			mapped[i] = path.get(c, it, nil)
