@@ -517,6 +517,9 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 			sb.Grow(count)
 			at(func(p int) { sb.WriteByte(s[p]) })
 		} else {
+			// the picked code points are at most the string's bytes
+			// (invalid bytes aside): grown once, not by doubling
+			sb.Grow(len(s))
 			at(func(p int) { sb.WriteRune(runes[p]) })
 		}
 		return value.StringLike(x, sb.String())
