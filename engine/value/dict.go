@@ -24,31 +24,31 @@ type keyIndex struct {
 	keys []Value
 	// ix is the hash index, nil while there are smallDict keys or fewer
 	// (and no more were announced): those are scanned, with no hash
-	// computed or stored.
-	ix *dictIndex
+	// computed or stored. It is open-addressed (linear probing, at most
+	// half full, a power of two); a slot holds the low 32 bits of its
+	// key's hash above the key's index plus one (slotOf), 0 when empty. A
+	// probe compares hashes in the table itself and reads a key only when
+	// they agree, and the table is rebuilt from its own slots: no array
+	// of hashes beside it, no key hashed twice.
+	ix []uint64
 }
 
 const smallDict = 8
 
-// dictIndex is the hash index: hashes[i] is keyHash(keys[i]); table is
-// open-addressed (linear probing, at most half full), each slot the entry
-// index plus one, 0 when empty.
-type dictIndex struct {
-	hashes []uint64
-	table  []int32
-}
+// slotOf is the index slot of entry i of hash h.
+func slotOf(h uint64, i int) uint64 { return h<<32 | uint64(i+1) }
 
 // DictEntryBytes is what one entry of a dict built at its final size
-// really allocates: its key and its value (two Values), its hash (8) and
-// two to four 4-byte slots of the index table (at most half full, a power
-// of two). Charges for building a dict use it (budget.Slot is far below a
-// real slot).
-const DictEntryBytes = 2*ValueBytes + 8 + 4*4
+// really allocates: its key and its value (two Values) and two to four
+// 8-byte slots of the index (at most half full, a power of two), three
+// on average. Charges for building a dict use it (budget.Slot is far
+// below a real slot).
+const DictEntryBytes = 2*ValueBytes + 3*8
 
-// KeySetEntryBytes is what a key kept in a KeySet allocates: its slot,
-// its hash and its table slots, twice over for the doubling of arrays
-// that grow with the keys (the set's final size is not known ahead).
-const KeySetEntryBytes = 2 * (ValueBytes + 8 + 4*4)
+// KeySetEntryBytes is what a key kept in a KeySet allocates: its slot and
+// its index slots, twice over for the doubling of arrays that grow with
+// the keys (the set's final size is not known ahead).
+const KeySetEntryBytes = 2 * (ValueBytes + 3*8)
 
 // NewDict returns an empty dict with room for n entries (and, past
 // smallDict, its index made at that size, so no entry is placed twice).
@@ -75,7 +75,7 @@ func NewDict(n int) *DictData {
 	}
 	d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
 	if n > smallDict {
-		d.ix = &dictIndex{hashes: make([]uint64, 0, n), table: make([]int32, tableSize(n))}
+		d.ix = make([]uint64, tableSize(n))
 	}
 	return d
 }
@@ -153,37 +153,38 @@ func (x *keyIndex) push(k Value, h uint64) {
 	switch {
 	case x.ix == nil && n <= smallDict:
 	case x.ix == nil:
-		x.ix = &dictIndex{hashes: make([]uint64, n, cap(x.keys))}
+		x.ix = make([]uint64, tableSize(cap(x.keys)))
 		for i, k := range x.keys {
-			x.ix.hashes[i], _ = keyHash(k)
+			h, _ := keyHash(k)
+			x.place(slotOf(h, i))
 		}
-		x.rehash()
 	default:
-		x.ix.hashes = append(Grown(x.ix.hashes), h)
-		if 2*n > len(x.ix.table) {
-			x.rehash()
-		} else {
-			x.place(n - 1)
+		if 2*n > len(x.ix) {
+			x.resize(tableSize(cap(x.keys)))
+		}
+		x.place(slotOf(h, n-1))
+	}
+}
+
+// resize rebuilds the index at size from its own slots (made for the
+// keys' capacity: once a doubling, each slot placed once in it).
+func (x *keyIndex) resize(size int) {
+	old := x.ix
+	x.ix = make([]uint64, size)
+	for _, s := range old {
+		if s != 0 {
+			x.place(s)
 		}
 	}
 }
 
-// rehash builds the table for the keys' capacity: doubling with the keys,
-// the table is made once a doubling, each key placed once in it.
-func (x *keyIndex) rehash() {
-	x.ix.table = make([]int32, tableSize(cap(x.keys)))
-	for i := range x.keys {
-		x.place(i)
-	}
-}
-
-// place puts entry i in its first free slot.
-func (x *keyIndex) place(i int) {
-	t := x.ix.table
+// place puts slot s in its first free place.
+func (x *keyIndex) place(s uint64) {
+	t := x.ix
 	mask := uint64(len(t) - 1)
-	for j := x.ix.hashes[i] & mask; ; j = (j + 1) & mask {
+	for j := (s >> 32) & mask; ; j = (j + 1) & mask {
 		if t[j] == 0 {
-			t[j] = int32(i + 1)
+			t[j] = s
 			return
 		}
 	}
@@ -251,15 +252,17 @@ func (x *keyIndex) scan(k Value) int {
 
 // probe is find in the index for k of hash h.
 func (x *keyIndex) probe(k Value, h uint64) int {
-	t, hashes := x.ix.table, x.ix.hashes
+	t := x.ix
 	mask := uint64(len(t) - 1)
 	for j := h & mask; ; j = (j + 1) & mask {
 		e := t[j]
 		if e == 0 {
 			return -1
 		}
-		if i := int(e - 1); hashes[i] == h && keyEqual(x.keys[i], k) {
-			return i
+		if uint32(e>>32) == uint32(h) {
+			if i := int(uint32(e)) - 1; keyEqual(x.keys[i], k) {
+				return i
+			}
 		}
 	}
 }
@@ -318,19 +321,17 @@ func (d *DictData) Update(src *DictData) {
 	case src.ix == nil:
 		for i, k := range d.keys {
 			h, _ := keyHash(k)
-			d.ix.hashes = append(d.ix.hashes, h)
-			d.place(i)
+			d.place(slotOf(h, i))
 		}
-	case d.ix == nil:
-		d.ix = &dictIndex{hashes: append(make([]uint64, 0, cap(d.keys)), src.ix.hashes...)}
-		d.rehash()
+	case len(d.ix) == len(src.ix):
+		copy(d.ix, src.ix)
 	default:
-		d.ix.hashes = append(d.ix.hashes, src.ix.hashes...)
-		if len(d.ix.table) == len(src.ix.table) {
-			copy(d.ix.table, src.ix.table)
-		} else {
-			for i := range d.keys {
-				d.place(i)
+		if d.ix == nil {
+			d.ix = make([]uint64, tableSize(cap(d.keys)))
+		}
+		for _, s := range src.ix {
+			if s != 0 {
+				d.place(s)
 			}
 		}
 	}
