@@ -152,7 +152,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
 			s := v.Str()
 			r.Charge(int64(len(s)), "string index")
-			if c, ok := runeAt(s, key.Int()); ok {
+			if c, ok := runeAt(s, int64(v.RuneCount()), key.Int()); ok {
 				return value.StringLike(v, c)
 			}
 			return value.UndefHint("", "string index out of range")
@@ -222,10 +222,11 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// runeAt returns the i-th code point of s (Python indexing: negative from
-// the end) as a slice of s, scanning without building a rune list.
-func runeAt(s string, i int64) (string, bool) {
-	n := int64(value.RuneLen(s))
+// runeAt returns the i-th code point of s, which has n (Python indexing:
+// negative from the end), as a slice of s, scanning without building a
+// rune list. The count comes from the value, which mostly knows it: a
+// count here scanned the whole string again before the scan to i.
+func runeAt(s string, n, i int64) (string, bool) {
 	if i < 0 {
 		i += n
 	}
