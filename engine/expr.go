@@ -184,13 +184,14 @@ const kvBytes = 16 + value.ValueBytes
 
 // growKw makes room for n more keyword arguments, charging the new array
 // before it is made (doubling: a render's stack grows a few times, to
-// what its most keywords in flight need).
+// what its most keywords in flight need; a render whose calls pass one
+// keyword pays for one).
 func (r *renderer) growKw(n int) {
 	need := len(r.kwStack) + n
 	if need <= cap(r.kwStack) {
 		return
 	}
-	size := max(2*cap(r.kwStack), need, 8)
+	size := max(2*cap(r.kwStack), need)
 	r.Charge(budget.Mul(int64(size), kvBytes), "call arguments")
 	r.kwStack = append(make([]value.KV, 0, size), r.kwStack...)
 }
