@@ -3,6 +3,7 @@ package builtins
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -314,38 +315,56 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		sep = a[0]
 	}
 	items := draw(c, v, "filter join")
-	if !isNoneOrMissing(a[1]) {
-		path := parseAttrPath(c, a[1])
+	var path attrPath
+	byAttr := !isNoneOrMissing(a[1])
+	if byAttr {
+		path = parseAttrPath(c, a[1])
 		if len(items) == 0 {
 			refuseUnresolved(path)
 		}
-		// the looked-up values are a list of their own
-		c.Charge(budget.Mul(int64(len(items)), value.ValueBytes), "filter join")
-		mapped := make([]value.Value, len(items))
-		for i, it := range items {
-			mapped[i] = path.get(c, it, nil)
-		}
-		items = mapped
 	}
-	// containers print as their repr: size them all before any is built
+	// A string or a number is written as it is found (looked up, with
+	// attribute=); anything else prints as its repr, all of them sized
+	// and charged before any is built. The values looked up are not
+	// kept: a list of them was 48 bytes an item.
+	strs := make([]string, len(items))
+	var later []int             // the items printed as a repr
+	var laterVals []value.Value // their values
+	var safe []bool             // which items are markup, made at the first
 	var reprSize int64
-	for _, it := range items {
-		if !it.IsString() && !it.IsNumber() {
-			reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
+	runes := 0 // the parts' code points
+	for i, it := range items {
+		if byAttr {
+			it = path.get(c, it, nil)
 		}
+		if it.IsString() || it.IsNumber() {
+			strs[i] = strOf(c, it)
+			if it.IsString() {
+				runes += it.RuneCount()
+			} else {
+				runes += value.RuneLen(strs[i])
+			}
+			if it.IsSafe() {
+				if safe == nil {
+					safe = make([]bool, len(items))
+				}
+				safe[i] = true
+			}
+			continue
+		}
+		reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
+		later, laterVals = append(later, i), append(laterVals, it)
 	}
 	c.Charge(budget.Mul(reprSize, 2), "filter join")
-	strs := make([]string, len(items))
-	anySafe := false
-	var total int64
-	for i, it := range items {
-		strs[i] = strOf(c, it)
-		total = budget.Add(total, int64(len(strs[i])))
-		if it.IsSafe() {
-			anySafe = true
-		}
+	for k, i := range later {
+		strs[i] = strOf(c, laterVals[k])
+		runes += value.RuneLen(strs[i])
 	}
-	escape := c.Autoescape() && (sep.IsSafe() || anySafe)
+	var total int64
+	for _, s := range strs {
+		total = budget.Add(total, int64(len(s)))
+	}
+	escape := c.Autoescape() && (sep.IsSafe() || safe != nil)
 	sepStr := pyStr(c, sep)
 	if escape {
 		total = budget.Mul(total, budget.EscapeFactor)
@@ -356,14 +375,36 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	c.Charge(total, "filter join")
 	if escape {
-		for i, it := range items {
-			if !it.IsSafe() {
+		for i := range strs {
+			if safe == nil || !safe[i] {
 				strs[i] = value.EscapeHTML(strs[i])
 			}
 		}
 		return value.Safe(strings.Join(strs, sepStr))
 	}
-	return value.FromString(strings.Join(strs, sepStr))
+	return joinedCounted(strs, sepStr, runes)
+}
+
+// joinedCounted is strings.Join(parts, sep) with its code points counted
+// from the parts' (runes) and the separator's, not by a scan of the
+// result (the scan was three quarters of a join's time): the counts add
+// up unless a part after the first or the separator begins with a
+// continuation byte, which an invalid byte before it could take in, and
+// then the result is counted.
+func joinedCounted(parts []string, sep string, runes int) value.Value {
+	s := strings.Join(parts, sep)
+	if len(parts) < 2 {
+		return value.StringLikeCounted(value.EmptyString, s, runes)
+	}
+	if sep != "" && !utf8.RuneStart(sep[0]) {
+		return value.FromString(s)
+	}
+	for _, p := range parts[1:] {
+		if p != "" && !utf8.RuneStart(p[0]) {
+			return value.FromString(s)
+		}
+	}
+	return value.StringLikeCounted(value.EmptyString, s, runes+(len(parts)-1)*value.RuneLen(sep))
 }
 
 func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
