@@ -140,7 +140,7 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		}
 		return value.NewTuple(items)
 	case *syntax.DictLit:
-		r.Charge(budget.Step+int64(len(n.Keys))*value.DictEntryBytes, "dict literal")
+		r.Charge(budget.Step+int64(len(n.Keys))*value.DictInsertUnits, "dict literal")
 		d := value.NewDict(len(n.Keys))
 		for i, k := range n.Keys {
 			kv := r.eval(k, sc)

@@ -210,7 +210,7 @@ func dictUpdate(c value.Ctx, d *value.DictData, src value.Value) {
 		valueError("dictionary update sequence element #0 has length 1; 2 is required")
 	}
 	for i, it := range value.Iterate(c, src) {
-		c.Charge(value.DictEntryBytes, "dict()")
+		c.Charge(value.DictInsertUnits, "dict()")
 		var kv []value.Value
 		switch {
 		case it.IsSeq():

@@ -63,7 +63,7 @@ func dictFromkeys(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if !a[1].IsMissing() {
 		v = a[1]
 	}
-	c.Charge(budget.Mul(int64(len(keys)), value.DictEntryBytes), "dict.fromkeys")
+	c.Charge(budget.Mul(int64(len(keys)), value.DictInsertUnits), "dict.fromkeys")
 	d := value.NewDict(len(keys))
 	for _, k := range keys {
 		value.ChargeKey(c, k, "dict.fromkeys")
