@@ -175,7 +175,7 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 
 // listIndex parses a list index segment: digits, below n.
 func listIndex(seg string, n int) (int, bool) {
-	if strings.Trim(seg, "0123456789") != "" || len(seg) > 9 {
+	if !allDigits(seg) || len(seg) > 9 {
 		return 0, false
 	}
 	j, err := strconv.Atoi(seg)
@@ -196,9 +196,7 @@ func withSlot(c value.Value, seg string, v value.Value) value.Value {
 	}
 	src := c.DictData()
 	d := value.NewDict(src.Len() + 1)
-	for i := 0; i < src.Len(); i++ {
-		d.Set(src.KeyAt(i), src.ValAt(i))
-	}
+	d.Update(src)
 	d.SetStr(seg, v)
 	return value.FromDict(d)
 }

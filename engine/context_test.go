@@ -364,17 +364,22 @@ func TestMeteringOn(t *testing.T) {
 // next one's output, error or units.
 func TestPooledRenderersLeaveNoState(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
-	var many strings.Builder
+	var many, kws strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&many, "{%% set v%d = %d %%}", i, i)
+		fmt.Fprintf(&kws, "k%d=%d, ", i, i)
 	}
 	dirty := []string{
 		"{% macro m(x) %}<{{ x }}>{% endmacro %}{% for i in range(50) %}{{ m(i) }}{% endfor %}{% set a = 1 %}{% set b = 2 %}",
 		many.String(),
 		"{% set a = 'left' %}{% set x = caller %}{{ undefined_thing.attr }}",
 		"{% set a = 'left' %}{% filter upper %}half{{ 1 / 0 }}{% endfilter %}",
+		// keyword arguments left on the call stack, by a call that
+		// returned and by one refused half-way
+		"{{ dict(" + kws.String() + "z=1)|length }}{{ dict(a=1, b=dict(c=2, d=1 / 0)) }}",
 	}
-	probes := []string{"[{{ a }}{{ b }}{{ v5 }}]", "{% set c = 3 %}{{ c }}{% filter upper %}x{% endfilter %}", "{{ self }}"}
+	probes := []string{"[{{ a }}{{ b }}{{ v5 }}]", "{% set c = 3 %}{{ c }}{% filter upper %}x{% endfilter %}", "{{ self }}",
+		"{{ dict(x=1, y=dict(z=2)) }}{{ dict(k0=5).k0 }}"}
 	want := map[string]string{}
 	for _, src := range probes {
 		tpl, _ := env.Parse("p", src)

@@ -75,30 +75,32 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		return r.evalSlice(n, sc)
 	case *syntax.Call:
 		fn := r.eval(n.Fn, sc)
-		args, ab := r.buildArgs(&n.CallArgs, sc)
+		args, mark := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
 		res := r.callValue(fn, args)
-		if _, ok := fn.CallableImpl().(*macro); ok && ab != nil {
-			// a macro binds copies of its arguments: none is held past the
-			// call, so their buffer serves the next one
-			r.releaseArgs(ab)
-		}
+		// a macro binds copies of its arguments: none is held past the
+		// call, so their buffer serves the next one
+		_, isMacro := fn.CallableImpl().(*macro)
+		r.argsDone(mark, isMacro)
 		return res
 	case *syntax.Filter:
 		if n.X == nil {
 			value.Throw(errs.Internal, "filter without operand")
 		}
 		x := r.eval(n.X, sc)
-		args := r.evalArgs(&n.CallArgs, sc)
+		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
 		r.chargeNamed(budget.Step, "filter", n.Name)
-		return r.CallFilter(n.Name, x, args)
+		v := r.CallFilter(n.Name, x, args)
+		r.argsDone(kw, false)
+		return v
 	case *syntax.Test:
 		x := r.eval(n.X, sc)
-		args := r.evalArgs(&n.CallArgs, sc)
+		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
 		r.chargeNamed(budget.Step, "test", n.Name)
 		b := r.CallTest(n.Name, x, args)
+		r.argsDone(kw, false)
 		return value.FromBool(b != n.Negated)
 	case *syntax.Unary:
 		x := r.eval(n.X, sc)
@@ -141,7 +143,7 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		}
 		return value.NewTuple(items)
 	case *syntax.DictLit:
-		r.Charge(budget.Step+int64(len(n.Keys))*(2*budget.Slot+budget.Elem), "dict literal")
+		r.Charge(budget.Step+int64(len(n.Keys))*value.DictInsertUnits, "dict literal")
 		d := value.NewDict(len(n.Keys))
 		for i, k := range n.Keys {
 			kv := r.eval(k, sc)
@@ -203,14 +205,50 @@ func (r *renderer) releaseArgs(ab *argBuf) {
 // nested call in flight).
 const maxPooledArgs = 64
 
-func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) *value.Args {
-	a, _ := r.buildArgs(ca, sc)
-	return a
+// kvBytes is the size of a keyword argument (its name and its value).
+const kvBytes = 16 + value.ValueBytes
+
+// The keyword arguments of the calls being evaluated live on r.kwStack,
+// each call's above those of the calls around it, until the call returns
+// (argsDone): a call's keywords were 64 bytes of garbage each (dict() with
+// 16,384 of them allocated 2.2 bytes a unit). A callee that keeps its
+// arguments past its return copies them (copyArgs), as it always had to;
+// a callee's Kw has no spare capacity, so appending to it copies too.
+
+// growKw makes room for n more keyword arguments, charging the new array
+// before it is made (doubling: a render's stack grows a few times, to
+// what its most keywords in flight need; a render whose calls pass one
+// keyword pays for one).
+func (r *renderer) growKw(n int) {
+	need := len(r.kwStack) + n
+	if need <= cap(r.kwStack) {
+		return
+	}
+	size := max(2*cap(r.kwStack), need)
+	r.Charge(budget.Mul(int64(size), kvBytes), "call arguments")
+	r.kwStack = append(make([]value.KV, 0, size), r.kwStack...)
 }
 
-// buildArgs is evalArgs, with the buffer the arguments were built in (nil
-// for shared ones), for a caller that can tell when it may be recycled.
-func (r *renderer) buildArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, *argBuf) {
+// argsMark is what a call's arguments hold until the call returns
+// (argsDone): their place on r.kwStack and the buffer they were built in
+// (nil for shared arguments).
+type argsMark struct {
+	kw  int
+	buf *argBuf
+}
+
+// argsDone drops the keyword arguments of a call that returned and, when
+// the callee kept none of its arguments (recycle), recycles their buffer.
+func (r *renderer) argsDone(m argsMark, recycle bool) {
+	r.kwStack = r.kwStack[:m.kw]
+	if recycle && m.buf != nil {
+		r.releaseArgs(m.buf)
+	}
+}
+
+// evalArgs evaluates a call's arguments; the keywords are on r.kwStack
+// above the mark it returns, to be dropped after the call (argsDone).
+func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMark) {
 	// Each argument is a slot: a constant argument is otherwise free, and
 	// a call may pass thousands of them.
 	if n := len(ca.Args) + len(ca.Kwargs); n > 0 {
@@ -218,12 +256,13 @@ func (r *renderer) buildArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, *argB
 	}
 	switch {
 	case ca.Fixed != nil:
-		return ca.Fixed, nil // constants only: built at parse time
+		return ca.Fixed, argsMark{kw: len(r.kwStack)} // constants only: built at parse time
 	case ca.Args == nil && ca.Kwargs == nil && ca.DynArgs == nil && ca.DynKwargs == nil:
-		return noArgs, nil
+		return noArgs, argsMark{kw: len(r.kwStack)}
 	}
 	ab := r.takeArgs()
 	a := &ab.a
+	mark := len(r.kwStack)
 	if len(ca.Args) > 0 {
 		if len(ca.Args) <= len(ab.pos) {
 			a.Pos = ab.pos[:0:len(ca.Args)]
@@ -238,10 +277,14 @@ func (r *renderer) buildArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, *argB
 		if ca.DupKwarg != "" {
 			value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(ca.DupKwarg))
 		}
-		a.Kw = make([]value.KV, 0, len(ca.Kwargs))
+		// the calls in the values push and pop above this call's
+		// keywords, within the room made here: no append reallocates
+		r.growKw(len(ca.Kwargs))
 		for _, kw := range ca.Kwargs {
-			a.Kw = append(a.Kw, value.KV{Key: kw.Name, Val: r.eval(kw.X, sc)})
+			v := r.eval(kw.X, sc)
+			r.kwStack = append(r.kwStack, value.KV{Key: kw.Name, Val: v})
 		}
+		a.Kw = r.kwStack[mark:len(r.kwStack):len(r.kwStack)]
 	}
 	if ca.DynArgs != nil {
 		a.Pos = append(a.Pos, r.elements(r.eval(ca.DynArgs, sc), "argument unpacking")...)
@@ -261,7 +304,7 @@ func (r *renderer) buildArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, *argB
 			a.Kw = append(a.Kw, value.KV{Key: k.Str(), Val: d.ValAt(i)})
 		}
 	}
-	return a, ab
+	return a, argsMark{kw: mark, buf: ab}
 }
 
 // CallValue implements value.Ctx.
@@ -527,6 +570,9 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 			sb.Grow(count)
 			at(func(p int) { sb.WriteByte(s[p]) })
 		} else {
+			// the picked code points are at most the string's bytes
+			// (invalid bytes aside): grown once, not by doubling
+			sb.Grow(len(s))
 			at(func(p int) { sb.WriteRune(runes[p]) })
 		}
 		return value.StringLike(x, sb.String())

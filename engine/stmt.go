@@ -147,11 +147,13 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		r.step("call block")
 		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n], isCaller: true}
 		fn := r.eval(n.Call.Fn, sc)
-		args := r.evalArgs(&n.Call.CallArgs, sc)
+		args, kw := r.evalArgs(&n.Call.CallArgs, sc)
 		// a new Args: evalArgs may return shared arguments (CallArgs.Fixed)
 		args = &value.Args{Pos: args.Pos, Kw: append(slices.Clip(args.Kw), value.KV{Key: "caller", Val: value.FromCallable(caller)})}
 		r.pos = n.P
-		r.printValue(r.callValue(fn, args))
+		v := r.callValue(fn, args)
+		r.argsDone(kw, false)
+		r.printValue(v)
 	case *syntax.FilterBlock:
 		if r.quiet() {
 			return
@@ -338,9 +340,11 @@ func (r *renderer) applyFilterChain(f *syntax.Filter, v value.Value, sc *scope) 
 		v = r.applyFilterChain(inner, v, sc)
 	}
 	r.pos = f.P
-	args := r.evalArgs(&f.CallArgs, sc)
+	args, kw := r.evalArgs(&f.CallArgs, sc)
 	r.chargeNamed(budget.Step, "filter", f.Name)
-	return r.CallFilter(f.Name, v, args)
+	v = r.CallFilter(f.Name, v, args)
+	r.argsDone(kw, false)
+	return v
 }
 
 // loadTemplate resolves an include/import/extends target in the trusted

@@ -125,7 +125,7 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 // dict_keys, dict_values, dict_items), or "" for a real list.
 func viewName(v value.Value) string {
 	if d, ok := v.Ref().(*value.ListData); ok && v.Kind() == value.List {
-		return d.View
+		return d.View()
 	}
 	return ""
 }
@@ -221,10 +221,12 @@ func (p attrPath) get(c value.Ctx, v value.Value, dflt *value.Value) value.Value
 	return v
 }
 
-// ignoreCase lowercases strings for case-insensitive comparisons.
+// ignoreCase lowercases strings for case-insensitive comparisons, charged
+// as the lower filter is (a byte charged once, a short key with one
+// non-ASCII letter took 77 ns to lower, 11 ns a byte).
 func ignoreCase(c value.Ctx, v value.Value) value.Value {
 	if v.IsString() {
-		c.Charge(int64(len(v.Str())), "case folding")
+		c.Charge(budget.Mul(int64(len(v.Str())), caseCost), "case folding")
 		return value.StringLike(v, pyLower(v.Str()))
 	}
 	return v

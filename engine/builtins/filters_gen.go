@@ -27,7 +27,10 @@ type iterObj struct {
 	owner string // qualified function name for the repr
 	items []value.Value
 	start func(c value.Ctx) puller // the generator body, run on first pull
-	next  puller                   // nil before start and after the end
+	// eager, instead of start, is a body that makes every item at once
+	// (batch, slice, items): its result is the items, not copied again.
+	eager func(c value.Ctx) []value.Value
+	next  puller // nil before start and after the end
 	done  bool
 }
 
@@ -57,6 +60,12 @@ func (o *iterObj) pull(c value.Ctx) bool {
 	if o.done {
 		return false
 	}
+	if o.eager != nil {
+		body := o.eager
+		o.eager = nil
+		o.items, o.done = body(c), true
+		return len(o.items) > 0
+	}
 	if o.next == nil {
 		start := o.start
 		o.start = nil
@@ -67,7 +76,7 @@ func (o *iterObj) pull(c value.Ctx) bool {
 		o.done, o.next = true, nil
 		return false
 	}
-	o.items = append(o.items, v)
+	o.items = append(value.Grown(o.items), v)
 	return true
 }
 
@@ -84,6 +93,12 @@ func (o *iterObj) at(c value.Ctx, i int) (value.Value, bool) {
 // newGen returns a generator whose body runs on first consumption.
 func newGen(owner string, start func(c value.Ctx) puller) value.Value {
 	return value.FromObject(&iterObj{typ: "generator", owner: owner, start: start})
+}
+
+// newEagerGen returns a generator whose body makes all its items at once,
+// on first consumption.
+func newEagerGen(owner string, body func(c value.Ctx) []value.Value) value.Value {
+	return value.FromObject(&iterObj{typ: "generator", owner: owner, eager: body})
 }
 
 // newIterator wraps items computed eagerly (reversed() is not lazy).

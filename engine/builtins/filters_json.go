@@ -334,11 +334,11 @@ func sortedDictOrder(c value.Ctx, d *value.DictData, dst []int) []int {
 		// sorted(d.items()) compares (key, value) tuples: keys are unique,
 		// so that is key < key after an equality check
 		keys[i] = d.KeyAt(i)
-		ks[i] = keyed{key: keys[i : i+1 : i+1], item: value.FromInt(int64(i)), listKey: true}
+		ks[i] = keyed{key: keys[i : i+1 : i+1], i: i}
 	}
-	sortKeyed(c, ks, false)
+	sortKeyed(c, ks, false, true)
 	for _, k := range ks {
-		dst = append(dst, int(k.item.Int()))
+		dst = append(dst, k.i)
 	}
 	return dst
 }

@@ -3,6 +3,7 @@ package builtins
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -111,7 +112,14 @@ func copyItems(c value.Ctx, items []value.Value, op string) []value.Value {
 
 func fList(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "list")
-	return value.NewList(copyItems(c, draw(c, v, "filter list"), "filter list"))
+	items := draw(c, v, "filter list")
+	if _, ok := v.ObjectImpl().(*iterObj); ok && v.Kind() == value.Object {
+		// a drained iterator's items never change again: the list holds
+		// them as they are, with no copy (charged as one all the same)
+		c.Charge(budget.Mul(int64(len(items)), budget.Slot), "filter list")
+		return value.NewList(items[:len(items):len(items)])
+	}
+	return value.NewList(copyItems(c, items, "filter list"))
 }
 
 func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
@@ -209,7 +217,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
 	}
-	return newGen("do_batch", func(c value.Ctx) puller {
+	return newEagerGen("do_batch", func(c value.Ctx) []value.Value {
 		// Python compares len(tmp) == linecount, so a float count works
 		var n float64
 		if a[0].Kind() == value.Float {
@@ -255,7 +263,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 			out = append(out, value.NewList(tmp))
 		}
-		return pullSlice(out)
+		return out
 	})
 }
 
@@ -266,7 +274,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() {
 		value.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
 	}
-	return newGen("sync_do_slice", func(c value.Ctx) puller {
+	return newEagerGen("sync_do_slice", func(c value.Ctx) []value.Value {
 		slices := argInt("slice", a[0], 0)
 		fill := !isNoneOrMissing(a[1])
 		seq := draw(c, v, "filter slice")
@@ -275,7 +283,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			zeroDivision("integer division or modulo by zero")
 		}
 		if slices < 0 {
-			return pullSlice(nil)
+			return nil
 		}
 		c.Charge(budget.Add(budget.Mul(slices, budget.Elem+budget.Slot), budget.Mul(length, budget.Slot)), "filter slice")
 		per, extra := length/slices, length%slices
@@ -296,7 +304,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 			out = append(out, value.NewList(col))
 		}
-		return pullSlice(out)
+		return out
 	})
 }
 
@@ -316,36 +324,56 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		sep = a[0]
 	}
 	items := draw(c, v, "filter join")
-	if !isNoneOrMissing(a[1]) {
-		path := parseAttrPath(c, a[1])
+	var path attrPath
+	byAttr := !isNoneOrMissing(a[1])
+	if byAttr {
+		path = parseAttrPath(c, a[1])
 		if len(items) == 0 {
 			refuseUnresolved(path)
 		}
-		mapped := make([]value.Value, len(items))
-		for i, it := range items {
-			mapped[i] = path.get(c, it, nil)
-		}
-		items = mapped
 	}
-	// containers print as their repr: size them all before any is built
+	// A string or a number is written as it is found (looked up, with
+	// attribute=); anything else prints as its repr, all of them sized
+	// and charged before any is built. The values looked up are not
+	// kept: a list of them was 48 bytes an item.
+	strs := make([]string, len(items))
+	var later []int             // the items printed as a repr
+	var laterVals []value.Value // their values
+	var safe []bool             // which items are markup, made at the first
 	var reprSize int64
-	for _, it := range items {
-		if !it.IsString() && !it.IsNumber() {
-			reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
+	runes := 0 // the parts' code points
+	for i, it := range items {
+		if byAttr {
+			it = path.get(c, it, nil)
 		}
+		if it.IsString() || it.IsNumber() {
+			strs[i] = strOf(c, it)
+			if it.IsString() {
+				runes += it.RuneCount()
+			} else {
+				runes += value.RuneLen(strs[i])
+			}
+			if it.IsSafe() {
+				if safe == nil {
+					safe = make([]bool, len(items))
+				}
+				safe[i] = true
+			}
+			continue
+		}
+		reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
+		later, laterVals = append(later, i), append(laterVals, it)
 	}
 	c.Charge(budget.Mul(reprSize, 2), "filter join")
-	strs := make([]string, len(items))
-	anySafe := false
-	var total int64
-	for i, it := range items {
-		strs[i] = strOf(c, it)
-		total = budget.Add(total, int64(len(strs[i])))
-		if it.IsSafe() {
-			anySafe = true
-		}
+	for k, i := range later {
+		strs[i] = strOf(c, laterVals[k])
+		runes += value.RuneLen(strs[i])
 	}
-	escape := c.Autoescape() && (sep.IsSafe() || anySafe)
+	var total int64
+	for _, s := range strs {
+		total = budget.Add(total, int64(len(s)))
+	}
+	escape := c.Autoescape() && (sep.IsSafe() || safe != nil)
 	sepStr := pyStr(c, sep)
 	if escape {
 		total = budget.Mul(total, budget.EscapeFactor)
@@ -356,35 +384,51 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	c.Charge(total, "filter join")
 	if escape {
-		for i, it := range items {
-			if !it.IsSafe() {
+		for i := range strs {
+			if safe == nil || !safe[i] {
 				strs[i] = value.EscapeHTML(strs[i])
 			}
 		}
 		return value.Safe(strings.Join(strs, sepStr))
 	}
-	return value.FromString(strings.Join(strs, sepStr))
+	return joinedCounted(strs, sepStr, runes)
+}
+
+// joinedCounted is strings.Join(parts, sep) with its code points counted
+// from the parts' (runes) and the separator's, not by a scan of the
+// result (the scan was three quarters of a join's time): the counts add
+// up unless a part after the first or the separator begins with a
+// continuation byte, which an invalid byte before it could take in, and
+// then the result is counted.
+func joinedCounted(parts []string, sep string, runes int) value.Value {
+	s := strings.Join(parts, sep)
+	if len(parts) < 2 {
+		return value.StringLikeCounted(value.EmptyString, s, runes)
+	}
+	if sep != "" && !utf8.RuneStart(sep[0]) {
+		return value.FromString(s)
+	}
+	for _, p := range parts[1:] {
+		if p != "" && !utf8.RuneStart(p[0]) {
+			return value.FromString(s)
+		}
+	}
+	return value.StringLikeCounted(value.EmptyString, s, runes+(len(parts)-1)*value.RuneLen(sep))
 }
 
 func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_items")
-	return newGen("do_items", func(c value.Ctx) puller {
+	return newEagerGen("do_items", func(c value.Ctx) []value.Value {
 		if v.IsUndefined() {
-			return pullSlice(nil) // strict undefined too
+			return nil // strict undefined too
 		}
 		if v.Kind() != value.Dict {
 			value.Throw(errs.Type, "Can only get item pairs from a mapping.")
 		}
 		d := v.DictData()
-		// a (key, value) tuple a pair: two slots and a container made (an
-		// element for its header), its slot in the result and an element
-		// found (an element and three slots allocated 3.3 bytes a unit)
-		c.Charge(budget.Mul(int64(d.Len()), 2*budget.Elem+4*budget.Slot), "filter items")
-		out := make([]value.Value, d.Len())
-		for i := range out {
-			out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
-		}
-		return pullSlice(out)
+		// a (key, value) tuple a pair, charged what it allocates
+		c.Charge(budget.Mul(int64(d.Len()), value.PairBytes), "filter items")
+		return value.ItemPairs(d)
 	})
 }
 

@@ -37,22 +37,26 @@ func lessKeys(c value.Ctx, a, b []value.Value) bool {
 	return len(a) < len(b)
 }
 
+// keyed is an item's sort key and the item's index in the input (an
+// index, not the item: 32 bytes an item, and the merge copies them).
 type keyed struct {
-	key  []value.Value
-	item value.Value
-	// listKey marks keys that Python compares as lists (sort's getter
-	// returns a list even for one attribute).
-	listKey bool
+	key []value.Value
+	i   int
 }
+
+// keyedBytes is a keyed's size.
+const keyedBytes = 32
 
 // sortKeyed is Python's stable sorted(); reverse keeps equal items in
 // their original order, as Python's does. Keys of one value compare
 // directly (key < key, so undefined keys fail as in Jinja's groupby and
-// dictsort); longer keys compare as Python lists do (== first, then <),
-// which is what sort's multi-attribute getter builds.
-func sortKeyed(c value.Ctx, ks []keyed, reverse bool) {
+// dictsort); longer keys, and every key when listKey is set (sort's
+// getter returns a list even for one attribute), compare as Python lists
+// do (== first, then <), which is what sort's multi-attribute getter
+// builds.
+func sortKeyed(c value.Ctx, ks []keyed, reverse, listKey bool) {
 	lt := lessKeys
-	if len(ks) > 0 && len(ks[0].key) == 1 && !ks[0].listKey {
+	if len(ks) > 0 && len(ks[0].key) == 1 && !listKey {
 		lt = func(c value.Ctx, a, b []value.Value) bool { return pyLess(c, a[0], b[0]) }
 	}
 	less := func(x, y *keyed) bool { return lt(c, x.key, y.key) }
@@ -90,8 +94,11 @@ func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
 		i = j
 	}
 	runs = append(runs, n)
-	buf := make([]keyed, n)
+	var buf []keyed // made only when there is a merge (not for sorted input)
 	for len(runs) > 2 {
+		if buf == nil {
+			buf = make([]keyed, n)
+		}
 		next := runs[:0:0]
 		k := len(runs) - 1 // number of runs
 		for r := 0; r < k; r += 2 {
@@ -146,12 +153,12 @@ func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for j, p := range paths {
 			key[j] = fold(c, p.get(c, it, nil), cs)
 		}
-		ks[i] = keyed{key, it, true}
+		ks[i] = keyed{key, i}
 	}
-	sortKeyed(c, ks, reverse)
+	sortKeyed(c, ks, reverse, true)
 	out := make([]value.Value, len(ks))
 	for i, k := range ks {
-		out[i] = k.item
+		out[i] = items[k.i]
 	}
 	return value.NewList(out)
 }
@@ -176,16 +183,21 @@ func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		value.Throwf(errs.Render, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
 	}
 	d := v.DictData()
-	c.Charge(budget.Mul(int64(d.Len()), 2*budget.Elem), "filter dictsort")
-	ks := make([]keyed, d.Len())
-	for i := range ks {
-		pair := []value.Value{d.KeyAt(i), d.ValAt(i)}
-		ks[i] = keyed{key: []value.Value{fold(c, pair[pos], cs)}, item: value.NewTuple(pair)}
+	// what it allocates: the pairs, a key and its keyed record each (a
+	// merge's buffer of records is charged by the comparisons it needs)
+	c.Charge(budget.Mul(int64(d.Len()), value.PairBytes+value.ValueBytes+keyedBytes), "filter dictsort")
+	pairs := value.ItemPairs(d)
+	ks := make([]keyed, len(pairs))
+	keys := make([]value.Value, len(pairs)) // one allocation for every key
+	for i, p := range pairs {
+		keys[i] = fold(c, p.Items()[pos], cs)
+		ks[i] = keyed{keys[i : i+1 : i+1], i}
 	}
-	sortKeyed(c, ks, reverse)
-	out := make([]value.Value, len(ks))
+	sortKeyed(c, ks, reverse, false)
+	// the keys are not read again: their array takes the sorted pairs
+	out := keys
 	for i, k := range ks {
-		out[i] = k.item
+		out[i] = pairs[k.i]
 	}
 	return value.NewList(out)
 }
@@ -197,7 +209,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		cs := argBool(a[0], false)
 		path := parseAttrPath(c, a[1])
 		src := source(c, v, "filter unique")
-		seen := value.NewDict(0) // the keys drawn, as Python's set
+		var seen value.KeySet // the keys drawn, as Python's set
 		drawn := false
 		return func(c value.Ctx) (value.Value, bool) {
 			for {
@@ -211,7 +223,7 @@ func fUnique(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				drawn = true
 				key := fold(c, path.get(c, it, nil), cs)
 				value.ChargeKey(c, key, "filter unique")
-				if seen.Add(key) {
+				if seen.Add(c, key, "filter unique") {
 					return it, true
 				}
 			}
@@ -274,9 +286,9 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	ks := make([]keyed, len(items))
 	for i, it := range items {
-		ks[i] = keyed{key: []value.Value{fold(c, path.get(c, it, dflt), cs)}, item: it}
+		ks[i] = keyed{key: []value.Value{fold(c, path.get(c, it, dflt), cs)}, i: i}
 	}
-	sortKeyed(c, ks, false)
+	sortKeyed(c, ks, false, false)
 	out := []value.Value{}
 	names := []string{"grouper", "list"}
 	for i := 0; i < len(ks); {
@@ -290,7 +302,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		group := make([]value.Value, j-i)
 		for k := i; k < j; k++ {
-			group[k-i] = ks[k].item
+			group[k-i] = items[ks[k].i]
 		}
 		grouper := ks[i].key[0]
 		if !cs {

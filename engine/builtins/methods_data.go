@@ -44,19 +44,15 @@ func dictValues(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 func dictItems(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("items", args, 0, 0)
 	d := recv.DictData()
-	// a list slot plus a 2-tuple per entry
-	c.Charge(budget.Mul(int64(d.Len()), 3*budget.Slot+2*budget.Elem), "dict.items")
-	out := make([]value.Value, d.Len())
-	for i := range out {
-		out[i] = value.NewTuple([]value.Value{d.KeyAt(i), d.ValAt(i)})
-	}
-	return value.NewView("dict_items", "", out)
+	// a (key, value) tuple a pair, charged what it allocates
+	c.Charge(budget.Mul(int64(d.Len()), value.PairBytes), "dict.items")
+	return value.NewView("dict_items", "", value.ItemPairs(d))
 }
 
 func dictCopy(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("copy", args, 0, 0)
 	d := recv.DictData()
-	c.Charge(budget.Mul(int64(d.Len()), 2*budget.Slot+budget.Elem), "dict.copy")
+	c.Charge(budget.Mul(int64(d.Len()), value.DictEntryBytes), "dict.copy")
 	return value.FromDict(d.Copy())
 }
 
@@ -67,7 +63,7 @@ func dictFromkeys(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if !a[1].IsMissing() {
 		v = a[1]
 	}
-	c.Charge(budget.Mul(int64(len(keys)), 2*budget.Slot+budget.Elem), "dict.fromkeys")
+	c.Charge(budget.Mul(int64(len(keys)), value.DictInsertUnits), "dict.fromkeys")
 	d := value.NewDict(len(keys))
 	for _, k := range keys {
 		value.ChargeKey(c, k, "dict.fromkeys")

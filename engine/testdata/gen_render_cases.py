@@ -153,6 +153,13 @@ CASES = [
     ("namespace-cycle-repr", "{% set ns = namespace(a=1) %}{% set ns.me = ns %}{{ ns.me }}|{{ [ns] }}|{{ ns.me.me.a }}", {}),
     ("namespace-cycle-through-list", "{% set ns = namespace(l=[]) %}{% set ns.l = [ns] %}{{ ns }}|{{ ns.l|length }}", {}),
     ("lstrip-trim", "  {% if true %}\n  x\n  {% endif %}\n", {}, {"trim_blocks": True, "lstrip_blocks": True}),
+    # keyword arguments: each call's are its own, whatever the calls
+    # nested in them or made after them (the evaluator reuses their storage)
+    ("kwargs-kept-by-generator", "{% set g = ['a', 'ba']|map('replace', 'a', new='z') %}{{ dict(b=2, c=3)|length }}{{ g|list }}", {}),
+    ("kwargs-nested", "{{ dict(a=dict(b=1, c=dict(e=5)), d=3) }}", {}),
+    ("kwargs-macro-caller", "{% macro m(a, b=2) %}{{ a }}{{ b }}{{ kwargs }}{{ caller(x=9) }}{% endmacro %}{% call(x) m(a=dict(q=1), b=dict(r=2)|length, z=[1]|map('default', default_value=4)|list) %}[{{ x }}{{ dict(y=x) }}]{% endcall %}", {}),
+    ("kwargs-in-filter-args", "{% set s = [none, none]|select('none') %}{{ dict(k=s|list|length, j=[1,2]|selectattr('real', 'equalto', 1)|list) }}", {}),
+    ("kwargs-unpacked-after", "{{ dict(a=1, **dict(b=dict(c=2))) }}{{ namespace(x=dict(y=1), **{'z': 3}).z }}", {}),
 ]
 
 TEMPLATES = {

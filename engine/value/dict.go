@@ -1,6 +1,9 @@
 package value
 
-import "github.com/jinjabox/jinjabox/engine/errs"
+import (
+	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/errs"
+)
 
 // DictData is an insertion-ordered dict with Python key equality
 // (1, 1.0 and True are the same key; ints and floats compare exactly).
@@ -8,11 +11,8 @@ import "github.com/jinjabox/jinjabox/engine/errs"
 // probe on average whatever the keys, as in Python. Templates cannot
 // mutate dicts; the engine builds them once.
 type DictData struct {
-	keys []Value
+	keyIndex
 	vals []Value
-	// ix is the hash index, nil while the dict has smallDict entries or
-	// fewer: those are scanned, with no hash computed or stored.
-	ix *dictIndex
 	// size caches Size plus one once computed in full (0: not yet); Set
 	// clears it, as the only mutation (namespaces, dicts being built).
 	size int64
@@ -21,21 +21,112 @@ type DictData struct {
 	dataOnly bool
 }
 
-const smallDict = 8
-
-// dictIndex is a dict's hash index: hashes[i] is keyHash(keys[i]); table
-// is open-addressed (linear probing, at most half full), each slot the
-// entry index plus one, 0 when empty.
-type dictIndex struct {
-	hashes []uint64
-	table  []int32
+// keyIndex is keys in insertion order with their hash index: a dict's
+// keys, and a KeySet's.
+type keyIndex struct {
+	keys []Value
+	// ix is the hash index, nil while there are smallDict keys or fewer
+	// (and no more were announced): those are scanned, with no hash
+	// computed or stored. It is open-addressed (linear probing, at most
+	// half full, a power of two); a slot holds the low 32 bits of its
+	// key's hash above the key's index plus one (slotOf), 0 when empty. A
+	// probe compares hashes in the table itself and reads a key only when
+	// they agree, and the table is rebuilt from its own slots: no array
+	// of hashes beside it, no key hashed twice.
+	ix []uint64
 }
 
-// NewDict returns an empty dict with room for n entries.
+const smallDict = 8
+
+// slotOf is the index slot of entry i of hash h.
+func slotOf(h uint64, i int) uint64 { return h<<32 | uint64(i+1) }
+
+// DictEntryBytes is what one entry of a dict built at its final size
+// really allocates: its key and its value (two Values) and two to four
+// 8-byte slots of the index (at most half full, a power of two), three
+// on average. Charges for building a dict use it (budget.Slot is far
+// below a real slot).
+const DictEntryBytes = 2*ValueBytes + 3*8
+
+// DictInsertUnits is what inserting an entry by its key costs (a dict
+// literal, dict.fromkeys, dict() from pairs): its bytes and the key's
+// lookup (an element, as d[k] is charged). A lookup and a store of two
+// Values while the collector marks ran 1.1 to 1.8 ns a unit on the bytes
+// alone.
+const DictInsertUnits = DictEntryBytes + budget.Elem
+
+// KeySetEntryBytes is what a key kept in a KeySet allocates: its slot and
+// its index slots, twice over for the doubling of arrays that grow with
+// the keys (the set's final size is not known ahead).
+const KeySetEntryBytes = 2 * (ValueBytes + 3*8)
+
+// NewDict returns an empty dict with room for n entries (and, past
+// smallDict, its index made at that size, so no entry is placed twice).
 func NewDict(n int) *DictData {
-	// keys and values share one backing array: one allocation, not two.
-	buf := make([]Value, 2*n)
-	return &DictData{keys: buf[:0:n], vals: buf[n : n : 2*n]}
+	var d *DictData
+	var buf []Value
+	// a small dict and its entries are one allocation (the many small
+	// dicts of copied-in data are walked with one cache miss each, not
+	// two); a larger one's keys and values share one array
+	switch {
+	case n == 0:
+		d = &DictData{}
+	case n == 1:
+		x := &dict1{}
+		d, buf = &x.DictData, x.buf[:]
+	case n == 2:
+		x := &dict2{}
+		d, buf = &x.DictData, x.buf[:2*n]
+	case n <= 4:
+		x := &dict4{}
+		d, buf = &x.DictData, x.buf[:2*n]
+	default:
+		d, buf = &DictData{}, make([]Value, 2*n)
+	}
+	d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
+	if n > smallDict {
+		d.ix = make([]uint64, tableSize(n))
+	}
+	return d
+}
+
+// dict1, dict2 and dict4 are a dict with room for 1, 2 or 4 entries
+// inline.
+type dict1 struct {
+	DictData
+	buf [2]Value
+}
+
+type dict2 struct {
+	DictData
+	buf [4]Value
+}
+
+type dict4 struct {
+	DictData
+	buf [8]Value
+}
+
+// tableSize is the index table's size for n entries: a power of two at
+// least twice n.
+func tableSize(n int) int {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return size
+}
+
+// Grown returns s with room for one more item: a full s is copied into
+// twice its capacity. Go's append grows a large slice by a quarter, so
+// filling one by append allocates five times its final size; doubling
+// allocates twice (what the per-item charges of growing containers
+// count).
+func Grown[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	return append(make([]T, 0, max(2*cap(s), smallDict)), s...)
 }
 
 // appendStr adds a string key known not to be present (copy-in of a Go
@@ -50,50 +141,60 @@ func (d *DictData) appendStr(k string, v Value) {
 	d.add(kv, v, h)
 }
 
-// add appends an entry whose (hashable) key is not present and indexes it
-// once the dict is past smallDict entries; h is the key's hash when the
-// dict has its index already.
+// add appends an entry whose (hashable) key is not present; h is the
+// key's hash when the dict has its index.
 func (d *DictData) add(k, v Value, h uint64) {
-	d.keys = append(d.keys, k)
+	if len(d.keys) == cap(d.keys) {
+		// keys and values grow together, into one array again
+		n := max(2*cap(d.keys), smallDict)
+		buf := make([]Value, 2*n)
+		d.keys = append(buf[:0:n], d.keys...)
+		d.vals = append(buf[n:n:2*n], d.vals...)
+	}
 	d.vals = append(d.vals, v)
-	n := len(d.keys)
+	d.push(k, h)
+}
+
+// push appends a key that is not present and indexes it once there are
+// more than smallDict keys; h is its hash when the index exists.
+func (x *keyIndex) push(k Value, h uint64) {
+	x.keys = append(Grown(x.keys), k)
+	n := len(x.keys)
 	switch {
-	case d.ix == nil && n <= smallDict:
-	case d.ix == nil:
-		d.ix = &dictIndex{hashes: make([]uint64, n, cap(d.keys))}
-		for i, k := range d.keys {
-			d.ix.hashes[i], _ = keyHash(k)
+	case x.ix == nil && n <= smallDict:
+	case x.ix == nil:
+		x.ix = make([]uint64, tableSize(cap(x.keys)))
+		for i, k := range x.keys {
+			h, _ := keyHash(k)
+			x.place(slotOf(h, i))
 		}
-		d.rehash()
 	default:
-		d.ix.hashes = append(d.ix.hashes, h)
-		if 2*n > len(d.ix.table) {
-			d.rehash()
-		} else {
-			d.place(n - 1)
+		if 2*n > len(x.ix) {
+			x.resize(tableSize(cap(x.keys)))
+		}
+		x.place(slotOf(h, n-1))
+	}
+}
+
+// resize rebuilds the index at size from its own slots (made for the
+// keys' capacity: once a doubling, each slot placed once in it).
+func (x *keyIndex) resize(size int) {
+	old := x.ix
+	x.ix = make([]uint64, size)
+	for _, s := range old {
+		if s != 0 {
+			x.place(s)
 		}
 	}
 }
 
-// rehash builds the index at twice the entries or more (a power of two).
-func (d *DictData) rehash() {
-	size := 16
-	for size < 2*len(d.keys)+2 {
-		size *= 2
-	}
-	d.ix.table = make([]int32, size)
-	for i := range d.keys {
-		d.place(i)
-	}
-}
-
-// place puts entry i in its first free slot.
-func (d *DictData) place(i int) {
-	t := d.ix.table
+// place puts slot s in its first free place.
+func (x *keyIndex) place(s uint64) {
+	t := x.ix
 	mask := uint64(len(t) - 1)
-	for j := d.ix.hashes[i] & mask; ; j = (j + 1) & mask {
+	for j := (s >> 32) & mask; ; j = (j + 1) & mask {
 		if t[j] == 0 {
-			t[j] = int32(i + 1)
+			t[j] = s
 			return
 		}
 	}
@@ -119,41 +220,69 @@ func (d *DictData) KeyAt(i int) Value { return d.keys[i] }
 // ValAt returns the i-th value.
 func (d *DictData) ValAt(i int) Value { return d.vals[i] }
 
-// find returns the index of the entry whose key equals k, or -1 (always
-// for an unhashable k, which equals no key), and k's hash when the dict
-// has its index.
-func (d *DictData) find(k Value) (int, uint64) {
-	if d == nil {
-		return -1, 0
-	}
-	if d.ix == nil {
-		for i := range d.keys {
-			if keyEqual(d.keys[i], k) {
-				return i, 0
-			}
-		}
-		return -1, 0
+// find returns the index of the key equal to k, or -1 (always for an
+// unhashable k, which equals no key).
+func (x *keyIndex) find(k Value) int {
+	if x.ix == nil {
+		return x.scan(k)
 	}
 	h, ok := keyHash(k)
 	if !ok {
-		return -1, 0
+		return -1
 	}
-	t, hashes := d.ix.table, d.ix.hashes
+	return x.probe(k, h)
+}
+
+// locate is find for an insertion: it also returns k's hash when there is
+// an index, and whether k is hashable at all (hashing it without an index
+// only when it is not found: a key found is hashable).
+func (x *keyIndex) locate(k Value) (i int, h uint64, ok bool) {
+	if x.ix == nil {
+		if i := x.scan(k); i >= 0 {
+			return i, 0, true
+		}
+		return -1, 0, Hashable(k)
+	}
+	h, ok = keyHash(k)
+	if !ok {
+		return -1, 0, false
+	}
+	return x.probe(k, h), h, true
+}
+
+// scan is find without the index.
+func (x *keyIndex) scan(k Value) int {
+	for i := range x.keys {
+		if keyEqual(x.keys[i], k) {
+			return i
+		}
+	}
+	return -1
+}
+
+// probe is find in the index for k of hash h.
+func (x *keyIndex) probe(k Value, h uint64) int {
+	t := x.ix
 	mask := uint64(len(t) - 1)
 	for j := h & mask; ; j = (j + 1) & mask {
 		e := t[j]
 		if e == 0 {
-			return -1, h
+			return -1
 		}
-		if i := int(e - 1); hashes[i] == h && keyEqual(d.keys[i], k) {
-			return i, h
+		if uint32(e>>32) == uint32(h) {
+			if i := int(uint32(e)) - 1; keyEqual(x.keys[i], k) {
+				return i
+			}
 		}
 	}
 }
 
 // Get returns the value for k (absent when k is unhashable).
 func (d *DictData) Get(k Value) (Value, bool) {
-	i, _ := d.find(k)
+	if d == nil {
+		return Value{}, false
+	}
+	i := d.find(k)
 	if i < 0 {
 		return Value{}, false
 	}
@@ -170,30 +299,15 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 // has refused an unhashable key already (a type error here otherwise).
 func (d *DictData) Set(k, v Value) {
 	d.size, d.dataOnly = 0, false
-	if !Hashable(k) {
+	i, h, ok := d.locate(k)
+	if !ok {
 		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
 	}
-	i, h := d.find(k)
 	if i >= 0 {
 		d.vals[i] = v
 		return
 	}
 	d.add(k, v, h)
-}
-
-// Add inserts k when no equal key is present and reports whether it did
-// (a set's add: unique's seen keys).
-func (d *DictData) Add(k Value) bool {
-	if !Hashable(k) {
-		return false
-	}
-	i, h := d.find(k)
-	if i >= 0 {
-		return false
-	}
-	d.size, d.dataOnly = 0, false
-	d.add(k, NoneValue, h)
-	return true
 }
 
 // SetStr sets a string key.
@@ -209,16 +323,91 @@ func (d *DictData) Reset(n int) {
 		*d = *NewDict(n)
 		return
 	}
-	*d = DictData{keys: d.keys[:0], vals: d.vals[:0]}
+	clear(d.ix) // an index of empty slots serves the entries to come
+	*d = DictData{keyIndex: keyIndex{keys: d.keys[:0], ix: d.ix}, vals: d.vals[:0]}
+}
+
+// Update sets every entry of src, in its order (Python's dict.update). An
+// empty d takes src's entries and index as they are, with no key hashed
+// or compared again (dict(d), namespace(d)).
+func (d *DictData) Update(src *DictData) {
+	if d.Len() > 0 || cap(d.keys) < src.Len() {
+		for i := range src.keys {
+			d.Set(src.keys[i], src.vals[i])
+		}
+		return
+	}
+	d.size, d.dataOnly = 0, src.dataOnly
+	d.keys = append(d.keys, src.keys...)
+	d.vals = append(d.vals, src.vals...)
+	switch {
+	case src.ix == nil && d.ix == nil:
+	case src.ix == nil:
+		for i, k := range d.keys {
+			h, _ := keyHash(k)
+			d.place(slotOf(h, i))
+		}
+	case len(d.ix) == len(src.ix):
+		copy(d.ix, src.ix)
+	default:
+		if d.ix == nil {
+			d.ix = make([]uint64, tableSize(cap(d.keys)))
+		}
+		for _, s := range src.ix {
+			if s != 0 {
+				d.place(s)
+			}
+		}
+	}
 }
 
 // Copy returns a shallow copy.
 func (d *DictData) Copy() *DictData {
 	n := NewDict(d.Len())
-	n.keys = append(n.keys, d.keys...)
-	n.vals = append(n.vals, d.vals...)
-	if d.ix != nil {
-		n.ix = &dictIndex{hashes: append([]uint64(nil), d.ix.hashes...), table: append([]int32(nil), d.ix.table...)}
-	}
+	n.Update(d)
 	return n
+}
+
+// KeySet is a set of hashable keys with Python key equality (unique's
+// seen keys): a dict's keys and index without the values, half the
+// memory of a dict of None.
+type KeySet struct {
+	x keyIndex
+}
+
+// Add inserts k when no equal key is present, charging its entry (op
+// names the charge) before it is stored, and reports whether it did (an
+// unhashable k is never added: the caller refused it already).
+func (s *KeySet) Add(c Ctx, k Value, op string) bool {
+	i, h, ok := s.x.locate(k)
+	if !ok || i >= 0 {
+		return false
+	}
+	c.Charge(KeySetEntryBytes, op)
+	s.x.push(k, h)
+	return true
+}
+
+// Len returns the number of keys.
+func (s *KeySet) Len() int { return len(s.x.keys) }
+
+// PairBytes is what one (key, value) pair of ItemPairs allocates: the
+// tuple's header, its two items and its slot in the list.
+const PairBytes = listHeaderBytes + 3*ValueBytes
+
+// ItemPairs returns d's entries as (key, value) tuples (dict.items(),
+// the items and dictsort filters): the tuples' headers in one array and
+// their items in another, not two allocations a pair.
+func ItemPairs(d *DictData) []Value {
+	n := d.Len()
+	heads := make([]ListData, n)
+	cells := make([]Value, 2*n)
+	out := make([]Value, n)
+	for i := range out {
+		kv := cells[2*i : 2*i+2 : 2*i+2]
+		kv[0], kv[1] = d.keys[i], d.vals[i]
+		heads[i].Items = kv
+		out[i] = Value{k: Tuple, ref: &heads[i]}
+	}
+	return out
 }

@@ -179,11 +179,11 @@ func writeRepr(sb *TextWriter, v Value, depth int, c Ctx, active reprActive) {
 		}
 		writeQuoted(sb, v.s)
 	case List:
-		if d := v.ref.(*ListData); d.View != "" {
-			sb.WriteString(d.View)
+		if d := v.ref.(*ListData); d.View() != "" {
+			sb.WriteString(d.meta.view)
 			sb.WriteByte('(')
-			if d.ViewArgs != "" {
-				sb.WriteString(d.ViewArgs)
+			if d.meta.viewArgs != "" {
+				sb.WriteString(d.meta.viewArgs)
 			} else {
 				writeRepr(sb, NewList(d.Items), depth+1, c, active)
 			}

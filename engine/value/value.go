@@ -32,6 +32,10 @@ var kindNames = [...]string{"undefined", "NoneType", "bool", "int", "float", "st
 
 func (k Kind) String() string { return kindNames[k] }
 
+// ValueBytes is the size of a Value: what storing one in a container
+// really allocates (TestValueBytes holds it to unsafe.Sizeof).
+const ValueBytes = 48
+
 // Value is one template value. The zero Value is undefined.
 // Scalars are stored unboxed; containers and objects behind ref.
 type Value struct {
@@ -45,28 +49,48 @@ type Value struct {
 // ListData backs lists and tuples. Templates cannot mutate them.
 type ListData struct {
 	Items []Value
-	// Names are the field names of a named tuple (groupby's (grouper,
-	// list)); nil for plain lists and tuples.
-	Names []string
-	// View names the Python type a materialised list stands for (range,
-	// dict_items, dict_keys, dict_values): it prints as that type, and
-	// everything else treats it as the list it is.
-	View string
-	// ViewArgs, when set, is what prints between the view's parentheses
-	// (range(0, 3)); otherwise the items' repr does.
-	ViewArgs string
+	// meta is what few lists and tuples have (a named tuple's field
+	// names, a view's type): nil for the others, whose header is then 56
+	// bytes, not 104.
+	meta *listMeta
 	// size caches Size plus one once computed in full (0: not yet).
 	size int64
-	// dataOnly records that CheckData found no callable inside.
-	dataOnly bool
 	// hmemo memoizes a tuple's hashability and hash (hash.go).
 	hmemo uint64
+	// dataOnly records that CheckData found no callable inside.
+	dataOnly bool
+}
+
+// listHeaderBytes is a ListData's size (TestValueBytes holds it).
+const listHeaderBytes = 56
+
+// listMeta is the rare part of a list or tuple.
+type listMeta struct {
+	// names are the field names of a named tuple (groupby's (grouper,
+	// list)).
+	names []string
+	// view names the Python type a materialised list stands for (range,
+	// dict_items, dict_keys, dict_values): it prints as that type, and
+	// everything else treats it as the list it is.
+	view string
+	// viewArgs, when set, is what prints between the view's parentheses
+	// (range(0, 3)); otherwise the items' repr does.
+	viewArgs string
 }
 
 // NewView returns a list that prints as the Python view or range it
 // stands for.
 func NewView(view, args string, items []Value) Value {
-	return Value{k: List, ref: &ListData{Items: items, View: view, ViewArgs: args}}
+	return Value{k: List, ref: &ListData{Items: items, meta: &listMeta{view: view, viewArgs: args}}}
+}
+
+// View is the Python view or range type the list stands for, "" for a
+// plain list.
+func (d *ListData) View() string {
+	if d.meta == nil {
+		return ""
+	}
+	return d.meta.view
 }
 
 // UndefInfo explains where an undefined value came from.
@@ -231,13 +255,13 @@ func NewTuple(items []Value) Value { return Value{k: Tuple, ref: &ListData{Items
 // NewNamedTuple returns a tuple whose items are also readable as the named
 // attributes (like Python's namedtuple).
 func NewNamedTuple(names []string, items []Value) Value {
-	return Value{k: Tuple, ref: &ListData{Items: items, Names: names}}
+	return Value{k: Tuple, ref: &ListData{Items: items, meta: &listMeta{names: names}}}
 }
 
 // TupleField returns the named field of a named tuple.
 func (v Value) TupleField(name string) (Value, bool) {
-	if d, ok := v.ref.(*ListData); ok {
-		for i, n := range d.Names {
+	if d, ok := v.ref.(*ListData); ok && d.meta != nil {
+		for i, n := range d.meta.names {
 			if n == name && i < len(d.Items) {
 				return d.Items[i], true
 			}

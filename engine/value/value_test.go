@@ -1,6 +1,9 @@
 package value
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestStringCountKept holds that re-marking or re-wrapping a string value
 // keeps the code-point count it knows instead of scanning again: the
@@ -29,5 +32,16 @@ func TestStringCountKept(t *testing.T) {
 		if c.got.IsSafe() != c.safe || c.got.n != c.n || c.got.Str() != c.got.s {
 			t.Errorf("%s: safe=%v n=%d, want safe=%v n=%d", c.name, c.got.IsSafe(), c.got.n, c.safe, c.n)
 		}
+	}
+}
+
+// TestValueBytes: the size the charges count for a stored value (and a
+// dict's or a key set's entry) is a Value's real size.
+func TestValueBytes(t *testing.T) {
+	if got := unsafe.Sizeof(Value{}); got != ValueBytes {
+		t.Fatalf("a Value is %d bytes, ValueBytes says %d", got, ValueBytes)
+	}
+	if got := unsafe.Sizeof(ListData{}); got != listHeaderBytes {
+		t.Fatalf("a ListData is %d bytes, listHeaderBytes says %d", got, listHeaderBytes)
 	}
 }
