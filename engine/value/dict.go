@@ -80,6 +80,12 @@ func NewDict(n int) *DictData {
 	case n <= 4:
 		x := &dict4{}
 		d, buf = &x.DictData, x.buf[:2*n]
+	case n <= 6:
+		x := &dict6{}
+		d, buf = &x.DictData, x.buf[:2*n]
+	case n <= smallDict:
+		x := &dict8{}
+		d, buf = &x.DictData, x.buf[:2*n]
 	default:
 		d, buf = &DictData{}, make([]Value, 2*n)
 	}
@@ -105,6 +111,18 @@ type dict2 struct {
 type dict4 struct {
 	DictData
 	buf [8]Value
+}
+
+type dict6 struct {
+	DictData
+	buf [12]Value
+}
+
+// dict8 holds up to smallDict entries: every dict small enough to have no
+// index is one allocation (a row of a table's data).
+type dict8 struct {
+	DictData
+	buf [2 * smallDict]Value
 }
 
 // tableSize is the index table's size for n entries: a power of two at
