@@ -321,44 +321,44 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		return FromFloat(f)
 	case []any:
 		c.count(len(t), path)
-		items := make([]Value, len(t))
+		ld, items := listWith(len(t))
 		for i, e := range t {
 			*path = append(*path, pathSeg{idx: i})
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
-		return copiedList(items, false)
+		return copiedList(ld, items, false)
 	case []string:
 		c.count(len(t), path)
-		items := make([]Value, len(t))
+		ld, items := listWith(len(t))
 		for i, e := range t {
 			c.countBytes(len(e), path)
 			items[i] = FromString(e)
 		}
-		return copiedList(items, true)
+		return copiedList(ld, items, true)
 	case []int:
 		c.count(len(t), path)
-		items := make([]Value, len(t))
+		ld, items := listWith(len(t))
 		for i, e := range t {
 			items[i] = FromInt(int64(e))
 		}
-		return copiedList(items, true)
+		return copiedList(ld, items, true)
 	case []float64:
 		c.count(len(t), path)
-		items := make([]Value, len(t))
+		ld, items := listWith(len(t))
 		for i, e := range t {
 			items[i] = FromFloat(e)
 		}
-		return copiedList(items, true)
+		return copiedList(ld, items, true)
 	case []map[string]any:
 		c.count(len(t), path)
-		items := make([]Value, len(t))
+		ld, items := listWith(len(t))
 		for i, e := range t {
 			*path = append(*path, pathSeg{idx: i})
 			items[i] = c.copy(e, path, depth+1)
 			*path = (*path)[:len(*path)-1]
 		}
-		return copiedList(items, false)
+		return copiedList(ld, items, false)
 	case map[string]any:
 		c.count(len(t), path)
 		d := NewDict(len(t))

@@ -102,7 +102,7 @@ func markable(v Value) bool {
 // copiedList is a list the copier built, marked as checkData would mark
 // it: copy-in builds data, so a render storing it in a namespace (or a
 // prepared context's Seal) has nothing to walk.
-func copiedList(items []Value, dataOnly bool) Value {
+func copiedList(ld *ListData, items []Value, dataOnly bool) Value {
 	if !dataOnly {
 		dataOnly = true
 		for _, it := range items {
@@ -112,7 +112,44 @@ func copiedList(items []Value, dataOnly bool) Value {
 			}
 		}
 	}
-	return Value{k: List, ref: &ListData{Items: items, dataOnly: dataOnly}}
+	ld.Items, ld.dataOnly = items, dataOnly
+	return Value{k: List, ref: ld}
+}
+
+// listWith returns a list's header and room for its n items (at their
+// exact capacity: an append copies): a small list and its items are one
+// allocation, as a small dict and its entries are (NewDict), so the short
+// lists of copied-in records (their tags) cost one allocation each.
+func listWith(n int) (*ListData, []Value) {
+	switch {
+	case n == 0:
+		return &ListData{}, nil
+	case n <= 2:
+		x := &list2{}
+		return &x.ListData, x.buf[:n:n]
+	case n <= 4:
+		x := &list4{}
+		return &x.ListData, x.buf[:n:n]
+	case n <= 8:
+		x := &list8{}
+		return &x.ListData, x.buf[:n:n]
+	}
+	return &ListData{}, make([]Value, n)
+}
+
+type list2 struct {
+	ListData
+	buf [2]Value
+}
+
+type list4 struct {
+	ListData
+	buf [4]Value
+}
+
+type list8 struct {
+	ListData
+	buf [8]Value
 }
 
 // copiedDict marks a dict the copier built (string keys) as checkData
