@@ -333,15 +333,19 @@ func (d *DictData) SetStr(k string, v Value) { d.Set(FromString(k), v) }
 
 // Reset empties d, keeping its storage (with room for n entries), and
 // clears what it held so it keeps no value alive. Only for a dict nothing
-// else refers to.
+// else refers to. The storage past the entries is already zero (appends
+// fill it in order, and every Reset clears what they filled), so only the
+// entries are cleared: a reset of an empty dict costs nothing.
 func (d *DictData) Reset(n int) {
-	clear(d.keys[:cap(d.keys)])
-	clear(d.vals[:cap(d.vals)])
+	if len(d.keys) > 0 {
+		clear(d.keys)
+		clear(d.vals)
+		clear(d.ix)
+	}
 	if cap(d.keys) < n || cap(d.vals) < n {
 		*d = *NewDict(n)
 		return
 	}
-	clear(d.ix) // an index of empty slots serves the entries to come
 	*d = DictData{keyIndex: keyIndex{keys: d.keys[:0], ix: d.ix}, vals: d.vals[:0]}
 }
 

@@ -45,3 +45,33 @@ func TestValueBytes(t *testing.T) {
 		t.Fatalf("a ListData is %d bytes, listHeaderBytes says %d", got, listHeaderBytes)
 	}
 }
+
+// TestDictResetKeepsNoValue: a reset dict (a pooled renderer's top-level
+// data) holds no key or value of what it held, in any slot of its
+// storage, and serves new entries as a fresh dict does.
+func TestDictResetKeepsNoValue(t *testing.T) {
+	for _, n := range []int{1, 3, 8, 20} {
+		d := NewDict(n)
+		for i := 0; i < n; i++ {
+			d.SetStr(string(rune('a'+i)), FromString("secret"))
+		}
+		d.Reset(n)
+		for i, k := range d.keys[:cap(d.keys)] {
+			if k != (Value{}) || d.vals[:cap(d.vals)][i] != (Value{}) {
+				t.Fatalf("n=%d: slot %d kept %v: %v", n, i, k, d.vals[:cap(d.vals)][i])
+			}
+		}
+		for _, s := range d.ix {
+			if s != 0 {
+				t.Fatalf("n=%d: index slot kept", n)
+			}
+		}
+		d.SetStr("z", FromInt(1))
+		if v, ok := d.GetStr("z"); !ok || v.Int() != 1 || d.Len() != 1 {
+			t.Fatalf("n=%d: a reset dict does not take entries", n)
+		}
+		if _, ok := d.GetStr("a"); ok {
+			t.Fatalf("n=%d: a reset dict finds an old key", n)
+		}
+	}
+}
