@@ -533,9 +533,8 @@ func quoteInto(sb *value.TextWriter, s string, forQS bool) {
 			sb.WriteByte('+')
 			continue
 		}
-		sb.WriteByte('%') // three inlined stores, not a copy call
-		sb.WriteByte(hexd[b>>4])
-		sb.WriteByte(hexd[b&15])
+		e := sb.Next(3) // in place, not a copy call
+		e[0], e[1], e[2] = '%', hexd[b>>4], hexd[b&15]
 	}
 }
 

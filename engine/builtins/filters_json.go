@@ -98,15 +98,10 @@ func appendU4(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexLower[r>>12&15], hexLower[r>>8&15], hexLower[r>>4&15], hexLower[r&15])
 }
 
-// writeU4 writes the \uXXXX escape of the UTF-16 unit r, a byte at a
-// time (stores the writer inlines, not a copy call each).
+// writeU4 writes the \uXXXX escape of the UTF-16 unit r in place.
 func writeU4(sb *value.TextWriter, r rune) {
-	sb.WriteByte('\\')
-	sb.WriteByte('u')
-	sb.WriteByte(hexLower[r>>12&15])
-	sb.WriteByte(hexLower[r>>8&15])
-	sb.WriteByte(hexLower[r>>4&15])
-	sb.WriteByte(hexLower[r&15])
+	b := sb.Next(6)
+	b[0], b[1], b[2], b[3], b[4], b[5] = '\\', 'u', hexLower[r>>12&15], hexLower[r>>8&15], hexLower[r>>4&15], hexLower[r&15]
 }
 
 // quotedJSONLen is the length of s quoted by json.dumps.
@@ -155,8 +150,8 @@ func (w *jsonW) quote(s string) {
 		}
 		if b := s[i]; b < utf8.RuneSelf {
 			if e := jsonASCII[b]; len(e) == 2 {
-				w.sb.WriteByte(e[0])
-				w.sb.WriteByte(e[1])
+				d := w.sb.Next(2)
+				d[0], d[1] = e[0], e[1]
 			} else {
 				writeU4(&w.sb, rune(b))
 			}
