@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -245,8 +246,17 @@ func fWordcount(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	c.Charge(budget.Mul(int64(len(s)), 4), "filter wordcount")
 	n := int64(0)
 	in := false
-	for _, r := range s {
-		w := isWordRune(r)
+	for i := 0; i < len(s); {
+		// ASCII from a table (a class call a byte ran 1.2-1.7 ns a unit)
+		var w bool
+		if b := s[i]; b < utf8.RuneSelf {
+			w = asciiWord[b]
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			w = isWordRune(r)
+			i += size
+		}
 		if w && !in {
 			n++
 		}
@@ -254,6 +264,14 @@ func fWordcount(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	return value.FromInt(n)
 }
+
+// asciiWord are the ASCII bytes of \w: letters, digits and '_'.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for b := range t {
+		t[b] = isWordRune(rune(b))
+	}
+	return t
+}()
 
 func fString(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "soft_str")
