@@ -285,13 +285,22 @@ func writeQuoted(sb *TextWriter, s string) {
 			break
 		}
 		if b := s[0]; b < 0x80 && b != q {
-			sb.WriteString(asciiEscapes[b]) // one write, no rune decoded
+			// one piece filled in place, no rune decoded, no copy call
+			e := asciiEscapes[b]
+			d := sb.Next(len(e))
+			for k := range d {
+				d[k] = e[k]
+			}
 			s = s[1:]
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s)
 		if r >= 0x80 && r != utf8.RuneError && unicode.IsPrint(r) {
-			sb.WriteString(s[:size]) // printable: its own bytes, not decoded and encoded again
+			// printable: its own bytes, not decoded and encoded again
+			d := sb.Next(size)
+			for k := range d {
+				d[k] = s[k]
+			}
 		} else {
 			writeQuotedRune(sb, r, q)
 		}
