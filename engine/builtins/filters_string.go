@@ -339,17 +339,29 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if first {
 		sb.WriteString(ind)
 	}
-	s += "\n"
-	for i, start := 0, 0; start < len(s); i++ {
-		ln, next := pyNextLine(s, start)
-		if i > 0 {
+	sep := "\n" + ind // one write a line, not two
+	line := func(i int, ln string) {
+		switch {
+		case i == 0:
+		case blank || ln != "":
+			sb.WriteString(sep)
+		default:
 			sb.WriteByte('\n')
-			if blank || ln != "" {
-				sb.WriteString(ind)
-			}
 		}
 		sb.WriteString(ln)
+	}
+	// Jinja splits s + "\n": its lines, and one empty line more after a
+	// final break, unless that break is a lone \r, which the \n joins
+	// (walked in place: the concatenation copied the whole text)
+	i, start, broke := 0, 0, false
+	for ; start < len(s); i++ {
+		ln, next := pyNextLine(s, start)
+		line(i, ln)
+		broke = next > start+len(ln)
 		start = next
+	}
+	if len(s) == 0 || broke && s[len(s)-1] != '\r' {
+		line(i, "")
 	}
 	return value.StringLike(v, sb.String())
 }
