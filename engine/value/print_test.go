@@ -1,6 +1,9 @@
 package value
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
 // TestQuoteStringMatchesPython: a str's repr, every ASCII byte (through
 // the escape table and the quote rules) and printable and unprintable
@@ -14,6 +17,16 @@ func TestQuoteStringMatchesPython(t *testing.T) {
 	} {
 		if got := QuoteString(c.in); got != c.want {
 			t.Errorf("QuoteString(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestIsPrint holds the table of printable BMP code points to
+// unicode.IsPrint over every code point.
+func TestIsPrint(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if isPrint(r) != unicode.IsPrint(r) {
+			t.Errorf("%U: %v, unicode.IsPrint %v", r, isPrint(r), unicode.IsPrint(r))
 		}
 	}
 }
