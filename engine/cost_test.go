@@ -263,6 +263,23 @@ func TestStringScansCharged(t *testing.T) {
 			t.Errorf("%s: %d units for a scan of %d bytes", tpl, res.Units, len(s))
 		}
 	}
+	// translate looks each code point up in its table: two slots, and two
+	// more in a dict past 8 entries, answered by its hash (a 16,384-entry
+	// table ran 1.5 ns a unit on the two; method:str.translate/wide-table)
+	cps := int64(3 * size / 4)
+	for _, tc := range []struct {
+		table string
+		each  int64
+	}{{"{97: 'b'}", 4 + 2*budget.Slot}, {"{}.fromkeys(range(100), 'b')", 4 + 4*budget.Slot}} {
+		tpl := "{{ s.translate(" + tc.table + ")|length }}"
+		res, err := env.RenderString("t", tpl, map[string]any{"s": s}, ro)
+		if err != nil {
+			t.Fatalf("%s: %v", tpl, err)
+		}
+		if res.Units < tc.each*cps {
+			t.Errorf("%s: %d units for %d code points, want %d each", tpl, res.Units, cps, tc.each)
+		}
+	}
 	// urlize runs Go's regexp over a word that may be a URL at 64 units a
 	// byte (a 300 KB word ran 10 ns a unit; fuzz seed 3cba0652c2e44d32);
 	// other words are read by hand at the 3 a byte charged for the text
