@@ -1,7 +1,6 @@
 package syntax
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
@@ -1283,13 +1282,19 @@ func (p *parser) parseCallArgs() CallArgs {
 }
 
 // fixedArgs builds a call's arguments when all are constants, each slice
-// at its exact length, so an append by a caller copies instead of writing
-// into the shared array.
+// made at its exact length, so an append by a caller copies instead of
+// writing into the shared array.
 func fixedArgs(a *CallArgs) *value.Args {
 	if a.DynArgs != nil || a.DynKwargs != nil || a.DupKwarg != "" {
 		return nil
 	}
 	out := &value.Args{}
+	if len(a.Args) > 0 {
+		out.Pos = make([]value.Value, 0, len(a.Args))
+	}
+	if len(a.Kwargs) > 0 {
+		out.Kw = make([]value.KV, 0, len(a.Kwargs))
+	}
 	for _, x := range a.Args {
 		c, ok := x.(*Const)
 		if !ok {
@@ -1304,7 +1309,6 @@ func fixedArgs(a *CallArgs) *value.Args {
 		}
 		out.Kw = append(out.Kw, value.KV{Key: kw.Name, Val: c.Value})
 	}
-	out.Pos, out.Kw = slices.Clip(out.Pos), slices.Clip(out.Kw)
 	return out
 }
 
