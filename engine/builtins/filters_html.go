@@ -431,8 +431,13 @@ func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
 		break
 	}
 	middle, tail = middle[:t], middle[t:]
-	// balance brackets by moving closers back from the tail
+	// balance brackets by moving closers back from the tail; a word with
+	// no opener (most words: "(", "<" and "&lt;" all start with one of
+	// these bytes) has nothing to balance, and skips the six counts
 	for _, pair := range [3][2]string{{"(", ")"}, {"<", ">"}, {"&lt;", "&gt;"}} {
+		if !strings.ContainsAny(middle, "(<&") {
+			break
+		}
 		open := strings.Count(middle, pair[0])
 		if open <= strings.Count(middle, pair[1]) {
 			continue
