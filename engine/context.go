@@ -46,7 +46,7 @@ const MaxPathSegments = value.MaxDepth
 // as a Context. Later changes to data have no effect on it. A refused
 // copy is a type error naming the path, as a render's is.
 func (e *Environment) Prepare(data map[string]any) (*Context, error) {
-	d, n, nb, err := copyData(data)
+	d, n, nb, err := copyData(nil, data)
 	if err != nil {
 		return nil, err
 	}

@@ -284,13 +284,10 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 
 // bindData copies a render's data in and binds it.
 func (r *renderer) bindData(data map[string]any) {
-	c := copiers.Get().(*value.Copier)
-	defer copiers.Put(c)
-	c.Reset()
 	// the renderer's own dict: nothing outside the render refers to the
 	// top-level data (a name lookup reads it), so its storage serves the
 	// next render
-	d, err := c.CopyMapInto(r.rootData, data)
+	d, _, _, err := copyData(r.rootData, data)
 	if err != nil {
 		value.ThrowErr(err)
 	}
@@ -306,13 +303,14 @@ func (r *renderer) bindDict(d *value.DictData) {
 }
 
 // copyData is the one copy-in of top-level data (a render's and
-// Prepare's), under the ceilings of one value.Copier (CopyMap). It
-// returns the entries and the string bytes counted.
-func copyData(data map[string]any) (*value.DictData, int, int64, error) {
+// Prepare's), under the ceilings of one value.Copier (CopyMapInto), into
+// dst's storage (nil: a new dict). It returns the entries and the string
+// bytes counted.
+func copyData(dst *value.DictData, data map[string]any) (*value.DictData, int, int64, error) {
 	c := copiers.Get().(*value.Copier)
 	defer copiers.Put(c)
 	c.Reset()
-	d, err := c.CopyMap(data)
+	d, err := c.CopyMapInto(dst, data)
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -70,10 +70,8 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 	case value.Undefined:
 		value.ThrowUndefined(v)
 	case value.Dict:
-		if policy.MayHave(policy.Dict, name) {
-			if m, ok := r.method(v, name); ok {
-				return m
-			}
+		if m, ok := r.method(v, name); ok {
+			return m
 		}
 		if x, ok := v.DictData().GetStr(name); ok {
 			return x

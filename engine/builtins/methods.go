@@ -63,7 +63,9 @@ func receiverOf(v value.Value) policy.Receiver {
 // attribute (int.real) the returned value is the attribute itself.
 func LookupMethod(c value.Ctx, recv value.Value, name string) (m value.Value, st MethodStatus, reason string) {
 	r := receiverOf(recv)
-	if r == 0 || policy.IsPrivateName(name) {
+	// MayHave first: a bit mask answers most lookups (a dict's keys read
+	// as attributes, where a method name wins over a key)
+	if !policy.MayHave(r, name) || policy.IsPrivateName(name) {
 		return value.Value{}, MethodNotFound, ""
 	}
 	ent, pst, why := policy.Lookup(r, name)

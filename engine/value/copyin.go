@@ -54,17 +54,12 @@ func (c *Copier) Reset() {
 	c.path, c.keys = c.path[:0], c.keys[:0]
 }
 
-// CopyMap copies the top-level data of a render: each name in key order,
-// so the first refused value is the same every time, and named in error
-// paths. The names are not entries of the graph (its containers' items
-// are), as a context's names are not counted.
-func (c *Copier) CopyMap(data map[string]any) (*DictData, error) {
-	return c.CopyMapInto(nil, data)
-}
-
-// CopyMapInto is CopyMap into d, emptied first (Reset), so a caller that
-// owns a dict nothing else refers to (a pooled renderer's top-level data)
-// reuses its storage; nil makes a new one.
+// CopyMapInto copies the top-level data of a render into d: each name in
+// key order, so the first refused value is the same every time, and named
+// in error paths. The names are not entries of the graph (its containers'
+// items are), as a context's names are not counted. d is emptied first
+// (Reset), so a caller that owns a dict nothing else refers to (a pooled
+// renderer's top-level data) reuses its storage; nil makes a new one.
 func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error) {
 	if d == nil {
 		d = NewDict(len(data))
