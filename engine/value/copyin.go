@@ -46,6 +46,12 @@ type Copier struct {
 	// map's keys are appended, walked and dropped (sortedKeys), so a copy
 	// allocates no key list per map.
 	keys []string
+	// shapes holds, by length, the sorted keys of the last map of that
+	// many keys copied the long way (at most smallDict: such a dict has
+	// no index). A map with the same keys (the rows of a table) is copied
+	// by looking its keys up in that order, with no iteration or sort,
+	// and its dict shares the key array (shapedDict).
+	shapes [smallDict + 1][]Value
 }
 
 // Reset readies a Copier for a new graph, keeping its buffers.
@@ -259,13 +265,12 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	if depth > MaxDepth {
 		c.fail(path, "nested deeper than "+strconv.Itoa(MaxDepth)+" levels (or cyclic)")
 	}
+	// Concrete types first: the interface case (Surface) is a method-set
+	// check, paid by every value that reaches it; no type listed above it
+	// has methods, so the order changes no outcome.
 	switch t := x.(type) {
 	case nil:
 		return NoneValue
-	case Value:
-		return t
-	case Surface:
-		return FromObject(t)
 	case string:
 		c.countBytes(len(t), path)
 		return FromString(t)
@@ -356,6 +361,9 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		return copiedList(ld, items, false)
 	case map[string]any:
 		c.count(len(t), path)
+		if d := c.copyShaped(t, path, depth); d != nil {
+			return copiedDict(d)
+		}
 		d := NewDict(len(t))
 		// Go maps have no order: copy in key order, so the output and the
 		// first failing value never depend on it.
@@ -367,6 +375,10 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			*path = (*path)[:len(*path)-1]
 		}
 		c.keys = c.keys[:base]
+		if n := len(t); n > 1 && n <= smallDict {
+			// full: a dict that adds a key to shared keys copies them
+			c.shapes[n] = d.keys[:n:n]
+		}
 		return copiedDict(d)
 	case map[string]string:
 		c.count(len(t), path)
@@ -388,9 +400,46 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			*path = (*path)[:len(*path)-1]
 		}
 		return copiedDict(d)
+	case Value:
+		return t
+	case Surface:
+		return FromObject(t)
 	}
 	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
 	return Value{}
+}
+
+// copyShaped copies m as copy does when it has the keys of the last map
+// of its length copied the long way (c.shapes), and returns nil, with
+// nothing done, when it has not. The keys are the same set (as many,
+// each present), so that sorted order is m's: the walk, its ceilings and
+// its refusals are copy's, key by key, without iterating or sorting m.
+func (c *Copier) copyShaped(m map[string]any, path *[]pathSeg, depth int) *DictData {
+	n := len(m)
+	if n > smallDict {
+		return nil
+	}
+	keys := c.shapes[n]
+	if keys == nil {
+		return nil
+	}
+	var vals [smallDict]any
+	for i := range keys {
+		v, ok := m[keys[i].s]
+		if !ok {
+			return nil
+		}
+		vals[i] = v
+	}
+	d := shapedDict(keys)
+	for i := range keys {
+		k := keys[i].s
+		c.countBytes(len(k), path) // at the dict: the key is not named
+		*path = append(*path, pathSeg{key: k, idx: -1})
+		d.vals = append(d.vals, c.copy(vals[i], path, depth+1))
+		*path = (*path)[:len(*path)-1]
+	}
+	return d
 }
 
 // OrderedMap is a host map that keeps its key order (Go maps have none;

@@ -96,6 +96,53 @@ func NewDict(n int) *DictData {
 	return d
 }
 
+// shapedDict returns a dict, to be filled with len(keys) values, whose
+// keys are keys: an array another dict already holds, at full capacity,
+// so the dict that adds a key copies them first (add), and no index
+// (at most smallDict keys). The copied rows of a table share one key
+// array and allocate their values alone.
+func shapedDict(keys []Value) *DictData {
+	var d *DictData
+	var buf []Value
+	switch n := len(keys); {
+	case n <= 2:
+		x := &vals2{}
+		d, buf = &x.DictData, x.buf[:0:n]
+	case n <= 4:
+		x := &vals4{}
+		d, buf = &x.DictData, x.buf[:0:n]
+	case n <= 6:
+		x := &vals6{}
+		d, buf = &x.DictData, x.buf[:0:n]
+	default:
+		x := &vals8{}
+		d, buf = &x.DictData, x.buf[:0:n]
+	}
+	d.keys, d.vals = keys, buf
+	return d
+}
+
+// vals2 to vals8 are a shaped dict with its values inline.
+type vals2 struct {
+	DictData
+	buf [2]Value
+}
+
+type vals4 struct {
+	DictData
+	buf [4]Value
+}
+
+type vals6 struct {
+	DictData
+	buf [6]Value
+}
+
+type vals8 struct {
+	DictData
+	buf [smallDict]Value
+}
+
 // dict1, dict2 and dict4 are a dict with room for 1, 2 or 4 entries
 // inline.
 type dict1 struct {

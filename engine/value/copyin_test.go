@@ -1,0 +1,66 @@
+package value
+
+import (
+	"strings"
+	"testing"
+)
+
+// A map with the keys of the last map of its length copied shares that
+// map's key array (the shape path), and gives the dict the long path
+// gives: the same entries in sorted key order.
+func TestCopyShapedRows(t *testing.T) {
+	rows := []any{
+		map[string]any{"b": 1, "a": "x"},
+		map[string]any{"a": "y", "b": 2},
+		map[string]any{"a": 3, "c": 4}, // same length, other keys
+		map[string]any{"c": 5, "a": 6}, // the shape is now {a, c}
+		map[string]any{"a": 7, "b": 8}, // and {a, b} again the long way
+		map[string]any{"a": 9, "b": 10, "c": 11},
+	}
+	v, err := CopyIn(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]*DictData, len(rows))
+	for i, it := range v.Items() {
+		got[i] = it.DictData()
+		var want Copier // one map alone: always the long path
+		w, err := want.Copy(rows[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Repr(it) != Repr(w) {
+			t.Errorf("row %d: %s, want %s", i, Repr(it), Repr(w))
+		}
+	}
+	shared := func(a, b *DictData) bool { return &a.keys[0] == &b.keys[0] }
+	for _, c := range []struct {
+		i, j int
+		want bool
+	}{{0, 1, true}, {1, 2, false}, {2, 3, true}, {1, 4, false}, {4, 5, false}} {
+		if shared(got[c.i], got[c.j]) != c.want {
+			t.Errorf("rows %d and %d share keys: %v, want %v", c.i, c.j, !c.want, c.want)
+		}
+	}
+	// a key added to a dict that shares its keys goes into a copy of
+	// them: the other dict is unchanged
+	got[1].SetStr("z", FromInt(1))
+	if got[0].Len() != 2 || Repr(FromDict(got[0])) != "{'a': 'x', 'b': 1}" {
+		t.Errorf("row 0 after a key was added to row 1: %s", Repr(FromDict(got[0])))
+	}
+	if Repr(FromDict(got[1])) != "{'a': 'y', 'b': 2, 'z': 1}" {
+		t.Errorf("row 1: %s", Repr(FromDict(got[1])))
+	}
+}
+
+// A refusal on the shape path names the path the long path names.
+func TestCopyShapedRefusalPath(t *testing.T) {
+	rows := []any{
+		map[string]any{"a": 1, "b": 2},
+		map[string]any{"b": []any{1, func() {}}, "a": 1},
+	}
+	_, err := CopyIn(map[string]any{"rows": rows})
+	if err == nil || !strings.Contains(err.Error(), "cannot copy data at rows[1].b[1]") {
+		t.Fatalf("err = %v", err)
+	}
+}
