@@ -52,6 +52,10 @@ type Copier struct {
 	// by looking its keys up in that order, with no iteration or sort,
 	// and its dict shares the key array (shapedDict).
 	shapes [smallDict + 1][]Value
+	// orderedShapes is shapes for *OrderedMap: keys in their given order,
+	// matched as a sequence (a Go map's shape is sorted and matched as a
+	// set, so the two are kept apart).
+	orderedShapes [smallDict + 1][]Value
 }
 
 // Reset readies a Copier for a new graph, keeping its buffers.
@@ -392,12 +396,28 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		return copiedDict(d)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)
-		d := NewDict(len(t.Keys))
+		n := len(t.Keys)
+		if keys := c.orderedShape(t); keys != nil {
+			d := shapedDict(keys)
+			for i, k := range t.Keys {
+				c.countBytes(len(k), path)
+				*path = append(*path, pathSeg{key: k, idx: -1})
+				d.vals = append(d.vals, c.copy(t.Values[i], path, depth+1))
+				*path = (*path)[:len(*path)-1]
+			}
+			return copiedDict(d)
+		}
+		d := NewDict(n)
 		for i, k := range t.Keys {
 			c.countBytes(len(k), path)
 			*path = append(*path, pathSeg{key: k, idx: -1})
 			d.SetStr(k, c.copy(t.Values[i], path, depth+1))
 			*path = (*path)[:len(*path)-1]
+		}
+		if n > 1 && n <= smallDict && d.Len() == n {
+			// no key repeated: a map with these keys in this order makes
+			// the same dict
+			c.orderedShapes[n] = d.keys[:n:n]
 		}
 		return copiedDict(d)
 	case Value:
@@ -440,6 +460,25 @@ func (c *Copier) copyShaped(m map[string]any, path *[]pathSeg, depth int) *DictD
 		*path = (*path)[:len(*path)-1]
 	}
 	return d
+}
+
+// orderedShape returns the keys of the last ordered map of m's length
+// copied the long way when m has those keys in that order, else nil.
+func (c *Copier) orderedShape(m *OrderedMap) []Value {
+	n := len(m.Keys)
+	if n > smallDict || len(m.Values) < n {
+		return nil
+	}
+	keys := c.orderedShapes[n]
+	if keys == nil {
+		return nil
+	}
+	for i, k := range m.Keys {
+		if keys[i].s != k {
+			return nil
+		}
+	}
+	return keys
 }
 
 // OrderedMap is a host map that keeps its key order (Go maps have none;

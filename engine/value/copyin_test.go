@@ -64,3 +64,42 @@ func TestCopyShapedRefusalPath(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Ordered maps share keys only with the same keys in the same order, and
+// a map that repeats a key records no shape.
+func TestCopyShapedOrdered(t *testing.T) {
+	om := func(kv ...any) *OrderedMap {
+		m := &OrderedMap{}
+		for i := 0; i < len(kv); i += 2 {
+			m.Keys = append(m.Keys, kv[i].(string))
+			m.Values = append(m.Values, kv[i+1])
+		}
+		return m
+	}
+	rows := []any{
+		om("b", 1, "a", 2),
+		om("b", 3, "a", 4),
+		om("a", 5, "b", 6), // same set, other order
+		om("x", 1, "x", 2), // repeats x: one entry, no shape recorded
+		om("x", 3, "x", 4),
+		map[string]any{"b": 7, "a": 8}, // a Go map: its own (sorted) shapes
+	}
+	v, err := CopyIn(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"{'b': 1, 'a': 2}", "{'b': 3, 'a': 4}", "{'a': 5, 'b': 6}", "{'x': 2}", "{'x': 4}", "{'a': 8, 'b': 7}"}
+	items := v.Items()
+	for i, it := range items {
+		if got := Repr(it); got != want[i] {
+			t.Errorf("row %d: %s, want %s", i, got, want[i])
+		}
+	}
+	d := func(i int) *DictData { return items[i].DictData() }
+	if &d(0).keys[0] != &d(1).keys[0] {
+		t.Error("rows 0 and 1 (same keys, same order) do not share keys")
+	}
+	if &d(1).keys[0] == &d(2).keys[0] || &d(3).keys[0] == &d(4).keys[0] || &d(2).keys[0] == &d(5).keys[0] {
+		t.Error("keys shared across a different order, a repeated key or a Go map")
+	}
+}
