@@ -247,3 +247,44 @@ func TestCopyInRefusesNonData(t *testing.T) {
 		t.Fatal("data deeper than the ceiling crossed the boundary")
 	}
 }
+
+// TestAttrSlotAcrossLayouts: an attribute node's index guess (its inline
+// cache) never changes an answer: rows whose keys sit at other indexes,
+// rows without the key, a dict method name and a non-dict, rendered from
+// goroutines sharing the template (go test -race checks the cache's
+// accesses).
+func TestAttrSlotAcrossLayouts(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	tpl, err := env.Parse("t", "{% for r in rows %}{{ r.b }},{{ r.items is defined }};{% endfor %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	om := func(kv ...any) *value.OrderedMap {
+		m := &value.OrderedMap{}
+		for i := 0; i < len(kv); i += 2 {
+			m.Keys = append(m.Keys, kv[i].(string))
+			m.Values = append(m.Values, kv[i+1])
+		}
+		return m
+	}
+	rows := []any{
+		om("a", 1, "b", 2), om("b", 3, "a", 4), om("a", 5), om("x", 0, "y", 0, "b", 6),
+		om("items", 7, "b", 8), "s", om("a", 1, "b", 9),
+	}
+	const want = "2,True;3,True;,True;6,True;8,True;,False;9,True;"
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				got, err := tpl.Render(map[string]any{"rows": rows})
+				if err != nil || got != want {
+					t.Errorf("got %q, %v; want %q", got, err, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

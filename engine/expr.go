@@ -64,6 +64,11 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		x := r.eval(n.X, sc)
 		r.pos = n.P
 		r.Charge(budget.Elem, "attribute lookup")
+		if x.Kind() == value.Dict {
+			// Attr's dict case, with the node's inline cache
+			r.checkName(x, n.Name)
+			return r.dictAttr(x, n.Name, &n.Slot)
+		}
 		return r.Attr(x, n.Name)
 	case *syntax.Item:
 		x := r.eval(n.X, sc)

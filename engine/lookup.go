@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -70,13 +71,7 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 	case value.Undefined:
 		value.ThrowUndefined(v)
 	case value.Dict:
-		if m, ok := r.method(v, name); ok {
-			return m
-		}
-		if x, ok := v.DictData().GetStr(name); ok {
-			return x
-		}
-		return noAttr(v, name)
+		return r.dictAttr(v, name, nil)
 	case value.Object:
 		if x, ok := v.ObjectImpl().Attr(r, name); ok {
 			return x
@@ -101,6 +96,31 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 		return m
 	}
 	return noAttr(v, name)
+}
+
+// dictAttr is Attr of a dict v (whose name passed checkName): its
+// method first, as Jinja's getattr finds dict.items before d['items'],
+// then its item. slot, when not nil, is the index guess of the Attr node
+// being evaluated (syntax.Attr.Slot), updated when the name moved.
+func (r *renderer) dictAttr(v value.Value, name string, slot *atomic.Int32) value.Value {
+	if m, ok := r.method(v, name); ok {
+		return m
+	}
+	if slot == nil {
+		if x, ok := v.DictData().GetStr(name); ok {
+			return x
+		}
+		return noAttr(v, name)
+	}
+	guess := int(slot.Load())
+	x, i, ok := v.DictData().GetStrAt(name, guess)
+	if !ok {
+		return noAttr(v, name)
+	}
+	if i != guess {
+		slot.Store(int32(i))
+	}
+	return x
 }
 
 // method looks name up in the audited method surface of a plain value; a

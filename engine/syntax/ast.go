@@ -4,7 +4,11 @@
 // (source size, AST nodes, nesting depth).
 package syntax
 
-import "github.com/jinjabox/jinjabox/engine/value"
+import (
+	"sync/atomic"
+
+	"github.com/jinjabox/jinjabox/engine/value"
+)
 
 // Node is any AST node.
 type Node interface {
@@ -207,6 +211,12 @@ type Attr struct {
 	Base
 	X    Expr
 	Name string
+	// Slot is the evaluator's inline cache, no part of the tree's
+	// meaning: the index Name was last found at in a dict (the rows of a
+	// table put a name at one index), a guess the lookup checks before
+	// it trusts it (value.DictData.GetStrAt). Atomic: a parsed template
+	// is rendered from any number of goroutines.
+	Slot atomic.Int32
 }
 
 // Item is X[Key].

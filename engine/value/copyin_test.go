@@ -103,3 +103,29 @@ func TestCopyShapedOrdered(t *testing.T) {
 		t.Error("keys shared across a different order, a repeated key or a Go map")
 	}
 }
+
+// GetStrAt trusts its guess only when the key there is the name: any
+// other guess (out of range, another key, a non-string key) gives the
+// lookup's answer and the right index.
+func TestGetStrAt(t *testing.T) {
+	d := NewDict(3)
+	d.SetStr("a", FromInt(1))
+	d.Set(FromInt(7), FromInt(2)) // a non-string key at index 1
+	d.SetStr("b", FromInt(3))
+	for _, c := range []struct {
+		name         string
+		guess, wantI int
+		want         int64
+	}{
+		{"a", 0, 0, 1}, {"a", 2, 0, 1}, {"b", 2, 2, 3}, {"b", 0, 2, 3},
+		{"b", -1, 2, 3}, {"b", 99, 2, 3}, {"7", 1, -1, 0}, {"z", 0, -1, 0},
+	} {
+		v, i, ok := d.GetStrAt(c.name, c.guess)
+		if i != c.wantI || ok != (c.wantI >= 0) || (ok && v.Int() != c.want) {
+			t.Errorf("GetStrAt(%q, %d) = %v, %d, %v; want index %d", c.name, c.guess, v, i, ok, c.wantI)
+		}
+	}
+	if _, i, ok := (*DictData)(nil).GetStrAt("a", 0); ok || i != -1 {
+		t.Error("GetStrAt on a nil dict found something")
+	}
+}

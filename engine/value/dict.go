@@ -359,6 +359,26 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 	return d.Get(Value{k: String, s: k})
 }
 
+// GetStrAt is GetStr with a guess at k's index: when the key at guess
+// is the string k, that is the entry (a dict's keys are unique), with no
+// scan or hash; otherwise the lookup is GetStr's. It also returns the
+// index found (-1 when absent), the caller's next guess.
+func (d *DictData) GetStrAt(k string, guess int) (Value, int, bool) {
+	if d == nil {
+		return Value{}, -1, false
+	}
+	if uint(guess) < uint(len(d.keys)) {
+		if key := &d.keys[guess]; key.k == String && key.s == k {
+			return d.vals[guess], guess, true
+		}
+	}
+	i := d.find(Value{k: String, s: k})
+	if i < 0 {
+		return Value{}, -1, false
+	}
+	return d.vals[i], i, true
+}
+
 // Set inserts or replaces (an existing equal key keeps its first form, as
 // in Python). Only the engine calls it while building a dict; the caller
 // has refused an unhashable key already (a type error here otherwise).
