@@ -246,6 +246,7 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 	case *syntax.Const, *syntax.Name, *syntax.NSRef:
 	case *syntax.Attr:
 		c.privateAttr(n.P, n.Name)
+		n.DictKey = !privateName(n.Name) && !policy.MayHave(policy.Dict, n.Name)
 		c.expr(n.X, soft)
 	case *syntax.Item:
 		c.expr(n.X, soft)
@@ -259,15 +260,23 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 		c.expr(n.Fn, soft)
 		c.args(&n.CallArgs, soft)
 	case *syntax.Filter:
-		if _, ok := c.env.filters[n.Name]; !ok && !soft {
+		f, ok := c.env.filters[n.Name]
+		if !ok && !soft {
 			c.fail(errs.Syntax, n.P, "no filter named "+errs.Quote(n.Name))
+		}
+		if ok {
+			n.Impl = f
 		}
 		c.filterArgs(n)
 		c.expr(n.X, soft)
 		c.args(&n.CallArgs, soft)
 	case *syntax.Test:
-		if _, ok := c.env.tests[n.Name]; !ok && !soft {
+		t, ok := c.env.tests[n.Name]
+		if !ok && !soft {
 			c.fail(errs.Syntax, n.P, "no test named "+errs.Quote(n.Name))
+		}
+		if ok {
+			n.Impl = t
 		}
 		c.expr(n.X, soft)
 		c.args(&n.CallArgs, soft)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -66,6 +67,9 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		r.Charge(budget.Elem, "attribute lookup")
 		if x.Kind() == value.Dict {
 			// Attr's dict case, with the node's inline cache
+			if n.DictKey {
+				return r.dictItemAttr(x, n.Name, &n.Slot)
+			}
 			r.checkName(x, n.Name)
 			return r.dictAttr(x, n.Name, &n.Slot)
 		}
@@ -96,7 +100,12 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
 		r.chargeNamed(budget.Step, "filter", n.Name)
-		v := r.CallFilter(n.Name, x, args)
+		var v value.Value
+		if f, ok := n.Impl.(builtins.FilterFunc); ok {
+			v = r.callFilter(f, n.Name, x, args)
+		} else {
+			v = r.CallFilter(n.Name, x, args)
+		}
 		r.argsDone(kw, false)
 		return v
 	case *syntax.Test:
@@ -104,7 +113,12 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
 		r.chargeNamed(budget.Step, "test", n.Name)
-		b := r.CallTest(n.Name, x, args)
+		var b bool
+		if t, ok := n.Impl.(builtins.TestFunc); ok {
+			b = r.callTest(t, n.Name, x, args)
+		} else {
+			b = r.CallTest(n.Name, x, args)
+		}
 		r.argsDone(kw, false)
 		return value.FromBool(b != n.Negated)
 	case *syntax.Unary:

@@ -112,6 +112,12 @@ func (r *renderer) dictAttr(v value.Value, name string, slot *atomic.Int32) valu
 		}
 		return noAttr(v, name)
 	}
+	return r.dictItemAttr(v, name, slot)
+}
+
+// dictItemAttr is the item half of dictAttr: v's key name, through the
+// index guess slot.
+func (r *renderer) dictItemAttr(v value.Value, name string, slot *atomic.Int32) value.Value {
 	guess := int(slot.Load())
 	x, i, ok := v.DictData().GetStrAt(name, guess)
 	if !ok {

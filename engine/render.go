@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -398,21 +399,36 @@ func (r *renderer) Rand() uint64 {
 func (r *renderer) HasFilter(name string) bool { _, ok := r.env.filters[name]; return ok }
 func (r *renderer) HasTest(name string) bool   { _, ok := r.env.tests[name]; return ok }
 
+// CallFilter calls the filter name (value.Ctx: map('upper'), filter
+// blocks; a filter expression comes with its filter bound, callFilter).
 func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) value.Value {
 	f, ok := r.env.filters[name]
 	if !ok {
 		value.Throwf(errs.Render, "no filter named %s", errs.Quote(name))
 	}
+	return r.callFilter(f, name, v, args)
+}
+
+// callFilter is a call of the filter f, named name: a capability call,
+// its scratch checked.
+func (r *renderer) callFilter(f builtins.FilterFunc, name string, v value.Value, args *value.Args) value.Value {
 	r.capability("filter", name)
 	r.checkScratch(v, args, "filter", name)
 	return f(r, v, args)
 }
 
+// CallTest calls the test name (value.Ctx; a test expression comes with
+// its test bound, callTest).
 func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 	t, ok := r.env.tests[name]
 	if !ok {
 		value.Throwf(errs.Render, "no test named %s", errs.Quote(name))
 	}
+	return r.callTest(t, name, v, args)
+}
+
+// callTest is a call of the test t, named name: a capability call.
+func (r *renderer) callTest(t builtins.TestFunc, name string, v value.Value, args *value.Args) bool {
 	r.capability("test", name)
 	return t(r, v, args)
 }

@@ -211,6 +211,11 @@ type Attr struct {
 	Base
 	X    Expr
 	Name string
+	// DictKey is set by the engine's static pass, no part of the tree's
+	// meaning: Name is not private and names no dict method, so on a
+	// dict it reads the key alone (the name rule and the method lookup
+	// answered once, at parse).
+	DictKey bool
 	// Slot is the evaluator's inline cache, no part of the tree's
 	// meaning: the index Name was last found at in a dict (the rows of a
 	// table put a name at one index), a guess the lookup checks before
@@ -269,6 +274,11 @@ type Filter struct {
 	X    Expr
 	Name string
 	CallArgs
+	// Impl is the filter Name bound by the engine's static pass (its
+	// environment's, fixed at its creation), no part of the tree's
+	// meaning: nil when the environment has none (a filter in an
+	// untaken branch, an error if it runs).
+	Impl any
 }
 
 // Test is X is [not] Name(args).
@@ -278,6 +288,8 @@ type Test struct {
 	Name    string
 	Negated bool
 	CallArgs
+	// Impl is Filter.Impl for the test Name.
+	Impl any
 }
 
 // Unary is an operator with one operand: "not", "-", "+".
