@@ -54,14 +54,20 @@ test: $(WORKFLOWCHECK)
 	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
 
 # The workloads in every mode (parse+render, render, render from a
-# prepared context, the same to a writer), then the render modes again in a build that meters
-# nothing (the jinjabox_nometer tag, benchmark only): the second table is
-# the budget's overhead per workload.
+# prepared context, the same to a writer) against text/template; then
+# the budget's overhead: the render modes in the default build and in one
+# that meters nothing (the jinjabox_nometer tag, benchmark only), each
+# benchmark in both builds back to back, BENCH_ROUNDS rounds
+# (scripts/bench-overhead.sh), the median of the paired ratios. About 6
+# minutes on 2 cores.
+BENCH_ROUNDS ?= 5
 bench:
 	$(GO) test -run '^$$' -bench BenchmarkWorkloads -benchmem -count 1 ./testsuite | tee bench.out
-	$(GO) test -tags jinjabox_nometer -run '^$$' -bench 'BenchmarkWorkloads/.*/jinjabox-(render|context|writer)$$' -benchmem -count 1 ./testsuite | tee bench-nometer.out
+	ROUNDS=$(BENCH_ROUNDS) GO=$(GO) scripts/bench-overhead.sh bench-metered.out bench-nometer.out
 	@echo
-	$(GO) run ./testsuite/cmd/benchtable -nometer bench-nometer.out < bench.out
+	$(GO) run ./testsuite/cmd/benchtable < bench.out
+	@echo
+	$(GO) run ./testsuite/cmd/benchtable -nometer bench-nometer.out < bench-metered.out | sed -n '/budget overhead/,$$p'
 
 # The Temporal load benchmark (docs/temporal.md, "Benchmark"): its own dev
 # server, 100 concurrent sample runs, the sample over 100 and 300 tickets,

@@ -8,7 +8,13 @@
 //
 // With -nometer FILE, the output of the same benchmarks built with the
 // jinjabox_nometer tag (renders that charge nothing), it also prints the
-// budget's overhead: metered / unmetered time per workload and mode.
+// budget's overhead per workload and mode: the median over rounds of
+// metered / unmetered time, the i-th sample of a benchmark in one file
+// paired with the i-th in the other. scripts/bench-overhead.sh runs the
+// two builds of each benchmark back to back, round after round, so a
+// pair shares the machine's state: on a shared VM whose speed drifts by
+// a fifth within minutes, two separate runs compared their drift, not
+// the budget (interleaved runs gave -13% to +18%).
 package main
 
 import (
@@ -40,6 +46,8 @@ type stat struct {
 	n                   int
 	ns, bytes, allocs   float64
 	hasBytes, hasAllocs bool
+	// samples is each run's ns/op, in input order.
+	samples []float64
 }
 
 func (s *stat) mean(v float64) float64 { return v / float64(s.n) }
@@ -101,6 +109,7 @@ func parse(in io.Reader) (map[key]*stat, error) {
 			switch f[i+1] {
 			case "ns/op":
 				s.ns += v
+				s.samples = append(s.samples, v)
 			case "B/op":
 				s.bytes += v
 				s.hasBytes = true
@@ -159,15 +168,46 @@ func overhead(on, off map[key]*stat, out io.Writer) {
 		return keys[i].mode < keys[j].mode
 	})
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| workload | mode | metered ns/op | unmetered ns/op | budget overhead |")
-	fmt.Fprintln(out, "|---|---|---:|---:|---:|")
+	fmt.Fprintln(out, "| workload | mode | metered ns/op | unmetered ns/op | budget overhead | range over rounds | rounds |")
+	fmt.Fprintln(out, "|---|---|---:|---:|---:|---:|---:|")
+	pct := func(r float64) string { return strconv.FormatFloat(100*(r-1), 'f', 1, 64) + "%" }
 	for _, k := range keys {
-		m, no := on[k].mean(on[k].ns), off[k].mean(off[k].ns)
-		over := "n/a"
-		if no > 0 {
-			over = strconv.FormatFloat(100*(m/no-1), 'f', 1, 64) + "%"
+		a, b := on[k].samples, off[k].samples
+		n := min(len(a), len(b))
+		var ratios []float64
+		for i := range n {
+			if b[i] > 0 {
+				ratios = append(ratios, a[i]/b[i])
+			}
 		}
-		fmt.Fprintf(out, "| %s | %s | %s | %s | %s |\n", k.workload, k.mode, num(m, true), num(no, true), over)
+		over, spread := "n/a", "n/a"
+		if len(ratios) > 0 {
+			sort.Float64s(ratios)
+			over = pct(median(ratios))
+			spread = pct(ratios[0]) + " to " + pct(ratios[len(ratios)-1])
+		}
+		fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %d |\n", k.workload, k.mode,
+			num(median(sorted(a[:n])), n > 0), num(median(sorted(b[:n])), n > 0), over, spread, len(ratios))
+	}
+}
+
+// sorted returns a sorted copy of xs.
+func sorted(xs []float64) []float64 {
+	out := append([]float64(nil), xs...)
+	sort.Float64s(out)
+	return out
+}
+
+// median is the middle of sorted xs (the mean of the two middle ones for
+// an even count); 0 for none.
+func median(xs []float64) float64 {
+	switch n := len(xs); {
+	case n == 0:
+		return 0
+	case n%2 == 1:
+		return xs[n/2]
+	default:
+		return (xs[n/2-1] + xs[n/2]) / 2
 	}
 }
 

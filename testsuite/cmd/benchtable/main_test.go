@@ -23,6 +23,33 @@ const nometerSample = `BenchmarkWorkloads/prompt/jinjabox-render-2              
 BenchmarkWorkloads/prompt/jinjabox-context-2              	    4000	     15000 ns/op	   1000 B/op	      10 allocs/op
 `
 
+// Interleaved rounds: the machine slows down in round 2 for both builds,
+// so the paired ratios are 1.10, 1.10 and 1.30 (median 10%), where the
+// means (13000 / 11000) would say 18.2%.
+const roundsOn = `BenchmarkWorkloads/macro/jinjabox-render-2 100 11000 ns/op
+BenchmarkWorkloads/macro/jinjabox-render-2 100 22000 ns/op
+BenchmarkWorkloads/macro/jinjabox-render-2 100 6500 ns/op
+`
+
+const roundsOff = `BenchmarkWorkloads/macro/jinjabox-render-2 100 10000 ns/op
+BenchmarkWorkloads/macro/jinjabox-render-2 100 20000 ns/op
+BenchmarkWorkloads/macro/jinjabox-render-2 100 5000 ns/op
+`
+
+func TestOverheadPairsRounds(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "nometer.out")
+	if err := os.WriteFile(f, []byte(roundsOff), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := runAll(strings.NewReader(roundsOn), f, &b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| macro | render | 11000 | 10000 | 10.0% | 10.0% to 30.0% | 3 |"; !strings.Contains(b.String(), want) {
+		t.Errorf("missing row %q in\n%s", want, b.String())
+	}
+}
+
 func TestOverhead(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "nometer.out")
@@ -35,9 +62,9 @@ func TestOverhead(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"| prompt | context | 15000 | 15000 | 0.0% |",
+		"| prompt | context | 15000 | 15000 | 0.0% | 0.0% to 0.0% | 1 |",
 		// 20000 metered / 16000 unmetered
-		"| prompt | render | 20000 | 16000 | 25.0% |",
+		"| prompt | render | 20000 | 16000 | 25.0% | 25.0% to 25.0% | 1 |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing row %q in\n%s", want, out)
