@@ -330,10 +330,21 @@ func runePrefix(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
+	if n >= len(s) {
+		return s // no more code points than bytes
+	}
+	// an ASCII prefix is its bytes, with no decoding
 	i := 0
-	for pos := range s {
+	for i < n && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == n {
+		return s[:n]
+	}
+	base := i // bytes and code points so far: all ASCII
+	for pos := range s[base:] {
 		if i == n {
-			return s[:pos]
+			return s[:base+pos]
 		}
 		i++
 	}
