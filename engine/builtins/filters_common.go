@@ -24,10 +24,15 @@ func regFilter(f FilterFunc, names ...string) {
 	}
 }
 
-// bind matches args to Python parameter names and returns the values.
-func bind(args *value.Args, fn string, names ...string) []value.Value {
-	out := make([]value.Value, len(names))
-	args.Bind(fn, names, out)
+// maxBound is the most parameters a filter binds by name (urlize's).
+const maxBound = 5
+
+// bind matches args to Python parameter names and returns the values, in
+// an array on the caller's stack (a slice made here was a heap
+// allocation a filter call); the slots past len(names) stay zero.
+func bind(args *value.Args, fn string, names ...string) [maxBound]value.Value {
+	var out [maxBound]value.Value
+	args.Bind(fn, names, out[:len(names)])
 	return out
 }
 
