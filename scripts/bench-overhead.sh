@@ -12,7 +12,8 @@
 # BENCHES (default: every workload's render, context and writer modes,
 # the three a metered render runs in) can be set.
 set -euo pipefail
-on_out=$1 off_out=$2
+# absolute: the runs below happen in testsuite/
+on_out=$(realpath -m "$1") off_out=$(realpath -m "$2")
 GO=${GO:-go}
 ROUNDS=${ROUNDS:-5}
 BENCHTIME=${BENCHTIME:-300ms}
