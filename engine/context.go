@@ -46,14 +46,14 @@ const MaxPathSegments = value.MaxDepth
 // as a Context. Later changes to data have no effect on it. A refused
 // copy is a type error naming the path, as a render's is.
 func (e *Environment) Prepare(data map[string]any) (*Context, error) {
-	d, n, nb, err := copyData(nil, data)
+	c, err := copyData(nil, data, nil)
 	if err != nil {
 		return nil, err
 	}
-	for _, v := range d.Values() {
+	for _, v := range c.d.Values() {
 		value.Seal(v)
 	}
-	return &Context{data: d, entries: n, bytes: nb}, nil
+	return &Context{data: c.d, entries: c.entries, bytes: c.bytes}, nil
 }
 
 // Len returns the number of top-level names the context binds.

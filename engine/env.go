@@ -27,6 +27,11 @@ type Environment struct {
 	filters map[string]builtins.FilterFunc
 	tests   map[string]builtins.TestFunc
 	globals map[string]value.Value
+	// engineOnly is set when the environment has no host filter, test or
+	// global callable (or object): only the engine's own code sees a
+	// render's values, so what a render copies in may be stored in the
+	// renderer's arena and handed out again to the next (value.Arena)
+	engineOnly bool
 	// trusted templates, parsed on first use
 	trusted map[string]*trustedTemplate
 }
@@ -100,6 +105,9 @@ func NewEnvironment(o Options) (*Environment, error) {
 		value.Seal(v)
 		e.globals[k] = v
 	}
+	// no host code can see a render's values: its copy-in may use the
+	// renderer's arena again (bindData, putRenderer)
+	e.engineOnly = len(o.Filters) == 0 && len(o.Tests) == 0 && !c.SawObject()
 	e.trusted = make(map[string]*trustedTemplate, len(o.Templates))
 	for _, k := range ordered.Keys(o.Templates) {
 		e.trusted[k] = &trustedTemplate{src: o.Templates[k]}
@@ -286,13 +294,20 @@ func (t *Template) RenderValue(data map[string]any) (Value, error) {
 func (r *renderer) bindData(data map[string]any) {
 	// the renderer's own dict: nothing outside the render refers to the
 	// top-level data (a name lookup reads it), so its storage serves the
-	// next render
-	d, _, _, err := copyData(r.rootData, data)
+	// next render; so does its arena, which holds the containers below
+	// it, when no host code can see them (putRenderer)
+	var arena *value.Arena
+	if r.env.engineOnly {
+		arena = &r.arena
+	}
+	c, err := copyData(r.rootData, data, arena)
 	if err != nil {
+		r.arenaSeen = true // what was copied before the refusal is not inspected: drop it
 		value.ThrowErr(err)
 	}
-	r.rootData = d
-	r.bindDict(d)
+	r.arenaSeen = r.arenaSeen || c.sawObject
+	r.rootData = c.d
+	r.bindDict(c.d)
 }
 
 // bindDict binds the render's top-level data, charged an element a name
@@ -304,17 +319,29 @@ func (r *renderer) bindDict(d *value.DictData) {
 
 // copyData is the one copy-in of top-level data (a render's and
 // Prepare's), under the ceilings of one value.Copier (CopyMapInto), into
-// dst's storage (nil: a new dict). It returns the entries and the string
-// bytes counted.
-func copyData(dst *value.DictData, data map[string]any) (*value.DictData, int, int64, error) {
+// dst's storage (nil: a new dict), the containers below it in arena's
+// (nil: the heap's). It returns what the copy counted.
+func copyData(dst *value.DictData, data map[string]any, arena *value.Arena) (copied, error) {
 	c := copiers.Get().(*value.Copier)
 	defer copiers.Put(c)
 	c.Reset()
+	defer c.Reset() // the pool keeps no arena and no shape of this copy
+	c.UseArena(arena)
 	d, err := c.CopyMapInto(dst, data)
 	if err != nil {
-		return nil, 0, 0, err
+		return copied{}, err
 	}
-	return d, c.Entries(), c.Bytes(), nil
+	return copied{d: d, entries: c.Entries(), bytes: c.Bytes(), sawObject: c.SawObject()}, nil
+}
+
+// copied is what copyData made and counted: the top-level dict, the
+// graph's entries and string bytes, and whether a host object (or a
+// host-made container or callable) crossed.
+type copied struct {
+	d         *value.DictData
+	entries   int
+	bytes     int64
+	sawObject bool
 }
 
 // copiers recycles the copy-in's buffers (its path and key stacks, whose

@@ -141,3 +141,99 @@ func TestRecycledRootData(t *testing.T) {
 		t.Fatal("Reset left entries")
 	}
 }
+
+// keepFn is host code that keeps a value it is handed past the render
+// (a host global, a host object's method, a host filter): what it keeps
+// must stay what it was, whatever later renders copy in.
+type keepFn struct{ kept *value.Value }
+
+func (k keepFn) CallName() string { return "keep" }
+func (k keepFn) Call(_ value.Ctx, args *value.Args) value.Value {
+	*k.kept = args.Pos[0]
+	return value.FromString("")
+}
+
+// keeper is a host object whose method keeps its argument.
+type keeper struct{ fn keepFn }
+
+func (*keeper) TypeName() string { return "Keeper" }
+func (*keeper) TemplateSurface() {}
+func (o *keeper) Attr(_ value.Ctx, name string) (value.Value, bool) {
+	if name == "keep" {
+		return value.FromCallable(o.fn), true
+	}
+	return value.Value{}, false
+}
+
+// The containers a render copies in live in its renderer's arena, handed
+// out again to the next render, only while no host code can see them:
+// with a host filter, test or callable global in the environment, or a
+// host object in the data, a value host code kept stays intact however
+// many renders follow; and renders from pooled renderers, one after the
+// other with other data, each see their own data only.
+func TestArenaNeverReusedUnderHostCode(t *testing.T) {
+	rows := func(tag string) map[string]any {
+		return map[string]any{"rows": []any{map[string]any{"a": tag, "b": 1}, map[string]any{"a": tag, "b": 2}}}
+	}
+	const want = "[{'a': 'kept', 'b': 1}, {'a': 'kept', 'b': 2}]"
+	churn := func(t *testing.T, env *Environment) {
+		tpl, err := env.Parse("c", "{% for r in rows %}{{ r.a }}{{ r.b }}{% endfor %}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 200; i++ {
+			if out, err := tpl.Render(rows("other")); err != nil || out != "other1other2" {
+				t.Fatalf("render %d: %q, %v", i, out, err)
+			}
+		}
+	}
+	check := func(t *testing.T, kept value.Value) {
+		if got := value.Repr(kept); got != want {
+			t.Errorf("the kept value became %s, want %s", got, want)
+		}
+	}
+	t.Run("host global", func(t *testing.T) {
+		var kept value.Value
+		env, _ := NewEnvironment(Options{Globals: map[string]any{"keep": value.FromCallable(keepFn{&kept})}})
+		if env.engineOnly {
+			t.Fatal("an environment with a host callable global reuses its arenas")
+		}
+		tpl, _ := env.Parse("k", "{{ keep(rows) }}")
+		if _, err := tpl.Render(rows("kept")); err != nil {
+			t.Fatal(err)
+		}
+		churn(t, env)
+		check(t, kept)
+	})
+	t.Run("host filter", func(t *testing.T) {
+		var kept value.Value
+		env, _ := NewEnvironment(Options{Filters: map[string]FilterFunc{"keep": func(_ value.Ctx, v value.Value, _ *value.Args) value.Value {
+			kept = v
+			return value.FromString("")
+		}}})
+		if env.engineOnly {
+			t.Fatal("an environment with a host filter reuses its arenas")
+		}
+		tpl, _ := env.Parse("k", "{{ rows|keep }}")
+		if _, err := tpl.Render(rows("kept")); err != nil {
+			t.Fatal(err)
+		}
+		churn(t, env)
+		check(t, kept)
+	})
+	t.Run("host object in the data", func(t *testing.T) {
+		var kept value.Value
+		env, _ := NewEnvironment(Options{Globals: map[string]any{"site": "example"}})
+		if !env.engineOnly {
+			t.Fatal("an environment with data globals only does not reuse its arenas")
+		}
+		tpl, _ := env.Parse("k", "{{ obj.keep(rows) }}")
+		data := rows("kept")
+		data["obj"] = &keeper{fn: keepFn{&kept}}
+		if _, err := tpl.Render(data); err != nil {
+			t.Fatal(err)
+		}
+		churn(t, env)
+		check(t, kept)
+	})
+}

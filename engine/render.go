@@ -216,8 +216,13 @@ type renderer struct {
 	scopes     []*inlineScope  // recycled macro call scopes (takeScope)
 	argBufs    []*argBuf       // recycled macro call arguments (takeArgs)
 	rootData   *value.DictData // the storage of the top-level data a render copies in (bindData)
-	data       *value.DictData
-	pos        int
+	arena      value.Arena     // the storage of the containers below it (bindData, putRenderer)
+	// arenaSeen records that host code may have seen what the arena
+	// holds (a host object in the data) or that a copy was refused
+	// part way: putRenderer then drops the arena instead of reusing it
+	arenaSeen bool
+	data      *value.DictData
+	pos       int
 	// ctx is the host's cancellation (nil: none, nothing is polled); it
 	// is polled when the meter passes nextPoll or every
 	// cancelCheckCharges charges.
@@ -246,9 +251,9 @@ var renderers = sync.Pool{New: func() any { return new(renderer) }}
 func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	r := renderers.Get().(*renderer)
 	// what a render recycles (emptied by putRenderer) survives the reset
-	free, vars, root, scopes, argBufs, rootData := r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData
+	free, vars, root, scopes, argBufs, rootData, arena := r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData, r.arena
 	*r = renderer{}
-	r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData = free, vars, root, scopes, argBufs, rootData
+	r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData, r.arena = free, vars, root, scopes, argBufs, rootData, arena
 	if m == nil {
 		r.ownMeter = budget.Meter{Limits: t.env.limitsFor(ro).Resolved()}
 		m = &r.ownMeter
@@ -286,6 +291,12 @@ func putRenderer(r *renderer) {
 		} else {
 			r.rootData.Reset(0) // the pool keeps no value of the render
 		}
+	}
+	if r.arenaSeen {
+		// host code may keep what it saw: the next render gets new storage
+		r.arena, r.arenaSeen = value.Arena{}, false
+	} else {
+		r.arena.Reset() // cleared: the pool keeps no value of the render
 	}
 	r.topFrame = frame{}
 	clear(r.rootScope.vars)

@@ -56,12 +56,29 @@ type Copier struct {
 	// matched as a sequence (a Go map's shape is sorted and matched as a
 	// set, so the two are kept apart).
 	orderedShapes [smallDict + 1][]Value
+	// arena, when set (UseArena), gives the containers their storage.
+	arena *Arena
+	// sawObject records that a host object crossed (SawObject).
+	sawObject bool
 }
+
+// UseArena makes the copy take its containers' storage from a (nil: the
+// heap) until the next Reset.
+func (c *Copier) UseArena(a *Arena) { c.arena = a }
+
+// SawObject reports whether the copy passed a host object (a Surface)
+// through since the last Reset: its methods see the render's values, so
+// an Arena that held them must not be handed out again.
+func (c *Copier) SawObject() bool { return c.sawObject }
 
 // Reset readies a Copier for a new graph, keeping its buffers.
 func (c *Copier) Reset() {
 	c.entries, c.bytes = 0, 0
 	c.path, c.keys = c.path[:0], c.keys[:0]
+	// a shape's keys are the last copy's (perhaps in an Arena handed out
+	// again since): a copy starts with none
+	c.shapes, c.orderedShapes = [smallDict + 1][]Value{}, [smallDict + 1][]Value{}
+	c.arena, c.sawObject = nil, false
 }
 
 // CopyMapInto copies the top-level data of a render into d: each name in
@@ -325,7 +342,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		return FromFloat(f)
 	case []any:
 		c.count(len(t), path)
-		ld, items := listWith(len(t))
+		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
 			*path = append(*path, pathSeg{idx: i})
 			items[i] = c.copy(e, path, depth+1)
@@ -334,7 +351,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		return copiedList(ld, items, false)
 	case []string:
 		c.count(len(t), path)
-		ld, items := listWith(len(t))
+		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
 			c.countBytes(len(e), path)
 			items[i] = FromString(e)
@@ -342,21 +359,21 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		return copiedList(ld, items, true)
 	case []int:
 		c.count(len(t), path)
-		ld, items := listWith(len(t))
+		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
 			items[i] = FromInt(int64(e))
 		}
 		return copiedList(ld, items, true)
 	case []float64:
 		c.count(len(t), path)
-		ld, items := listWith(len(t))
+		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
 			items[i] = FromFloat(e)
 		}
 		return copiedList(ld, items, true)
 	case []map[string]any:
 		c.count(len(t), path)
-		ld, items := listWith(len(t))
+		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
 			*path = append(*path, pathSeg{idx: i})
 			items[i] = c.copy(e, path, depth+1)
@@ -368,7 +385,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		if d := c.copyShaped(t, path, depth); d != nil {
 			return copiedDict(d)
 		}
-		d := NewDict(len(t))
+		d := c.arena.newDict(len(t))
 		// Go maps have no order: copy in key order, so the output and the
 		// first failing value never depend on it.
 		base := len(c.keys)
@@ -386,7 +403,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		return copiedDict(d)
 	case map[string]string:
 		c.count(len(t), path)
-		d := NewDict(len(t))
+		d := c.arena.newDict(len(t))
 		base := len(c.keys)
 		for _, k := range sortedKeys(c, t) {
 			c.countBytes(len(k)+len(t[k]), path)
@@ -398,7 +415,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		c.count(len(t.Keys), path)
 		n := len(t.Keys)
 		if keys := c.orderedShape(t); keys != nil {
-			d := shapedDict(keys)
+			d := c.arena.shapedDict(keys)
 			for i, k := range t.Keys {
 				c.countBytes(len(k), path)
 				*path = append(*path, pathSeg{key: k, idx: -1})
@@ -407,7 +424,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			}
 			return copiedDict(d)
 		}
-		d := NewDict(n)
+		d := c.arena.newDict(n)
 		for i, k := range t.Keys {
 			c.countBytes(len(k), path)
 			*path = append(*path, pathSeg{key: k, idx: -1})
@@ -421,8 +438,14 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		}
 		return copiedDict(d)
 	case Value:
+		if t.k > String {
+			// a container or a callable the host made: it may hold
+			// host code, which would see the render's values
+			c.sawObject = true
+		}
 		return t
 	case Surface:
+		c.sawObject = true
 		return FromObject(t)
 	}
 	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
@@ -451,7 +474,7 @@ func (c *Copier) copyShaped(m map[string]any, path *[]pathSeg, depth int) *DictD
 		}
 		vals[i] = v
 	}
-	d := shapedDict(keys)
+	d := c.arena.shapedDict(keys)
 	for i := range keys {
 		k := keys[i].s
 		c.countBytes(len(k), path) // at the dict: the key is not named

@@ -1,0 +1,118 @@
+package value
+
+// Arena is storage a pooled renderer lends the copy-in of its renders:
+// the headers and value arrays of the dicts and lists a render's data is
+// copied into are taken from it, and handed out again, cleared, to the
+// next render of the same renderer. A render copying in the rows of a
+// table then allocates nothing for them once its renderer is warm: the
+// collector had a fifth of a render-mode table render and a quarter of a
+// prompt's, paid for the data copied in and dropped every render.
+//
+// What the copy-in makes from an Arena must not outlive the render: the
+// renderer resets it (Reset) only when nothing but the engine could have
+// kept a value of the render (no host filter, test or global in its
+// environment, no host object in its data: Copier.SawObject), and drops
+// it otherwise. The strings of the data are the caller's and never live
+// in an Arena; only the containers' headers and slots do.
+type Arena struct {
+	vals  chunks[Value]
+	dicts chunks[DictData]
+	lists chunks[ListData]
+}
+
+// maxArenaValues bounds the slots an Arena keeps between renders (48
+// bytes each: 6 MiB); past it, Reset lets the storage go.
+const maxArenaValues = 1 << 17
+
+// Reset clears what the last render took, so the Arena holds no value of
+// it, and keeps the storage for the next (none when it grew past
+// maxArenaValues).
+func (a *Arena) Reset() {
+	if a.vals.size > maxArenaValues {
+		*a = Arena{}
+		return
+	}
+	a.vals.reset()
+	a.dicts.reset()
+	a.lists.reset()
+}
+
+// chunks is a list of arrays of T handed out in order: take cuts the next
+// n items from the current array, or moves on to the next array (made,
+// twice the size of the last up to chunkMax items, when there is none).
+type chunks[T any] struct {
+	list [][]T // each array's taken part is list[i][:len]
+	cur  int
+	size int // the items of all arrays
+}
+
+const (
+	chunkMin = 64
+	chunkMax = 1 << 13
+)
+
+// take returns n zero items, in an array of capacity n (an append to it
+// copies: it never reaches the next items handed out).
+func (c *chunks[T]) take(n int) []T {
+	for ; c.cur < len(c.list); c.cur++ {
+		a := c.list[c.cur]
+		if cap(a)-len(a) >= n {
+			c.list[c.cur] = a[:len(a)+n]
+			return a[len(a) : len(a)+n : len(a)+n]
+		}
+	}
+	size := chunkMin
+	if k := len(c.list); k > 0 {
+		size = min(2*cap(c.list[k-1]), chunkMax)
+	}
+	size = max(size, n)
+	a := make([]T, n, size)
+	c.list = append(c.list, a)
+	c.size += size
+	return a[:n:n]
+}
+
+// reset clears the items taken and makes every array available again.
+func (c *chunks[T]) reset() {
+	for i, a := range c.list {
+		clear(a)
+		c.list[i] = a[:0]
+	}
+	c.cur = 0
+}
+
+// newDict is NewDict taking its storage from a (nil: NewDict), for a
+// dict of at most smallDict entries (no index); a larger one is NewDict's.
+func (a *Arena) newDict(n int) *DictData {
+	if a == nil || n > smallDict || n == 0 {
+		return NewDict(n)
+	}
+	d := &a.dicts.take(1)[0]
+	buf := a.vals.take(2 * n)
+	d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
+	return d
+}
+
+// shapedDict is the package's shapedDict taking its storage from a (nil:
+// from the heap).
+func (a *Arena) shapedDict(keys []Value) *DictData {
+	if a == nil {
+		return shapedDict(keys)
+	}
+	d := &a.dicts.take(1)[0]
+	d.keys, d.vals = keys, a.vals.take(len(keys))[:0]
+	return d
+}
+
+// listWith is the package's listWith taking its storage from a (nil:
+// from the heap).
+func (a *Arena) listWith(n int) (*ListData, []Value) {
+	if a == nil {
+		return listWith(n)
+	}
+	ld := &a.lists.take(1)[0]
+	if n == 0 {
+		return ld, nil
+	}
+	return ld, a.vals.take(n)
+}
