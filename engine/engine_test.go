@@ -288,3 +288,28 @@ func TestAttrSlotAcrossLayouts(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestNameSlotAcrossData: a name node's index guess into the top-level
+// data never changes an answer: data whose names sit at other indexes,
+// data without the name, and a local that shadows it.
+func TestNameSlotAcrossData(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	tpl, err := env.Parse("t", "{{ b }}|{% set b = 'local' %}{% if x %}{{ b }}{% endif %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		data map[string]any
+		want string
+	}{
+		{map[string]any{"a": 1, "b": 2}, "2|"},
+		{map[string]any{"b": 3, "c": 1, "d": 1}, "3|"},
+		{map[string]any{"a": 1}, "|"},
+		{map[string]any{"0": 0, "1": 0, "2": 0, "3": 0, "4": 0, "5": 0, "6": 0, "7": 0, "8": 0, "b": 4, "x": true}, "4|local"},
+		{map[string]any{"a": 1, "b": 5}, "5|"},
+	} {
+		if got, err := tpl.Render(c.data); err != nil || got != c.want {
+			t.Errorf("render %d: %q, %v; want %q", i, got, err, c.want)
+		}
+	}
+}

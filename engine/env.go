@@ -32,6 +32,9 @@ type Environment struct {
 	// render's values, so what a render copies in may be stored in the
 	// renderer's arena and handed out again to the next (value.Arena)
 	engineOnly bool
+	// defaultLimits is the resolved limits of a render whose options set
+	// none (resolvedLimits)
+	defaultLimits budget.Limits
 	// trusted templates, parsed on first use
 	trusted map[string]*trustedTemplate
 }
@@ -108,6 +111,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 	// no host code can see a render's values: its copy-in may use the
 	// renderer's arena again (bindData, putRenderer)
 	e.engineOnly = len(o.Filters) == 0 && len(o.Tests) == 0 && !c.SawObject()
+	e.defaultLimits = e.limitsFor(RenderOptions{}).Resolved()
 	e.trusted = make(map[string]*trustedTemplate, len(o.Templates))
 	for _, k := range ordered.Keys(o.Templates) {
 		e.trusted[k] = &trustedTemplate{src: o.Templates[k]}
@@ -148,6 +152,15 @@ func (e *Environment) loadTrusted(name string) (*Template, error, bool) {
 		tt.t, tt.err = e.parse(name, tt.src, budget.NewMeter(budget.Limits{}))
 	})
 	return tt.t, tt.err, true
+}
+
+// resolvedLimits is limitsFor(ro).Resolved(), the environment's own when
+// ro sets no limit (the common render, which then builds none).
+func (e *Environment) resolvedLimits(ro RenderOptions) budget.Limits {
+	if ro.Limits == (budget.Limits{}) {
+		return e.defaultLimits
+	}
+	return e.limitsFor(ro).Resolved()
 }
 
 func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {

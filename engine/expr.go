@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/builtins"
@@ -16,6 +17,12 @@ import (
 // (each level is one O(1) probe; the chain is bounded by nesting and
 // render depth).
 func (r *renderer) lookupName(name string, sc *scope) value.Value {
+	return r.lookupNameAt(name, sc, nil)
+}
+
+// lookupNameAt is lookupName with the index guess of the Name node being
+// evaluated (syntax.Name.Slot) for the top-level data (nil: none).
+func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) value.Value {
 	r.Charge(budget.Elem, "name lookup")
 	s := sc
 	var walked int64
@@ -32,8 +39,19 @@ func (r *renderer) lookupName(name string, sc *scope) value.Value {
 	}
 	r.chargeWalk(walked)
 	if !s.isolated && r.data != nil {
-		if v, ok := r.data.GetStr(name); ok {
-			return v
+		if slot == nil {
+			if v, ok := r.data.GetStr(name); ok {
+				return v
+			}
+		} else {
+			guess := int(slot.Load())
+			v, i, ok := r.data.GetStrAt(name, guess)
+			if ok {
+				if i != guess {
+					slot.Store(int32(i))
+				}
+				return v
+			}
 		}
 	}
 	if v, ok := r.env.globals[name]; ok {
@@ -60,7 +78,7 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		// call argument, a statement's value).
 		return n.Value
 	case *syntax.Name:
-		return r.lookupName(n.Name, sc)
+		return r.lookupNameAt(n.Name, sc, &n.Slot)
 	case *syntax.Attr:
 		x := r.eval(n.X, sc)
 		r.pos = n.P

@@ -194,14 +194,18 @@ type blockRef struct {
 	tmpl  *Template
 }
 
-// renderer is the per-render state. It implements value.Ctx.
+// renderer is the per-render state. It implements value.Ctx. A pooled
+// renderer is reset by zeroing its renderState; what it keeps between
+// renders (kept) is storage whose old contents are never read.
 type renderer struct {
-	env   *Environment
-	meter *budget.Meter
-	// root is the render's output, kept between renders (its last chunk,
-	// up to maxPooledOutput): written out to the host's writer once the
-	// render succeeded (RenderTo), else joined into Result.Output.
-	root       outBuf
+	renderState
+	kept
+}
+
+// renderState is what a render starts afresh.
+type renderState struct {
+	env        *Environment
+	meter      *budget.Meter
 	out        outBuf // the innermost capture buffer
 	capturing  int    // >0 while output goes to a capture buffer
 	autoescape bool
@@ -209,14 +213,9 @@ type renderer struct {
 	maxDepth   int
 	rng        uint64
 	fr         *frame
-	cur        *Template       // the template whose code is running (positions)
-	suppress   bool            // output of an extending template is dropped
-	free       [][]byte        // recycled capture buffers
-	kwStack    []value.KV      // the keyword arguments of the calls in flight (growKw)
-	scopes     []*inlineScope  // recycled macro call scopes (takeScope)
-	argBufs    []*argBuf       // recycled macro call arguments (takeArgs)
-	rootData   *value.DictData // the storage of the top-level data a render copies in (bindData)
-	arena      value.Arena     // the storage of the containers below it (bindData, putRenderer)
+	cur        *Template  // the template whose code is running (positions)
+	suppress   bool       // output of an extending template is dropped
+	kwStack    []value.KV // the keyword arguments of the calls in flight (growKw)
 	// arenaSeen records that host code may have seen what the arena
 	// holds (a host object in the data) or that a copy was refused
 	// part way: putRenderer then drops the arena instead of reusing it
@@ -232,11 +231,27 @@ type renderer struct {
 	hostState any // RenderOptions.Host
 
 	// A pooled renderer's own storage, so a render allocates next to
-	// nothing of its own: its meter (unless it shares one with a parse),
-	// the root scope and the top-level frame.
-	ownMeter  budget.Meter
+	// nothing of its own: its meter (unless it shares one with a parse)
+	// and the top-level frame.
+	ownMeter budget.Meter
+	topFrame frame
+}
+
+// kept is what a pooled renderer keeps between renders, emptied by
+// putRenderer.
+type kept struct {
+	// root is the render's output, kept between renders (its last chunk,
+	// up to maxPooledOutput): written out to the host's writer once the
+	// render succeeded (RenderTo), else joined into Result.Output.
+	root     outBuf
+	free     [][]byte        // recycled capture buffers
+	scopes   []*inlineScope  // recycled macro call scopes (takeScope)
+	argBufs  []*argBuf       // recycled macro call arguments (takeArgs)
+	rootData *value.DictData // the storage of the top-level data a render copies in (bindData)
+	arena    value.Arena     // the storage of the containers below it (bindData, putRenderer)
+	// rootScope is the root scope, whose bindings' storage is kept
+	// (newRoot empties it).
 	rootScope scope
-	topFrame  frame
 }
 
 // renderers recycles renderers between renders (getRenderer,
@@ -250,12 +265,10 @@ var renderers = sync.Pool{New: func() any { return new(renderer) }}
 // render shares one (RenderString), nil for its own under ro's limits.
 func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	r := renderers.Get().(*renderer)
-	// what a render recycles (emptied by putRenderer) survives the reset
-	free, vars, root, scopes, argBufs, rootData, arena := r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData, r.arena
-	*r = renderer{}
-	r.free, r.rootScope.vars, r.root, r.scopes, r.argBufs, r.rootData, r.arena = free, vars, root, scopes, argBufs, rootData, arena
+	// what a render recycles (kept, emptied by putRenderer) survives
+	r.renderState = renderState{}
 	if m == nil {
-		r.ownMeter = budget.Meter{Limits: t.env.limitsFor(ro).Resolved()}
+		r.ownMeter = budget.Meter{Limits: t.env.resolvedLimits(ro)}
 		m = &r.ownMeter
 	}
 	t.initRenderer(r, m, ro.Context)

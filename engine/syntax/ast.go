@@ -197,6 +197,9 @@ type Const struct {
 type Name struct {
 	Base
 	Name string
+	// Slot is Attr.Slot for the render's top-level data: the index Name
+	// was last found at there, a guess checked before it is trusted.
+	Slot atomic.Int32
 }
 
 // NSRef is a namespace attribute assignment target: {% set NS.Attr = ... %}.
