@@ -56,6 +56,9 @@ type Copier struct {
 	// matched as a sequence (a Go map's shape is sorted and matched as a
 	// set, so the two are kept apart).
 	orderedShapes [smallDict + 1][]Value
+	// top is the sorted names of the last top-level copy (topKeys), kept
+	// across Resets: the caller's key strings, at most maxTopKeys.
+	top []string
 	// arena, when set (UseArena), gives the containers their storage.
 	arena *Arena
 	// sawObject records that a host object crossed (SawObject).
@@ -95,10 +98,38 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 	}
 	base := len(c.keys)
 	defer func() { c.keys = c.keys[:base] }()
-	if err := c.copyNames(d, data, sortedKeys(c, data)); err != nil {
+	if err := c.copyNames(d, data, c.topKeys(data)); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// maxTopKeys is the most top-level names a Copier remembers (topKeys).
+const maxTopKeys = 64
+
+// topKeys returns data's keys sorted: the names of the last top-level
+// copy when data has those names (as many, each present: the renders of
+// one template get the same names), else sortedKeys', remembered.
+func (c *Copier) topKeys(data map[string]any) []string {
+	if n := len(c.top); n > 0 && n == len(data) {
+		same := true
+		for _, k := range c.top {
+			if _, ok := data[k]; !ok {
+				same = false
+				break
+			}
+		}
+		if same {
+			return c.top
+		}
+	}
+	keys := sortedKeys(c, data)
+	if len(keys) <= maxTopKeys {
+		c.top = append(c.top[:0], keys...)
+	} else {
+		c.top = c.top[:0]
+	}
+	return keys
 }
 
 // copyNames copies data's names in the order of keys into d, under one

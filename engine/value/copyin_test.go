@@ -129,3 +129,29 @@ func TestGetStrAt(t *testing.T) {
 		t.Error("GetStrAt on a nil dict found something")
 	}
 }
+
+// A Copier reuses the sorted top-level names of its last copy only for
+// data with exactly those names: each copy's names are in sorted order.
+func TestCopyTopKeys(t *testing.T) {
+	var c Copier
+	for _, x := range []struct {
+		data map[string]any
+		want string
+	}{
+		{map[string]any{"b": 1, "a": 2}, "{'a': 2, 'b': 1}"},
+		{map[string]any{"a": 3, "b": 4}, "{'a': 3, 'b': 4}"},
+		{map[string]any{"c": 1, "a": 2}, "{'a': 2, 'c': 1}"},
+		{map[string]any{"c": 1, "a": 2, "b": 3}, "{'a': 2, 'b': 3, 'c': 1}"},
+		{map[string]any{}, "{}"},
+		{map[string]any{"b": 5, "c": 6, "a": 7}, "{'a': 7, 'b': 5, 'c': 6}"},
+	} {
+		c.Reset()
+		d, err := c.CopyMapInto(nil, x.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Repr(FromDict(d)); got != x.want {
+			t.Errorf("copy of %v: %s, want %s", x.data, got, x.want)
+		}
+	}
+}
