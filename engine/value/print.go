@@ -284,8 +284,15 @@ func writeQuoted(sb *TextWriter, s string) {
 		if len(s) == 0 {
 			break
 		}
-		if b := s[0]; b < 0x80 && b != q {
+		if b := s[0]; b < 0x80 {
 			// one piece filled in place, no rune decoded, no copy call
+			// (the quote is the one byte the table cannot know)
+			if b == q {
+				d := sb.Next(2)
+				d[0], d[1] = '\\', q
+				s = s[1:]
+				continue
+			}
 			e := asciiEscapes[b]
 			d := sb.Next(len(e))
 			for k := range d {
