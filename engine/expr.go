@@ -39,19 +39,8 @@ func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) valu
 	}
 	r.chargeWalk(walked)
 	if !s.isolated && r.data != nil {
-		if slot == nil {
-			if v, ok := r.data.GetStr(name); ok {
-				return v
-			}
-		} else {
-			guess := int(slot.Load())
-			v, i, ok := r.data.GetStrAt(name, guess)
-			if ok {
-				if i != guess {
-					slot.Store(int32(i))
-				}
-				return v
-			}
+		if v, ok := getStrSlot(r.data, name, slot); ok {
+			return v
 		}
 	}
 	if v, ok := r.env.globals[name]; ok {
@@ -86,7 +75,7 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		if x.Kind() == value.Dict {
 			// Attr's dict case, with the node's inline cache
 			if n.DictKey {
-				return r.dictItemAttr(x, n.Name, &n.Slot)
+				return dictItemAttr(x, n.Name, &n.Slot)
 			}
 			r.checkName(x, n.Name)
 			return r.dictAttr(x, n.Name, &n.Slot)

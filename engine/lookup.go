@@ -106,27 +106,31 @@ func (r *renderer) dictAttr(v value.Value, name string, slot *atomic.Int32) valu
 	if m, ok := r.method(v, name); ok {
 		return m
 	}
-	if slot == nil {
-		if x, ok := v.DictData().GetStr(name); ok {
-			return x
-		}
-		return noAttr(v, name)
-	}
-	return r.dictItemAttr(v, name, slot)
+	return dictItemAttr(v, name, slot)
 }
 
 // dictItemAttr is the item half of dictAttr: v's key name, through the
-// index guess slot.
-func (r *renderer) dictItemAttr(v value.Value, name string, slot *atomic.Int32) value.Value {
-	guess := int(slot.Load())
-	x, i, ok := v.DictData().GetStrAt(name, guess)
-	if !ok {
-		return noAttr(v, name)
+// index guess slot (nil: none).
+func dictItemAttr(v value.Value, name string, slot *atomic.Int32) value.Value {
+	if x, ok := getStrSlot(v.DictData(), name, slot); ok {
+		return x
 	}
-	if i != guess {
+	return noAttr(v, name)
+}
+
+// getStrSlot is d.GetStr(name) through the inline cache slot of the node
+// being evaluated (syntax.Attr.Slot, syntax.Name.Slot; nil: none): the
+// guess is tried first and moved to where name was found.
+func getStrSlot(d *value.DictData, name string, slot *atomic.Int32) (value.Value, bool) {
+	if slot == nil {
+		return d.GetStr(name)
+	}
+	guess := int(slot.Load())
+	x, i, ok := d.GetStrAt(name, guess)
+	if ok && i != guess {
 		slot.Store(int32(i))
 	}
-	return x
+	return x, ok
 }
 
 // method looks name up in the audited method surface of a plain value; a

@@ -375,9 +375,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
-			*path = append(*path, pathSeg{idx: i})
-			items[i] = c.copy(e, path, depth+1)
-			*path = (*path)[:len(*path)-1]
+			items[i] = c.copyAtIndex(i, e, path, depth)
 		}
 		return copiedList(ld, items, false)
 	case []string:
@@ -406,9 +404,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
-			*path = append(*path, pathSeg{idx: i})
-			items[i] = c.copy(e, path, depth+1)
-			*path = (*path)[:len(*path)-1]
+			items[i] = c.copyAtIndex(i, e, path, depth)
 		}
 		return copiedList(ld, items, false)
 	case map[string]any:
@@ -422,9 +418,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		base := len(c.keys)
 		for _, k := range sortedKeys(c, t) {
 			c.countBytes(len(k), path) // at the dict: the key is not named
-			*path = append(*path, pathSeg{key: k, idx: -1})
-			d.appendStr(k, c.copy(t[k], path, depth+1))
-			*path = (*path)[:len(*path)-1]
+			d.appendStr(k, c.copyAtKey(k, t[k], path, depth))
 		}
 		c.keys = c.keys[:base]
 		if n := len(t); n > 1 && n <= smallDict {
@@ -449,18 +443,14 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			d := c.arena.shapedDict(keys)
 			for i, k := range t.Keys {
 				c.countBytes(len(k), path)
-				*path = append(*path, pathSeg{key: k, idx: -1})
-				d.vals = append(d.vals, c.copy(t.Values[i], path, depth+1))
-				*path = (*path)[:len(*path)-1]
+				d.vals = append(d.vals, c.copyAtKey(k, t.Values[i], path, depth))
 			}
 			return copiedDict(d)
 		}
 		d := c.arena.newDict(n)
 		for i, k := range t.Keys {
 			c.countBytes(len(k), path)
-			*path = append(*path, pathSeg{key: k, idx: -1})
-			d.SetStr(k, c.copy(t.Values[i], path, depth+1))
-			*path = (*path)[:len(*path)-1]
+			d.SetStr(k, c.copyAtKey(k, t.Values[i], path, depth))
 		}
 		if n > 1 && n <= smallDict && d.Len() == n {
 			// no key repeated: a map with these keys in this order makes
@@ -481,6 +471,23 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	}
 	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
 	return Value{}
+}
+
+// copyAtKey copies x, the value at key k of the container being copied
+// at depth, with k on the path its refusals name.
+func (c *Copier) copyAtKey(k string, x any, path *[]pathSeg, depth int) Value {
+	*path = append(*path, pathSeg{key: k, idx: -1})
+	v := c.copy(x, path, depth+1)
+	*path = (*path)[:len(*path)-1]
+	return v
+}
+
+// copyAtIndex is copyAtKey for item i of a list.
+func (c *Copier) copyAtIndex(i int, x any, path *[]pathSeg, depth int) Value {
+	*path = append(*path, pathSeg{idx: i})
+	v := c.copy(x, path, depth+1)
+	*path = (*path)[:len(*path)-1]
+	return v
 }
 
 // copyShaped copies m as copy does when it has the keys of the last map
@@ -509,9 +516,7 @@ func (c *Copier) copyShaped(m map[string]any, path *[]pathSeg, depth int) *DictD
 	for i := range keys {
 		k := keys[i].s
 		c.countBytes(len(k), path) // at the dict: the key is not named
-		*path = append(*path, pathSeg{key: k, idx: -1})
-		d.vals = append(d.vals, c.copy(vals[i], path, depth+1))
-		*path = (*path)[:len(*path)-1]
+		d.vals = append(d.vals, c.copyAtKey(k, vals[i], path, depth))
 	}
 	return d
 }
