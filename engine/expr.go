@@ -23,7 +23,9 @@ func (r *renderer) lookupName(name string, sc *scope) value.Value {
 // lookupNameAt is lookupName with the index guess of the Name node being
 // evaluated (syntax.Name.Slot) for the top-level data (nil: none).
 func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) value.Value {
-	r.Charge(budget.Elem, "name lookup")
+	if !r.spent(budget.Elem) {
+		r.Charge(budget.Elem, "name lookup")
+	}
 	s := sc
 	var walked int64
 	for {
@@ -71,7 +73,9 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	case *syntax.Attr:
 		x := r.eval(n.X, sc)
 		r.pos = n.P
-		r.Charge(budget.Elem, "attribute lookup")
+		if !r.spent(budget.Elem) {
+			r.Charge(budget.Elem, "attribute lookup")
+		}
 		if x.Kind() == value.Dict {
 			// Attr's dict case, with the node's inline cache
 			if n.DictKey {
@@ -85,7 +89,9 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		x := r.eval(n.X, sc)
 		k := r.eval(n.Key, sc)
 		r.pos = n.P
-		r.Charge(budget.Elem, "item lookup")
+		if !r.spent(budget.Elem) {
+			r.Charge(budget.Elem, "item lookup")
+		}
 		return r.Item(x, k)
 	case *syntax.Slice:
 		return r.evalSlice(n, sc)
@@ -106,7 +112,9 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		x := r.eval(n.X, sc)
 		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
-		r.chargeNamed(budget.Step, "filter", n.Name)
+		if !r.spent(budget.Step) {
+			r.chargeNamed(budget.Step, "filter", n.Name)
+		}
 		var v value.Value
 		if f, ok := n.Impl.(builtins.FilterFunc); ok {
 			v = r.callFilter(f, n.Name, x, args)
@@ -119,7 +127,9 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		x := r.eval(n.X, sc)
 		args, kw := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
-		r.chargeNamed(budget.Step, "test", n.Name)
+		if !r.spent(budget.Step) {
+			r.chargeNamed(budget.Step, "test", n.Name)
+		}
 		var b bool
 		if t, ok := n.Impl.(builtins.TestFunc); ok {
 			b = r.callTest(t, n.Name, x, args)
@@ -131,7 +141,9 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	case *syntax.Unary:
 		x := r.eval(n.X, sc)
 		r.pos = n.P
-		r.chargeNamed(budget.Step, "operator", n.Op)
+		if !r.spent(budget.Step) {
+			r.chargeNamed(budget.Step, "operator", n.Op)
+		}
 		switch n.Op {
 		case "not":
 			return value.FromBool(!r.truth(x))
@@ -379,7 +391,9 @@ func (r *renderer) evalBinary(n *syntax.Binary, sc *scope) value.Value {
 	l := r.eval(n.L, sc)
 	rv := r.eval(n.R, sc)
 	r.pos = n.P
-	r.chargeNamed(budget.Step, "operator", n.Op)
+	if !r.spent(budget.Step) {
+		r.chargeNamed(budget.Step, "operator", n.Op)
+	}
 	switch n.Op {
 	case "+":
 		return value.Add(r, l, rv)

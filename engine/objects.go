@@ -227,7 +227,10 @@ func (l *loop) draw(op string) (value.Value, bool) {
 	} else if l.drawn >= len(l.items) {
 		return value.Value{}, false
 	}
-	l.r.Charge(budget.Step+budget.Elem, op)
+	const units = budget.Step + budget.Elem
+	if !l.r.spent(units) {
+		l.r.Charge(units, op)
+	}
 	l.prev = l.cur
 	if l.str != nil {
 		l.cur = l.str.next()

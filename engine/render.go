@@ -350,6 +350,8 @@ func (r *renderer) run(fn func()) (err error) {
 
 // ---- value.Ctx ----
 
+// Charge spends n units for op before the work, or ends the render with
+// the budget error.
 func (r *renderer) Charge(n int64, op string) {
 	if !metering {
 		return
@@ -360,6 +362,23 @@ func (r *renderer) Charge(n int64, op string) {
 	if r.ctx != nil {
 		r.tick()
 	}
+}
+
+// spent is Charge's common case, inlined where the evaluator charges most
+// (a name, an attribute, an output, a filter call, a loop item): it spends
+// n and reports true when that was all the charge had to do (units left,
+// no host context to poll). A site calls Charge only when it reports
+// false, so the charge, its refusal and its poll stay Charge's:
+//
+//	if !r.spent(n) {
+//		r.Charge(n, op)
+//	}
+//
+// Charge itself cannot be inlined (its slow path is a call, which Go's
+// inliner prices past its budget), and a charge was 25 instructions a
+// call where this is a handful (docs/COSTS.md, the budget's overhead).
+func (r *renderer) spent(n int64) bool {
+	return !metering || (r.ctx == nil && r.meter.TrySpend(n))
 }
 
 // chargeNamed is Charge with an operation named "kind name", built only
@@ -405,7 +424,11 @@ func (r *renderer) poll() {
 	}
 }
 
-func (r *renderer) step(op string) { r.Charge(budget.Step, op) }
+func (r *renderer) step(op string) {
+	if !r.spent(budget.Step) {
+		r.Charge(budget.Step, op)
+	}
+}
 
 func (r *renderer) Meter() *budget.Meter { return r.meter }
 func (r *renderer) Autoescape() bool     { return r.autoescape }
@@ -434,10 +457,11 @@ func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) valu
 }
 
 // callFilter is a call of the filter f, named name: a capability call,
-// its scratch checked.
+// its scratch checked (admitFilter).
 func (r *renderer) callFilter(f builtins.FilterFunc, name string, v value.Value, args *value.Args) value.Value {
-	r.capability("filter", name)
-	r.checkScratch(v, args, "filter", name)
+	if metering {
+		r.admitFilter(name, &v, args)
+	}
 	return f(r, v, args)
 }
 
@@ -457,28 +481,43 @@ func (r *renderer) callTest(t builtins.TestFunc, name string, v value.Value, arg
 	return t(r, v, args)
 }
 
-// scratch enforces scratch_bytes: the data handed to one filter call.
-func (r *renderer) checkScratch(v value.Value, args *value.Args, kind, name string) {
-	if !metering {
-		return
+// admitFilter admits a call of the filter name on v and args: it counts
+// the call against capability_calls and enforces scratch_bytes, the data
+// handed to one filter call. One call for both, and v by reference, so a
+// filter call pays one function call for its metering (callFilter is
+// inlined where it has none).
+func (r *renderer) admitFilter(name string, v *value.Value, args *value.Args) {
+	m := r.meter
+	if err := m.CapabilityCall("filter", name); err != nil {
+		value.ThrowErr(err)
 	}
-	limit := r.meter.Limits.ScratchBytes
-	var n int64
-	if v.IsString() {
-		n = int64(len(v.Str())) // the common case, without the walk
-	} else {
-		n = value.Size(v, limit)
+	limit := m.Limits.ScratchBytes
+	// value.Size of each, inline for the strings and numbers it takes
+	// most (LeafSize), walked for a container
+	n, leaf := value.LeafSize(v)
+	if !leaf {
+		n = value.Size(*v, limit)
 	}
 	if args != nil {
-		for _, a := range args.Pos {
-			n += value.Size(a, limit)
+		for i := range args.Pos {
+			a := &args.Pos[i]
+			k, leaf := value.LeafSize(a)
+			if !leaf {
+				k = value.Size(*a, limit)
+			}
+			n += k
 		}
-		for _, kv := range args.Kw {
-			n += value.Size(kv.Val, limit)
+		for i := range args.Kw {
+			a := &args.Kw[i].Val
+			k, leaf := value.LeafSize(a)
+			if !leaf {
+				k = value.Size(*a, limit)
+			}
+			n += k
 		}
 	}
 	if n > limit {
-		value.ThrowErr(r.meter.Check(budget.LimitScratchBytes, n, kind+" "+name))
+		value.ThrowErr(m.Check(budget.LimitScratchBytes, n, "filter "+name))
 	}
 }
 
@@ -597,27 +636,39 @@ func (r *renderer) printValue(v value.Value) {
 	case value.String:
 		s := v.Str()
 		if r.autoescape && !v.IsSafe() {
-			r.Charge(budget.Step+int64(len(s))*budget.EscapeFactor, "printing escaped value")
+			units := budget.Step + int64(len(s))*budget.EscapeFactor
+			if !r.spent(units) {
+				r.Charge(units, "printing escaped value")
+			}
 			r.write(value.EscapeHTML(s))
 			return
 		}
-		r.Charge(budget.Step+int64(len(s)), "printing value")
+		units := budget.Step + int64(len(s))
+		if !r.spent(units) {
+			r.Charge(units, "printing value")
+		}
 		r.write(s)
 		return
 	case value.Undefined:
 		if r.Strict() {
 			value.ThrowUndefined(v)
 		}
-		r.step("printing value")
+		if !r.spent(budget.Step) {
+			r.Charge(budget.Step, "printing value")
+		}
 		return
 	case value.Int:
 		// formatted in place: printing an int allocates nothing
-		r.step("printing value")
+		if !r.spent(budget.Step) {
+			r.Charge(budget.Step, "printing value")
+		}
 		var b [20]byte
 		r.writeBytes(strconv.AppendInt(b[:0], v.Int(), 10))
 		return
 	case value.Float, value.Bool, value.None:
-		r.step("printing value")
+		if !r.spent(budget.Step) {
+			r.Charge(budget.Step, "printing value")
+		}
 		r.write(value.ToString(v))
 		return
 	}

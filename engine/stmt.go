@@ -71,7 +71,9 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		if r.quiet() {
 			return
 		}
-		r.Charge(int64(len(n.Text))+budget.Step, "static text")
+		if units := int64(len(n.Text)) + budget.Step; !r.spent(units) {
+			r.Charge(units, "static text")
+		}
 		r.write(n.Text)
 	case *syntax.Output:
 		if r.quiet() {
@@ -287,7 +289,9 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 		lp.cur, lp.prev = value.Value{}, value.Value{}
 	}
 	if lp.empty() {
-		r.Charge(budget.Step, "loop")
+		if !r.spent(budget.Step) {
+			r.Charge(budget.Step, "loop")
+		}
 		r.execStmts(n.Else, sc)
 		return
 	}
@@ -341,7 +345,9 @@ func (r *renderer) applyFilterChain(f *syntax.Filter, v value.Value, sc *scope) 
 	}
 	r.pos = f.P
 	args, kw := r.evalArgs(&f.CallArgs, sc)
-	r.chargeNamed(budget.Step, "filter", f.Name)
+	if !r.spent(budget.Step) {
+		r.chargeNamed(budget.Step, "filter", f.Name)
+	}
 	v = r.CallFilter(f.Name, v, args)
 	r.argsDone(kw, false)
 	return v

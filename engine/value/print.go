@@ -501,12 +501,27 @@ func Size(v Value, limit int64) int64 {
 	return n
 }
 
-// sizeOf is Size; fixed reports whether the size can never change (no
-// namespace inside), so a container may cache it.
-func sizeOf(v Value, limit int64, active reprActive) (n int64, fixed bool) {
+// LeafSize is Size of a value that is neither a container nor an object
+// (ok false for those): a string its length, any other value 8 bytes. It
+// is inlined, so a caller sizing many values (a filter call's arguments)
+// calls Size only for the ones that need the walk.
+func LeafSize(v *Value) (n int64, ok bool) {
 	switch v.k {
 	case String:
 		return int64(len(v.s)), true
+	case Object, List, Tuple, Dict:
+		return 0, false
+	}
+	return 8, true
+}
+
+// sizeOf is Size; fixed reports whether the size can never change (no
+// namespace inside), so a container may cache it.
+func sizeOf(v Value, limit int64, active reprActive) (n int64, fixed bool) {
+	if n, ok := LeafSize(&v); ok {
+		return n, true
+	}
+	switch v.k {
 	case Object:
 		// a namespace's data counts like a dict's (each namespace once on
 		// a path, so a namespace holding itself ends); it can change
@@ -565,5 +580,5 @@ func sizeOf(v Value, limit int64, active reprActive) (n int64, fixed bool) {
 		}
 		return total, fixed
 	}
-	return 8, true
+	panic("unreachable: LeafSize sizes every other kind")
 }
