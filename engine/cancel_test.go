@@ -82,3 +82,53 @@ func TestCancellationPollsByWork(t *testing.T) {
 		t.Fatalf("%d units, %d polls", res.Units, ctx.polls)
 	}
 }
+
+// TestChargeFastPathsAgree holds that the inlined charges (renderer.spent
+// at the evaluator's sites, value.Spent in a sort's comparisons) spend
+// what Charge spends and refuse where it refuses: each template renders
+// with no context (the fast paths), and with a live one (every charge
+// through Charge, which polls), to the same output and units; at a budget
+// of one unit less, both fail with the same error.
+func TestChargeFastPathsAgree(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{
+		"items": []any{
+			map[string]any{"name": "kilo", "n": 3, "tags": []any{"b", "a"}},
+			map[string]any{"name": "alpha", "n": 1, "tags": []any{"a"}},
+			map[string]any{"name": "kilo", "n": 2, "tags": []any{"b", "a"}},
+			map[string]any{"name": "echo", "n": 5, "tags": []any{}},
+		},
+		"words": []any{"pear", "apple", "fig", "apple", "banana"},
+	}
+	templates := []string{
+		`{{ items | sort(attribute="name") | map(attribute="n") | join(",") }}`,
+		`{{ items | sort(attribute="name,n", reverse=true) | map(attribute="n") | list }}`,
+		`{{ items | map(attribute="tags") | sort | list }}`,
+		`{{ words | sort | unique | join(" ") }} {{ words | max }} {{ words | min }}`,
+		`{% for i in items %}{{ loop.index }}:{{ i.name | upper | truncate(3, True, "") }}{% if i.tags %}{{ i.tags | join("/") }}{% endif %};{% endfor %}`,
+		`{{ items | groupby("name") | map(attribute="grouper") | join }} {{ "ab" ~ words[0] }}{{ words[1:3] }}`,
+		`{% set ns = namespace(s=0) %}{% for w in words if w != "fig" %}{% set ns.s = ns.s + w | length %}{% endfor %}{{ ns.s }}`,
+	}
+	for _, src := range templates {
+		tpl, err := env.Parse("t", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		ctx := &countdownCtx{Context: context.Background(), n: 1 << 30}
+		fast, err1 := tpl.RenderResult(data, RenderOptions{})
+		slow, err2 := tpl.RenderResult(data, RenderOptions{Context: ctx})
+		if err1 != nil || err2 != nil || fast != slow || ctx.polls == 0 {
+			t.Fatalf("%s: fast %+v (%v), with a context %+v (%v), %d polls", src, fast, err1, slow, err2, ctx.polls)
+		}
+		short := RenderOptions{Limits: budget.Limits{WorkUnits: fast.Units - 1}}
+		_, err1 = tpl.RenderResult(data, short)
+		short.Context = ctx
+		_, err2 = tpl.RenderResult(data, short)
+		if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+			t.Fatalf("%s at %d units: %v, with a context %v", src, fast.Units-1, err1, err2)
+		}
+	}
+}

@@ -431,8 +431,17 @@ func (r *renderer) step(op string) {
 }
 
 func (r *renderer) Meter() *budget.Meter { return r.meter }
-func (r *renderer) Autoescape() bool     { return r.autoescape }
-func (r *renderer) Strict() bool         { return r.env.opts.StrictUndefined }
+
+// Spender is value.Ctx's: the meter, unless a charge must also poll the
+// host's context (tick) or nothing is metered.
+func (r *renderer) Spender() *budget.Meter {
+	if !metering || r.ctx != nil {
+		return nil
+	}
+	return r.meter
+}
+func (r *renderer) Autoescape() bool { return r.autoescape }
+func (r *renderer) Strict() bool     { return r.env.opts.StrictUndefined }
 
 func (r *renderer) Rand() uint64 {
 	// splitmix64: deterministic for a given seed, no global state.

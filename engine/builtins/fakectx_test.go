@@ -33,6 +33,7 @@ func newMCtx(units int64) *mctx {
 
 func (c *mctx) Charge(n int64, op string) { value.ThrowErr(c.meter.Charge(n, op)) }
 func (c *mctx) Meter() *budget.Meter      { return c.meter }
+func (c *mctx) Spender() *budget.Meter    { return nil }
 func (c *mctx) Autoescape() bool          { return false }
 func (c *mctx) Strict() bool              { return c.strict }
 func (c *mctx) HasFilter(n string) bool   { return n == "upper" || n == "format" }

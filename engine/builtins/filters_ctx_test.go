@@ -32,6 +32,7 @@ func newCtx(units int64, ae bool) *fakeCtx {
 
 func (c *fakeCtx) Charge(n int64, op string) { value.ThrowErr(c.meter.Charge(n, op)) }
 func (c *fakeCtx) Meter() *budget.Meter      { return c.meter }
+func (c *fakeCtx) Spender() *budget.Meter    { return nil }
 func (c *fakeCtx) Autoescape() bool          { return c.ae }
 func (c *fakeCtx) Strict() bool              { return c.strict }
 func (c *fakeCtx) Rand() uint64 {

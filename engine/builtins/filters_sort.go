@@ -21,17 +21,26 @@ func init() {
 }
 
 // pyLess is Python's a < b.
-func pyLess(c value.Ctx, a, b value.Value) bool {
-	c.Charge(budget.Elem, "comparison")
-	return value.Compare(c, a, b, "<") == -1
+func pyLess(c value.Ctx, a, b value.Value) bool { return pyLessFrom(c, nil, a, b) }
+
+// pyLessFrom is pyLess spending from m, c.Spender(), where it can
+// (value.Spent): a sort's comparisons, n log n of them.
+func pyLessFrom(c value.Ctx, m *budget.Meter, a, b value.Value) bool {
+	if !value.Spent(m, budget.Elem) {
+		c.Charge(budget.Elem, "comparison")
+	}
+	return value.CompareFrom(c, m, a, b, "<") == -1
 }
 
-// lessKeys is Python's list < list for sort keys.
-func lessKeys(c value.Ctx, a, b []value.Value) bool {
+// lessKeys is Python's list < list for sort keys, spending from m as
+// pyLessFrom.
+func lessKeys(c value.Ctx, m *budget.Meter, a, b []value.Value) bool {
 	for i := 0; i < len(a) && i < len(b); i++ {
-		c.Charge(budget.Elem, "comparison")
-		if !value.Equal(c, a[i], b[i]) {
-			return value.Compare(c, a[i], b[i], "<") == -1
+		if !value.Spent(m, budget.Elem) {
+			c.Charge(budget.Elem, "comparison")
+		}
+		if !value.EqualFrom(c, m, a[i], b[i]) {
+			return value.CompareFrom(c, m, a[i], b[i], "<") == -1
 		}
 	}
 	return len(a) < len(b)
@@ -57,11 +66,12 @@ const keyedBytes = 32
 func sortKeyed(c value.Ctx, ks []keyed, reverse, listKey bool) {
 	lt := lessKeys
 	if len(ks) > 0 && len(ks[0].key) == 1 && !listKey {
-		lt = func(c value.Ctx, a, b []value.Value) bool { return pyLess(c, a[0], b[0]) }
+		lt = func(c value.Ctx, m *budget.Meter, a, b []value.Value) bool { return pyLessFrom(c, m, a[0], b[0]) }
 	}
-	less := func(x, y *keyed) bool { return lt(c, x.key, y.key) }
+	m := c.Spender()
+	less := func(x, y *keyed) bool { return lt(c, m, x.key, y.key) }
 	if reverse {
-		less = func(x, y *keyed) bool { return lt(c, y.key, x.key) }
+		less = func(x, y *keyed) bool { return lt(c, m, y.key, x.key) }
 	}
 	naturalMergeSort(ks, less)
 }

@@ -7,6 +7,18 @@ import (
 	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
+// Spent is Charge's common case for a loop that charges each step (the
+// comparisons of a sort): it spends n from m, c.Spender(), and reports
+// true when that was the whole charge; false (m nil, or too few units
+// left) leaves the charge, its refusal and any poll to c.Charge:
+//
+//	if !value.Spent(m, n) {
+//		c.Charge(n, op)
+//	}
+//
+// It is inlined where Charge, an interface call, is not.
+func Spent(m *budget.Meter, n int64) bool { return m != nil && m.TrySpend(n) }
+
 // Ctx is what builtins and callables see of the running render. It carries
 // the meter explicitly (never a context.Context: workflow code has none).
 // Methods that can fail panic with *errs.Error; the engine recovers at its
@@ -16,6 +28,11 @@ type Ctx interface {
 	Charge(n int64, op string)
 	// Meter is the render's meter.
 	Meter() *budget.Meter
+	// Spender is the meter a hot loop may spend from directly (Spent)
+	// before it falls back to Charge, or nil when every charge must go
+	// through Charge (a render that polls its host's context on its
+	// charges, or one that does not meter).
+	Spender() *budget.Meter
 	// Autoescape reports whether output is being HTML-escaped.
 	Autoescape() bool
 	// Attr reads an attribute through the policy chokepoint.

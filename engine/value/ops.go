@@ -319,7 +319,11 @@ func Pos(c Ctx, a Value) Value {
 }
 
 // Equal is Python's ==, charging for the bytes compared.
-func Equal(c Ctx, a, b Value) bool {
+func Equal(c Ctx, a, b Value) bool { return EqualFrom(c, nil, a, b) }
+
+// EqualFrom is Equal spending from m, c.Spender(), where it can (Spent):
+// for a sort, which compares n log n times.
+func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	switch a.k {
 	case Bool, Int, Float:
 		return b.IsNumber() && numCompare(a, b) == 0
@@ -330,7 +334,9 @@ func Equal(c Ctx, a, b Value) bool {
 		if len(a.s) != len(b.s) {
 			return false
 		}
-		c.Charge(int64(len(a.s)), "string comparison")
+		if n := int64(len(a.s)); !Spent(m, n) {
+			c.Charge(n, "string comparison")
+		}
 		return a.s == b.s
 	case None:
 		return b.k == None
@@ -345,8 +351,10 @@ func Equal(c Ctx, a, b Value) bool {
 			return false
 		}
 		for i := range ai {
-			c.Charge(budget.Elem, "sequence comparison")
-			if !Equal(c, ai[i], bi[i]) {
+			if !Spent(m, budget.Elem) {
+				c.Charge(budget.Elem, "sequence comparison")
+			}
+			if !EqualFrom(c, m, ai[i], bi[i]) {
 				return false
 			}
 		}
@@ -360,9 +368,11 @@ func Equal(c Ctx, a, b Value) bool {
 			return false
 		}
 		for i := 0; i < ad.Len(); i++ {
-			c.Charge(budget.Elem, "dict comparison")
+			if !Spent(m, budget.Elem) {
+				c.Charge(budget.Elem, "dict comparison")
+			}
 			bv, ok := bd.Get(ad.keys[i])
-			if !ok || !Equal(c, ad.vals[i], bv) {
+			if !ok || !EqualFrom(c, m, ad.vals[i], bv) {
 				return false
 			}
 		}
@@ -373,7 +383,11 @@ func Equal(c Ctx, a, b Value) bool {
 
 // Compare orders a and b for <, <=, >, >= (Python rules); op names the
 // operator for the type error.
-func Compare(c Ctx, a, b Value, op string) int {
+func Compare(c Ctx, a, b Value, op string) int { return CompareFrom(c, nil, a, b, op) }
+
+// CompareFrom is Compare spending from m, c.Spender(), where it can
+// (Spent), as EqualFrom.
+func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 	if a.IsNumber() && b.IsNumber() {
 		return numCompare(a, b) // 2 for NaN: every comparison false
 	}
@@ -382,15 +396,19 @@ func Compare(c Ctx, a, b Value, op string) int {
 		if len(b.s) < n {
 			n = len(b.s)
 		}
-		c.Charge(int64(n), "string comparison")
+		if !Spent(m, int64(n)) {
+			c.Charge(int64(n), "string comparison")
+		}
 		return strings.Compare(a.s, b.s)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
 		ai, bi := a.Items(), b.Items()
 		for i := 0; i < len(ai) && i < len(bi); i++ {
-			c.Charge(budget.Elem, "sequence comparison")
-			if !Equal(c, ai[i], bi[i]) {
-				return Compare(c, ai[i], bi[i], op)
+			if !Spent(m, budget.Elem) {
+				c.Charge(budget.Elem, "sequence comparison")
+			}
+			if !EqualFrom(c, m, ai[i], bi[i]) {
+				return CompareFrom(c, m, ai[i], bi[i], op)
 			}
 		}
 		switch {

@@ -29,6 +29,7 @@ func (f *fakeCtx) Charge(n int64, op string) {
 	}
 }
 func (f *fakeCtx) Meter() *budget.Meter                            { return f.m }
+func (f *fakeCtx) Spender() *budget.Meter                          { return nil }
 func (f *fakeCtx) Autoescape() bool                                { return f.esc }
 func (f *fakeCtx) Attr(v value.Value, name string) value.Value     { panic("unused") }
 func (f *fakeCtx) Item(v value.Value, key value.Value) value.Value { panic("unused") }
