@@ -264,7 +264,9 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 		if !ok && !soft {
 			c.fail(errs.Syntax, n.P, "no filter named "+errs.Quote(n.Name))
 		}
-		if ok {
+		if u, builtin := c.env.unwrapped[n.Name]; builtin {
+			n.Impl = u
+		} else if ok {
 			n.Impl = f
 		}
 		c.filterArgs(n)

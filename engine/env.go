@@ -25,8 +25,12 @@ type Environment struct {
 	opts    Options
 	synOpts syntax.Options
 	filters map[string]builtins.FilterFunc
-	tests   map[string]builtins.TestFunc
-	globals map[string]value.Value
+	// unwrapped holds the default filters the host did not replace
+	// (builtins.Unwrapped), the implementation check binds to a filter
+	// expression of that name
+	unwrapped map[string]builtins.UnwrappedFilter
+	tests     map[string]builtins.TestFunc
+	globals   map[string]value.Value
 	// engineOnly is set when the environment has no host filter, test or
 	// global callable (or object): only the engine's own code sees a
 	// render's values, so what a render copies in may be stored in the
@@ -81,6 +85,12 @@ func NewEnvironment(o Options) (*Environment, error) {
 			return nil, errs.New(errs.Render, "filter "+errs.Quote(k)+" is nil")
 		}
 		e.filters[k] = f
+	}
+	e.unwrapped = make(map[string]builtins.UnwrappedFilter, len(builtins.Unwrapped))
+	for k, f := range builtins.Unwrapped {
+		if _, replaced := o.Filters[k]; !replaced {
+			e.unwrapped[k] = f
+		}
 	}
 	e.tests = make(map[string]builtins.TestFunc, len(builtins.Tests)+len(o.Tests))
 	maps.Copy(e.tests, builtins.Tests)

@@ -116,9 +116,12 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 			r.chargeNamed(budget.Step, "filter", n.Name)
 		}
 		var v value.Value
-		if f, ok := n.Impl.(builtins.FilterFunc); ok {
+		switch f := n.Impl.(type) {
+		case builtins.UnwrappedFilter:
+			v = r.callUnwrapped(f, n.Name, x, args)
+		case builtins.FilterFunc:
 			v = r.callFilter(f, n.Name, x, args)
-		} else {
+		default:
 			v = r.CallFilter(n.Name, x, args)
 		}
 		r.argsDone(kw, false)

@@ -474,6 +474,20 @@ func (r *renderer) callFilter(f builtins.FilterFunc, name string, v value.Value,
 	return f(r, v, args)
 }
 
+// callUnwrapped is callFilter for a default filter without its wrapper
+// (builtins.UnwrappedFilter): the wrapper's step is charged where the
+// wrapper charges it, after the call is admitted, so the units and the
+// place of any refusal are the wrapped filter's.
+func (r *renderer) callUnwrapped(f builtins.UnwrappedFilter, name string, v value.Value, args *value.Args) value.Value {
+	if metering {
+		r.admitFilter(name, &v, args)
+	}
+	if !r.spent(budget.Step) {
+		r.chargeNamed(budget.Step, "filter", name)
+	}
+	return f(r, v, args)
+}
+
 // CallTest calls the test name (value.Ctx; a test expression comes with
 // its test bound, callTest).
 func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {

@@ -14,6 +14,8 @@ import (
 // regFilter registers a filter under each name. The wrapper charges the
 // per-call step so no filter can forget it, and precomputes the operation
 // name so the hot path does not concatenate.
+// The unwrapped filter is kept too (Unwrapped), for the engine to call
+// with the same step charged in the same place on its own meter.
 func regFilter(f FilterFunc, names ...string) {
 	for _, name := range names {
 		op := "filter " + name
@@ -21,6 +23,7 @@ func regFilter(f FilterFunc, names ...string) {
 			c.Charge(budget.Step, op)
 			return f(c, v, args)
 		}
+		Unwrapped[name] = UnwrappedFilter(f)
 	}
 }
 

@@ -15,6 +15,16 @@ type TestFunc func(c value.Ctx, v value.Value, args *value.Args) bool
 // Filters are the default filters by name, filled by each family's init.
 var Filters = map[string]FilterFunc{}
 
+// UnwrappedFilter is a default filter without its registered wrapper: a
+// caller charges the budget.Step "filter <name>" the wrapper charges, at
+// the wrapper's place (just before the call), then calls it.
+type UnwrappedFilter FilterFunc
+
+// Unwrapped are the default filters by name as UnwrappedFilter, for the
+// evaluator's filter expressions: the wrapper's charge, an interface call
+// a filter call, becomes the evaluator's inlined one.
+var Unwrapped = map[string]UnwrappedFilter{}
+
 // Tests are the default tests by name, filled by each family's init.
 var Tests = map[string]TestFunc{}
 
