@@ -522,22 +522,7 @@ func (r *renderer) admitFilter(name string, v *value.Value, args *value.Args) {
 		n = value.Size(*v, limit)
 	}
 	if args != nil {
-		for i := range args.Pos {
-			a := &args.Pos[i]
-			k, leaf := value.LeafSize(a)
-			if !leaf {
-				k = value.Size(*a, limit)
-			}
-			n += k
-		}
-		for i := range args.Kw {
-			a := &args.Kw[i].Val
-			k, leaf := value.LeafSize(a)
-			if !leaf {
-				k = value.Size(*a, limit)
-			}
-			n += k
-		}
+		n += value.ArgsSize(args, limit)
 	}
 	if n > limit {
 		value.ThrowErr(m.Check(budget.LimitScratchBytes, n, "filter "+name))

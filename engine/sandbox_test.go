@@ -252,6 +252,9 @@ func TestNamedLimits(t *testing.T) {
 		{budget.LimitNestingDepth, budget.PhaseParse, budget.Limits{NestingDepth: 3}, "{{ ((((1)))) }}"},
 		{budget.LimitOutputBytes, budget.PhaseRender, budget.Limits{OutputBytes: 4}, "{{ 'abcdef' }}"},
 		{budget.LimitScratchBytes, budget.PhaseRender, budget.Limits{ScratchBytes: 3}, "{{ 'abcdef'|upper }}"},
+		// the arguments' size, constants sized once at parse time (value.Args.Sized)
+		{budget.LimitScratchBytes, budget.PhaseRender, budget.Limits{ScratchBytes: 10}, "{{ 'a'|replace('bbbbbb', 'cccccc') }}"},
+		{budget.LimitScratchBytes, budget.PhaseRender, budget.Limits{ScratchBytes: 20}, "{{ 'a'|join(['bbbbbb', 'cccccc']) }}"},
 		{budget.LimitCapabilityCalls, budget.PhaseRender, budget.Limits{CapabilityCalls: 2}, "{{ 'a'|upper|lower|upper }}"},
 		{budget.LimitWorkUnits, budget.PhaseRender, budget.Limits{WorkUnits: 5000}, "{% for i in range(100) %}{% endfor %}"},
 	}

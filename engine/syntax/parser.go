@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -1309,6 +1310,7 @@ func fixedArgs(a *CallArgs) *value.Args {
 		}
 		out.Kw = append(out.Kw, value.KV{Key: kw.Name, Val: c.Value})
 	}
+	out.Sized = 1 + value.ArgsSize(out, math.MaxInt64) // a call's scratch check reads it
 	return out
 }
 

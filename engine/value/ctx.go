@@ -70,6 +70,34 @@ type KV struct {
 type Args struct {
 	Pos []Value
 	Kw  []KV
+	// Sized is 1 + the Size of all the arguments when it was computed
+	// once for arguments that never change (a call's constant arguments,
+	// built at parse time: ArgsSize), else 0.
+	Sized int64
+}
+
+// ArgsSize is the Size of a's arguments together (each sized up to
+// limit), taken from a.Sized when that is set and within limit.
+func ArgsSize(a *Args, limit int64) int64 {
+	if a.Sized > 0 && a.Sized-1 <= limit {
+		return a.Sized - 1
+	}
+	var n int64
+	for i := range a.Pos {
+		k, leaf := LeafSize(&a.Pos[i])
+		if !leaf {
+			k = Size(a.Pos[i], limit)
+		}
+		n += k
+	}
+	for i := range a.Kw {
+		k, leaf := LeafSize(&a.Kw[i].Val)
+		if !leaf {
+			k = Size(a.Kw[i].Val, limit)
+		}
+		n += k
+	}
+	return n
 }
 
 var missingMarker = &UndefInfo{Hint: "missing argument"}
