@@ -46,7 +46,9 @@ const MaxPathSegments = value.MaxDepth
 // as a Context. Later changes to data have no effect on it. A refused
 // copy is a type error naming the path, as a render's is.
 func (e *Environment) Prepare(data map[string]any) (*Context, error) {
-	c, err := copyData(nil, data, nil)
+	cp := copiers.Get().(*value.Copier)
+	defer copiers.Put(cp)
+	c, err := copyData(cp, nil, data, nil)
 	if err != nil {
 		return nil, err
 	}

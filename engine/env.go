@@ -323,7 +323,7 @@ func (r *renderer) bindData(data map[string]any) {
 	if r.env.engineOnly {
 		arena = &r.arena
 	}
-	c, err := copyData(r.rootData, data, arena)
+	c, err := copyData(&r.copier, r.rootData, data, arena)
 	if err != nil {
 		r.arenaSeen = true // what was copied before the refusal is not inspected: drop it
 		value.ThrowErr(err)
@@ -344,11 +344,9 @@ func (r *renderer) bindDict(d *value.DictData) {
 // Prepare's), under the ceilings of one value.Copier (CopyMapInto), into
 // dst's storage (nil: a new dict), the containers below it in arena's
 // (nil: the heap's). It returns what the copy counted.
-func copyData(dst *value.DictData, data map[string]any, arena *value.Arena) (copied, error) {
-	c := copiers.Get().(*value.Copier)
-	defer copiers.Put(c)
+func copyData(c *value.Copier, dst *value.DictData, data map[string]any, arena *value.Arena) (copied, error) {
 	c.Reset()
-	defer c.Reset() // the pool keeps no arena and no shape of this copy
+	defer c.Reset() // c keeps no arena and no shape of this copy
 	c.UseArena(arena)
 	d, err := c.CopyMapInto(dst, data)
 	if err != nil {
@@ -367,8 +365,9 @@ type copied struct {
 	sawObject bool
 }
 
-// copiers recycles the copy-in's buffers (its path and key stacks, whose
-// old contents are never read) between renders.
+// copiers recycles the buffers of Prepare's copy-in (its path and key
+// stacks, whose old contents are never read); a render copies in with its
+// renderer's own Copier (kept.copier).
 var copiers = sync.Pool{New: func() any { return new(value.Copier) }}
 
 // newRoot returns the root scope of the render's template: the pooled

@@ -249,6 +249,10 @@ type kept struct {
 	argBufs  []*argBuf       // recycled macro call arguments (takeArgs)
 	rootData *value.DictData // the storage of the top-level data a render copies in (bindData)
 	arena    value.Arena     // the storage of the containers below it (bindData, putRenderer)
+	// copier copies a render's data in (bindData): its buffers, and the
+	// names of the last data it copied (the next render's are most often
+	// the same), serve the renderer's next render
+	copier value.Copier
 	// rootScope is the root scope, whose bindings' storage is kept
 	// (newRoot empties it).
 	rootScope scope

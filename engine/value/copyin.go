@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,8 +58,16 @@ type Copier struct {
 	// set, so the two are kept apart).
 	orderedShapes [smallDict + 1][]Value
 	// top is the sorted names of the last top-level copy (topKeys), kept
-	// across Resets: the caller's key strings, at most maxTopKeys.
-	top []string
+	// across Resets: the caller's key strings, at most maxTopKeys; topKeys
+	// holds them as string values (a dict's keys), and topAt is where
+	// placeTop puts a copy's values in their order.
+	top       []string
+	topVals   []Value
+	topAt     []any
+	topCopied []Value
+	// shapesSet has bit n set when shapes[n] or orderedShapes[n] is (Reset
+	// clears those alone)
+	shapesSet uint16
 	// arena, when set (UseArena), gives the containers their storage.
 	arena *Arena
 	// sawObject records that a host object crossed (SawObject).
@@ -80,7 +89,12 @@ func (c *Copier) Reset() {
 	c.path, c.keys = c.path[:0], c.keys[:0]
 	// a shape's keys are the last copy's (perhaps in an Arena handed out
 	// again since): a copy starts with none
-	c.shapes, c.orderedShapes = [smallDict + 1][]Value{}, [smallDict + 1][]Value{}
+	for n := 0; c.shapesSet != 0; n++ {
+		if c.shapesSet&(1<<n) != 0 {
+			c.shapes[n], c.orderedShapes[n] = nil, nil
+			c.shapesSet &^= 1 << n
+		}
+	}
 	c.arena, c.sawObject = nil, false
 }
 
@@ -96,6 +110,18 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 	} else {
 		d.Reset(len(data))
 	}
+	if vals := c.placeTop(data); vals != nil {
+		err := c.copyPlaced(vals)
+		if err == nil {
+			d.fillKeys(c.topVals, c.topCopied)
+		}
+		clear(vals) // the Copier keeps none of the caller's values
+		clear(c.topCopied)
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
 	base := len(c.keys)
 	defer func() { c.keys = c.keys[:base] }()
 	if err := c.copyNames(d, data, c.topKeys(data)); err != nil {
@@ -104,30 +130,58 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 	return d, nil
 }
 
+// placeTop returns data's values in the order of the names of the last
+// top-level copy when data has exactly those names (as many, each
+// present), else nil: one lookup a name, where topKeys' check and then
+// copyNames' read were two.
+func (c *Copier) placeTop(data map[string]any) []any {
+	n := len(c.top)
+	if n == 0 || n != len(data) {
+		return nil
+	}
+	vals := c.topAt[:n]
+	for i, k := range c.top {
+		v, ok := data[k]
+		if !ok {
+			clear(vals[:i])
+			return nil
+		}
+		vals[i] = v
+	}
+	return vals
+}
+
+// copyPlaced is copyNames for the names of the last top-level copy, their
+// values placed in that order (placeTop): it copies them into
+// c.topCopied, which the caller moves into the dict with the names' keys
+// made once (DictData.fillKeys).
+func (c *Copier) copyPlaced(vals []any) (err error) {
+	defer recoverCopy(&err)
+	for i, k := range c.top {
+		c.topCopied[i] = c.walkAt(nil, k, vals[i])
+		if !c.takeBytes(len(k)) {
+			return c.bytesError("<root>", len(k))
+		}
+	}
+	return nil
+}
+
 // maxTopKeys is the most top-level names a Copier remembers (topKeys).
 const maxTopKeys = 64
 
-// topKeys returns data's keys sorted: the names of the last top-level
-// copy when data has those names (as many, each present: the renders of
-// one template get the same names), else sortedKeys', remembered.
+// topKeys returns data's keys sorted (sortedKeys) and remembers them as
+// the names of the last top-level copy, for placeTop to match the next
+// copy's against (the renders of one template get the same names).
 func (c *Copier) topKeys(data map[string]any) []string {
-	if n := len(c.top); n > 0 && n == len(data) {
-		same := true
-		for _, k := range c.top {
-			if _, ok := data[k]; !ok {
-				same = false
-				break
-			}
-		}
-		if same {
-			return c.top
-		}
-	}
 	keys := sortedKeys(c, data)
+	c.top, c.topVals = c.top[:0], c.topVals[:0]
 	if len(keys) <= maxTopKeys {
-		c.top = append(c.top[:0], keys...)
-	} else {
-		c.top = c.top[:0]
+		c.top = append(c.top, keys...)
+		for _, k := range keys {
+			c.topVals = append(c.topVals, FromString(k))
+		}
+		c.topAt = slices.Grow(c.topAt[:0], len(keys))[:len(keys)]
+		c.topCopied = slices.Grow(c.topCopied[:0], len(keys))[:len(keys)]
 	}
 	return keys
 }
@@ -424,6 +478,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		if n := len(t); n > 1 && n <= smallDict {
 			// full: a dict that adds a key to shared keys copies them
 			c.shapes[n] = d.keys[:n:n]
+			c.shapesSet |= 1 << n
 		}
 		return copiedDict(d)
 	case map[string]string:
@@ -456,6 +511,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			// no key repeated: a map with these keys in this order makes
 			// the same dict
 			c.orderedShapes[n] = d.keys[:n:n]
+			c.shapesSet |= 1 << n
 		}
 		return copiedDict(d)
 	case Value:

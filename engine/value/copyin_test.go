@@ -155,3 +155,52 @@ func TestCopyTopKeys(t *testing.T) {
 		}
 	}
 }
+
+// A Copier warm with the last copy's names (placeTop, copyPlaced) copies
+// any data as a fresh one does: the same dict, the same refusal (the
+// first bad value in name order), past maxPlacedKeys and back.
+func TestCopyTopKeysWarmAsFresh(t *testing.T) {
+	nine := map[string]any{}
+	for i := range 9 {
+		nine[string(rune('a'+i))] = i
+	}
+	var warm Copier
+	var into *DictData // one dict's storage, as a pooled renderer's root data
+	for _, data := range []map[string]any{
+		{"x": "a", "y": []any{"b", 1}, "z": 2.5},
+		{"x": "c", "y": []any{}, "z": nil},
+		{"z": func() {}, "x": "d", "y": make(chan int)}, // refused: y's is named, x's is fine
+		{"x": "e", "y": 1, "w": 3},
+		nine,
+		nine,
+		{"x": "a", "y": []any{"b", 1}, "z": 2.5},
+		{"x": strings.Repeat("é", 3), "y": map[string]any{"k": 1}, "z": true},
+		{"x": 1, "y": 2, "z": 3}, // the index the nine names made is kept, and used
+	} {
+		warm.Reset()
+		d, err := warm.CopyMapInto(into, data)
+		if d != nil {
+			into = d
+			for i := range d.Len() {
+				if v, ok := d.Get(d.KeyAt(i)); !ok || Repr(v) != Repr(d.ValAt(i)) {
+					t.Fatalf("copy of %v: key %s not found by its lookup", data, Repr(d.KeyAt(i)))
+				}
+			}
+		}
+		var fresh Copier
+		fd, ferr := fresh.CopyMapInto(nil, data)
+		if (err == nil) != (ferr == nil) || (err != nil && err.Error() != ferr.Error()) {
+			t.Fatalf("copy of %v: warm %v, fresh %v", data, err, ferr)
+		}
+		if err == nil && Repr(FromDict(d)) != Repr(FromDict(fd)) {
+			t.Fatalf("copy of %v: warm %s, fresh %s", data, Repr(FromDict(d)), Repr(FromDict(fd)))
+		}
+		if err == nil {
+			for i := range d.Len() {
+				if d.KeyAt(i).n != fd.KeyAt(i).n || d.ValAt(i).n != fd.ValAt(i).n {
+					t.Fatalf("copy of %v: entry %d counted differently", data, i)
+				}
+			}
+		}
+	}
+}

@@ -196,14 +196,31 @@ func Grown[T any](s []T) []T {
 
 // appendStr adds a string key known not to be present (copy-in of a Go
 // map, whose keys are unique).
-func (d *DictData) appendStr(k string, v Value) {
+func (d *DictData) appendStr(k string, v Value) { d.appendKey(FromString(k), v) }
+
+// fillKeys gives an empty dict, reset for len(keys) entries (Reset),
+// whose values vals holds in order, the distinct keys keys: copied in
+// whole where the dict has no index (Reset keeps the index a larger dict
+// had, which the keys must then be placed in), else added one by one.
+func (d *DictData) fillKeys(keys, vals []Value) {
 	d.size = 0
-	kv := FromString(k)
+	if d.ix == nil && len(keys) <= smallDict && cap(d.keys) >= len(keys) && cap(d.vals) >= len(vals) {
+		d.keys, d.vals = append(d.keys[:0], keys...), append(d.vals[:0], vals...)
+		return
+	}
+	for i := range keys {
+		d.appendKey(keys[i], vals[i])
+	}
+}
+
+// appendKey is appendStr for the string value k.
+func (d *DictData) appendKey(k, v Value) {
+	d.size = 0
 	var h uint64
 	if d.ix != nil {
-		h, _ = keyHash(kv)
+		h, _ = keyHash(k)
 	}
-	d.add(kv, v, h)
+	d.add(k, v, h)
 }
 
 // add appends an entry whose (hashable) key is not present; h is the

@@ -478,12 +478,27 @@ func RuneLen(s string) int {
 		}
 		i += 8
 	}
+	if n := len(s) - i; n >= 4 {
+		// 4 to 7 bytes left: two 4-byte loads that overlap cover them (a
+		// key or a short value, most strings copied in)
+		t := s[i:]
+		if (word4(t[:4])|word4(t[n-4:]))&0x80808080 != 0 {
+			return i + utf8.RuneCountInString(t)
+		}
+		return len(s)
+	}
 	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return i + utf8.RuneCountInString(s[i:])
 		}
 	}
 	return len(s)
+}
+
+// word4 is the four bytes of t (len(t) == 4) as one little-endian word.
+func word4(t string) uint32 {
+	_ = t[3]
+	return uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
 }
 
 // word is the eight bytes of t (len(t) == 8) as one little-endian word.
