@@ -72,6 +72,28 @@ type Copier struct {
 	arena *Arena
 	// sawObject records that a host object crossed (SawObject).
 	sawObject bool
+	// impure records that a value the host made, and that is not data
+	// (markable), was passed through inside the container being copied
+	// (enterContainer, leaveContainer)
+	impure bool
+}
+
+// enterContainer starts the copy of a container's items: it returns the
+// impure mark of the containers around it, for leaveContainer.
+func (c *Copier) enterContainer() (outer bool) {
+	outer, c.impure = c.impure, false
+	return outer
+}
+
+// leaveContainer ends it: it reports whether the container holds data
+// alone, as checkData marks it (every item markable: the copier's own
+// containers are, when every container below them is; a value the host
+// made is, when markable says so), and carries an impure mark out to
+// the containers around it.
+func (c *Copier) leaveContainer(outer bool) (dataOnly bool) {
+	dataOnly = !c.impure
+	c.impure = outer || c.impure
+	return dataOnly
 }
 
 // UseArena makes the copy take its containers' storage from a (nil: the
@@ -95,7 +117,7 @@ func (c *Copier) Reset() {
 			c.shapesSet &^= 1 << n
 		}
 	}
-	c.arena, c.sawObject = nil, false
+	c.arena, c.sawObject, c.impure = nil, false, false
 }
 
 // CopyMapInto copies the top-level data of a render into d: each name in
@@ -428,10 +450,11 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	case []any:
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
+		outer := c.enterContainer()
 		for i, e := range t {
 			items[i] = c.copyAtIndex(i, e, path, depth)
 		}
-		return copiedList(ld, items, false)
+		return copiedList(ld, items, c.leaveContainer(outer))
 	case []string:
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
@@ -457,14 +480,16 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 	case []map[string]any:
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
+		outer := c.enterContainer()
 		for i, e := range t {
 			items[i] = c.copyAtIndex(i, e, path, depth)
 		}
-		return copiedList(ld, items, false)
+		return copiedList(ld, items, c.leaveContainer(outer))
 	case map[string]any:
 		c.count(len(t), path)
+		outer := c.enterContainer()
 		if d := c.copyShaped(t, path, depth); d != nil {
-			return copiedDict(d)
+			return copiedDict(d, c.leaveContainer(outer))
 		}
 		d := c.arena.newDict(len(t))
 		// Go maps have no order: copy in key order, so the output and the
@@ -480,7 +505,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			c.shapes[n] = d.keys[:n:n]
 			c.shapesSet |= 1 << n
 		}
-		return copiedDict(d)
+		return copiedDict(d, c.leaveContainer(outer))
 	case map[string]string:
 		c.count(len(t), path)
 		d := c.arena.newDict(len(t))
@@ -490,17 +515,18 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			d.appendStr(k, FromString(t[k]))
 		}
 		c.keys = c.keys[:base]
-		return copiedDict(d)
+		return copiedDict(d, true)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)
 		n := len(t.Keys)
+		outer := c.enterContainer()
 		if keys := c.orderedShape(t); keys != nil {
 			d := c.arena.shapedDict(keys)
 			for i, k := range t.Keys {
 				c.countBytes(len(k), path)
 				d.vals = append(d.vals, c.copyAtKey(k, t.Values[i], path, depth))
 			}
-			return copiedDict(d)
+			return copiedDict(d, c.leaveContainer(outer))
 		}
 		d := c.arena.newDict(n)
 		for i, k := range t.Keys {
@@ -513,17 +539,24 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			c.orderedShapes[n] = d.keys[:n:n]
 			c.shapesSet |= 1 << n
 		}
-		return copiedDict(d)
+		return copiedDict(d, c.leaveContainer(outer))
 	case Value:
 		if t.k > String {
 			// a container or a callable the host made: it may hold
 			// host code, which would see the render's values
 			c.sawObject = true
 		}
+		if !markable(t) {
+			c.impure = true
+		}
 		return t
 	case Surface:
 		c.sawObject = true
-		return FromObject(t)
+		v := FromObject(t)
+		if !markable(v) {
+			c.impure = true
+		}
+		return v
 	}
 	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
 	return Value{}

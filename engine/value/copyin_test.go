@@ -204,3 +204,67 @@ func TestCopyTopKeysWarmAsFresh(t *testing.T) {
 		}
 	}
 }
+
+// testSurface is a host object with a declared surface.
+type testSurface struct{}
+
+func (testSurface) TypeName() string               { return "thing" }
+func (testSurface) Attr(Ctx, string) (Value, bool) { return Value{}, false }
+func (testSurface) TemplateSurface()               {}
+func (testSurface) CallName() string               { return "thing" }
+func (testSurface) Call(Ctx, *Args) Value          { return NoneValue }
+
+// testFn is a host callable.
+type testFn struct{}
+
+func (testFn) CallName() string      { return "fn" }
+func (testFn) Call(Ctx, *Args) Value { return NoneValue }
+
+// TestCopiedMarksAsCheckData holds that the copier marks every container
+// it builds data-only exactly when each of its items is markable (what
+// checkData would mark): the copier's mark is carried by
+// enterContainer/leaveContainer, not read off the items again.
+func TestCopiedMarksAsCheckData(t *testing.T) {
+	marked := NewList([]Value{FromInt(1)})
+	marked.ref.(*ListData).dataOnly = true
+	unmarked := NewList([]Value{FromInt(1)}) // data, but not marked yet
+	fn := FromCallable(testFn{})
+	var check func(v Value) bool // reports markable(v), asserting each container's mark
+	check = func(v Value) bool {
+		switch v.k {
+		case List, Tuple:
+			want := true
+			for _, it := range v.Items() {
+				want = check(it) && want
+			}
+			if got := v.ref.(*ListData).dataOnly; got != want && v.ref != marked.ref && v.ref != unmarked.ref {
+				t.Errorf("list %s marked %v, its items say %v", Repr(v), got, want)
+			}
+		case Dict:
+			d := v.DictData()
+			want := true
+			for i := range d.vals {
+				want = check(d.vals[i]) && want
+			}
+			if d.dataOnly != want {
+				t.Errorf("dict %s marked %v, its items say %v", Repr(v), d.dataOnly, want)
+			}
+		}
+		return markable(v)
+	}
+	for _, data := range []any{
+		map[string]any{"a": []any{1, "x", []any{2}}, "b": map[string]any{"c": 1}},
+		map[string]any{"a": []any{1, fn}, "b": map[string]any{"c": []any{marked}}, "d": []any{unmarked}},
+		map[string]any{"a": []any{[]any{[]any{testSurface{}}}, 1}, "b": []any{"ok"}},
+		[]map[string]any{{"k": 1, "v": fn}, {"k": 2, "v": 3}, {"k": 4, "v": marked}},
+		&OrderedMap{Keys: []string{"z", "a"}, Values: []any{[]any{fn}, map[string]string{"s": "t"}}},
+		[]any{&OrderedMap{Keys: []string{"z", "a"}, Values: []any{1, 2}}, &OrderedMap{Keys: []string{"z", "a"}, Values: []any{unmarked, 2}}},
+	} {
+		var c Copier
+		v, err := c.Copy(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(v)
+	}
+}

@@ -101,17 +101,10 @@ func markable(v Value) bool {
 
 // copiedList is a list the copier built, marked as checkData would mark
 // it: copy-in builds data, so a render storing it in a namespace (or a
-// prepared context's Seal) has nothing to walk.
+// prepared context's Seal) has nothing to walk. dataOnly is the copier's
+// mark (Copier.leaveContainer: no value below that is not data), which
+// TestCopiedMarksAsCheckData holds equal to checkData's.
 func copiedList(ld *ListData, items []Value, dataOnly bool) Value {
-	if !dataOnly {
-		dataOnly = true
-		for _, it := range items {
-			if !markable(it) {
-				dataOnly = false
-				break
-			}
-		}
-	}
 	ld.Items, ld.dataOnly = items, dataOnly
 	return Value{k: List, ref: ld}
 }
@@ -153,14 +146,8 @@ type list8 struct {
 }
 
 // copiedDict marks a dict the copier built (string keys) as checkData
-// would mark it.
-func copiedDict(d *DictData) Value {
-	d.dataOnly = true
-	for _, v := range d.vals {
-		if !markable(v) {
-			d.dataOnly = false
-			break
-		}
-	}
+// would mark it, with the copier's mark, as copiedList.
+func copiedDict(d *DictData, dataOnly bool) Value {
+	d.dataOnly = dataOnly
 	return FromDict(d)
 }
