@@ -72,28 +72,39 @@ type Copier struct {
 	arena *Arena
 	// sawObject records that a host object crossed (SawObject).
 	sawObject bool
-	// impure records that a value the host made, and that is not data
-	// (markable), was passed through inside the container being copied
-	// (enterContainer, leaveContainer)
-	impure bool
+	// marks records what was passed through inside the container being
+	// copied (enterContainer, leaveContainer)
+	marks copyMarks
 }
 
+// copyMarks are what a container's copy met below it that changes how
+// the container is marked (copiedList, copiedDict).
+type copyMarks uint8
+
+const (
+	// markImpure: a value the host made that is not data (markable):
+	// the container is not marked data-only.
+	markImpure copyMarks = 1 << iota
+	// markUnsized: a value the host made (a container, a callable, an
+	// object), whose size is the host's: the container's Size is left to
+	// be walked, not set by the copy.
+	markUnsized
+)
+
 // enterContainer starts the copy of a container's items: it returns the
-// impure mark of the containers around it, for leaveContainer.
-func (c *Copier) enterContainer() (outer bool) {
-	outer, c.impure = c.impure, false
+// marks of the containers around it, for leaveContainer.
+func (c *Copier) enterContainer() (outer copyMarks) {
+	outer, c.marks = c.marks, 0
 	return outer
 }
 
-// leaveContainer ends it: it reports whether the container holds data
-// alone, as checkData marks it (every item markable: the copier's own
-// containers are, when every container below them is; a value the host
-// made is, when markable says so), and carries an impure mark out to
-// the containers around it.
-func (c *Copier) leaveContainer(outer bool) (dataOnly bool) {
-	dataOnly = !c.impure
-	c.impure = outer || c.impure
-	return dataOnly
+// leaveContainer ends it: it returns the marks its items made (none for
+// a container of data the copier built, at any depth) and carries them
+// out to the containers around it.
+func (c *Copier) leaveContainer(outer copyMarks) copyMarks {
+	m := c.marks
+	c.marks |= outer
+	return m
 }
 
 // UseArena makes the copy take its containers' storage from a (nil: the
@@ -117,7 +128,7 @@ func (c *Copier) Reset() {
 			c.shapesSet &^= 1 << n
 		}
 	}
-	c.arena, c.sawObject, c.impure = nil, false, false
+	c.arena, c.sawObject, c.marks = nil, false, 0
 }
 
 // CopyMapInto copies the top-level data of a render into d: each name in
@@ -462,21 +473,21 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			c.countBytes(len(e), path)
 			items[i] = FromString(e)
 		}
-		return copiedList(ld, items, true)
+		return copiedList(ld, items, 0)
 	case []int:
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
 			items[i] = FromInt(int64(e))
 		}
-		return copiedList(ld, items, true)
+		return copiedList(ld, items, 0)
 	case []float64:
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
 		for i, e := range t {
 			items[i] = FromFloat(e)
 		}
-		return copiedList(ld, items, true)
+		return copiedList(ld, items, 0)
 	case []map[string]any:
 		c.count(len(t), path)
 		ld, items := c.arena.listWith(len(t))
@@ -515,7 +526,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			d.appendStr(k, FromString(t[k]))
 		}
 		c.keys = c.keys[:base]
-		return copiedDict(d, true)
+		return copiedDict(d, 0)
 	case *OrderedMap:
 		c.count(len(t.Keys), path)
 		n := len(t.Keys)
@@ -545,16 +556,18 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			// a container or a callable the host made: it may hold
 			// host code, which would see the render's values
 			c.sawObject = true
+			c.marks |= markUnsized
 		}
 		if !markable(t) {
-			c.impure = true
+			c.marks |= markImpure
 		}
 		return t
 	case Surface:
 		c.sawObject = true
+		c.marks |= markUnsized
 		v := FromObject(t)
 		if !markable(v) {
-			c.impure = true
+			c.marks |= markImpure
 		}
 		return v
 	}

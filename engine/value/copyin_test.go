@@ -1,6 +1,7 @@
 package value
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -229,8 +230,42 @@ func TestCopiedMarksAsCheckData(t *testing.T) {
 	marked.ref.(*ListData).dataOnly = true
 	unmarked := NewList([]Value{FromInt(1)}) // data, but not marked yet
 	fn := FromCallable(testFn{})
-	var check func(v Value) bool // reports markable(v), asserting each container's mark
+	// refSize is Size by its rule, walked whole, no cache read
+	var refSize func(v Value) int64
+	refSize = func(v Value) int64 {
+		switch v.k {
+		case String:
+			return int64(len(v.s))
+		case List, Tuple:
+			n := int64(len(v.Items())) * 8
+			for _, it := range v.Items() {
+				if it.k == List || it.k == Tuple || it.k == Dict || it.k == String || it.k == Object {
+					n += refSize(it)
+				}
+			}
+			return n
+		case Dict:
+			d := v.DictData()
+			n := int64(d.Len()) * 16
+			for i := range d.keys {
+				n += refSize(d.keys[i]) + refSize(d.vals[i])
+			}
+			return n
+		}
+		return 8
+	}
+	var check func(v Value) bool // reports markable(v), asserting each container's mark and size
 	check = func(v Value) bool {
+		var size int64
+		switch v.k {
+		case List, Tuple:
+			size = v.ref.(*ListData).size
+		case Dict:
+			size = v.DictData().size
+		}
+		if size > 0 && size-1 != refSize(v) {
+			t.Errorf("%s: size %d set, its walk says %d", Repr(v), size-1, refSize(v))
+		}
 		switch v.k {
 		case List, Tuple:
 			want := true
@@ -266,5 +301,27 @@ func TestCopiedMarksAsCheckData(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(v)
+		if c.SawObject() {
+			continue
+		}
+		// data alone: every container's size is set by the copy
+		if v.k == List && v.ref.(*ListData).size == 0 || v.k == Dict && v.DictData().size == 0 {
+			t.Errorf("copy of %v: no size set", data)
+		}
+	}
+	for _, data := range []any{
+		map[string]any{"a": []any{1, "xy", []any{2, 2.5, nil, true}}, "b": map[string]any{"c": 1, "d": "é"}},
+		[]map[string]any{{"k": 1, "v": "w"}, {"k": 2, "v": []string{"a", "bc"}}},
+		map[string]any{"s": map[string]string{"k": "vv"}, "i": []int{1, 2}, "f": []float64{1}},
+	} {
+		var c Copier
+		v, err := c.Copy(data)
+		if err != nil || c.SawObject() {
+			t.Fatal(err)
+		}
+		check(v)
+		if got := Size(v, math.MaxInt64); got != refSize(v) || (v.k == Dict && v.DictData().size == 0) {
+			t.Errorf("copy of %v: Size %d, walk %d", data, got, refSize(v))
+		}
 	}
 }

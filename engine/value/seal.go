@@ -101,12 +101,38 @@ func markable(v Value) bool {
 
 // copiedList is a list the copier built, marked as checkData would mark
 // it: copy-in builds data, so a render storing it in a namespace (or a
-// prepared context's Seal) has nothing to walk. dataOnly is the copier's
-// mark (Copier.leaveContainer: no value below that is not data), which
-// TestCopiedMarksAsCheckData holds equal to checkData's.
-func copiedList(ld *ListData, items []Value, dataOnly bool) Value {
-	ld.Items, ld.dataOnly = items, dataOnly
+// prepared context's Seal) has nothing to walk. m is what its copy met
+// below it (Copier.leaveContainer): with no value the host made below
+// it, the list is data only and its Size, which Size would walk for (a
+// filter's scratch check, on every render of data copied in), is set
+// from its items' (TestCopiedMarksAsCheckData holds both).
+func copiedList(ld *ListData, items []Value, m copyMarks) Value {
+	ld.Items, ld.dataOnly = items, m&markImpure == 0
+	if m&markUnsized == 0 {
+		// sizeOf's sum: 8 a slot, plus a string's bytes or a
+		// container's size (set, as the copier built it)
+		total := int64(len(items)) * 8
+		for i := range items {
+			total += copiedSize(&items[i], 0)
+		}
+		ld.size = total + 1
+	}
 	return Value{k: List, ref: ld}
+}
+
+// copiedSize is what a copied value adds to its container's Size: a
+// string its bytes, a container the copier built its size, any other
+// value leaf (0 in a list, 8 in a dict, as sizeOf counts them).
+func copiedSize(v *Value, leaf int64) int64 {
+	switch v.k {
+	case String:
+		return int64(len(v.s))
+	case List, Tuple:
+		return v.ref.(*ListData).size - 1
+	case Dict:
+		return v.DictData().size - 1
+	}
+	return leaf
 }
 
 // listWith returns a list's header and room for its n items (at their
@@ -146,8 +172,15 @@ type list8 struct {
 }
 
 // copiedDict marks a dict the copier built (string keys) as checkData
-// would mark it, with the copier's mark, as copiedList.
-func copiedDict(d *DictData, dataOnly bool) Value {
-	d.dataOnly = dataOnly
+// would mark it, and sets its Size, as copiedList.
+func copiedDict(d *DictData, m copyMarks) Value {
+	d.dataOnly = m&markImpure == 0
+	if m&markUnsized == 0 {
+		total := int64(d.Len()) * 16
+		for i := range d.keys {
+			total += int64(len(d.keys[i].s)) + copiedSize(&d.vals[i], 8)
+		}
+		d.size = total + 1
+	}
 	return FromDict(d)
 }
