@@ -28,7 +28,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench bench-temporal calibrate lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: all build test bench bench-instructions bench-temporal calibrate lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -68,6 +68,13 @@ bench:
 	$(GO) run ./testsuite/cmd/benchtable < bench.out
 	@echo
 	$(GO) run ./testsuite/cmd/benchtable -nometer bench-nometer.out < bench-metered.out | sed -n '/budget overhead/,$$p'
+
+# The budget's overhead counted in instructions, not timed: each render
+# mode under valgrind's callgrind in both builds (the machine's drift,
+# a fifth between timed runs, does not reach a count). Needs valgrind.
+# About 4 minutes.
+bench-instructions:
+	GO=$(GO) scripts/bench-instructions.sh bench-instructions.md
 
 # The Temporal load benchmark (docs/temporal.md, "Benchmark"): its own dev
 # server, 100 concurrent sample runs, the sample over 100 and 300 tickets,
@@ -154,4 +161,4 @@ record-histories: devserver
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
-	rm -rf $(BIN) bench.out bench-nometer.out bench-temporal.out calibrate.out calibrate.md
+	rm -rf $(BIN) bench.out bench-nometer.out bench-metered.out bench-instructions.md bench-temporal.out calibrate.out calibrate.md

@@ -31,14 +31,14 @@ func fUpper(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_upper")
 	s := softStr(c, v)
 	c.Charge(int64(len(s.Str()))*caseCost, "filter upper")
-	return value.StringLike(s, pyUpper(s.Str()))
+	return caseMapped(s, pyUpper(s.Str()))
 }
 
 func fLower(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_lower")
 	s := softStr(c, v)
 	c.Charge(int64(len(s.Str()))*caseCost, "filter lower")
-	return value.StringLike(s, pyLower(s.Str()))
+	return caseMapped(s, pyLower(s.Str()))
 }
 
 // fCapitalize is str.capitalize: title-case first code point, rest lower.
@@ -231,6 +231,10 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	if end.IsSafe() {
 		return value.Safe(value.EscapeHTML(head) + end.Str())
+	}
+	if v.RuneCount() == len(str) {
+		// a code point a byte: head's are its bytes, counted with end's
+		return value.StringLikeCounted(value.EmptyString, head+end.Str(), len(head)+int(endLen))
 	}
 	return value.FromString(head + end.Str())
 }

@@ -62,7 +62,7 @@ func caseMethod(name string, f func(string) string) methodFunc {
 		posArgs(name, args, 0, 0)
 		s := recv.Str()
 		c.Charge(budget.Mul(int64(len(s)), caseCost), "str."+name)
-		return value.StringLike(recv, f(s))
+		return caseMapped(recv, f(s))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -423,10 +424,51 @@ const caseCost = 8
 // stack, which a shared builder taking the mapping as a func value did
 // not (it allocated the writer each call).
 
+// asciiShift is strings.ToUpper (lo, hi = 'a', 'z') or strings.ToLower
+// ('A', 'Z') of an ASCII s in one pass, s itself when no letter changes;
+// ok is false when s is not ASCII (the full mapping's). strings' ASCII
+// path scans s twice and writes the result a byte a call.
+func asciiShift(s string, lo, hi byte) (out string, ok bool) {
+	i := 0
+	for i < len(s) && (s[i] < lo || s[i] > hi) {
+		if s[i] >= utf8.RuneSelf {
+			return "", false
+		}
+		i++
+	}
+	if i == len(s) {
+		return s, true
+	}
+	b := make([]byte, len(s))
+	copy(b, s[:i])
+	for ; i < len(s); i++ {
+		ch := s[i]
+		if ch >= utf8.RuneSelf {
+			return "", false
+		}
+		if lo <= ch && ch <= hi {
+			ch ^= 0x20 // the other case of an ASCII letter
+		}
+		b[i] = ch
+	}
+	return unsafe.String(&b[0], len(b)), true
+}
+
+// caseMapped is the value of out, a case mapping of like's string: its
+// code points counted in O(1) when like's were one a byte (ASCII, or
+// invalid bytes) and out is as long (ASCII maps to ASCII, and an invalid
+// byte grows to U+FFFD's three), else as StringLike counts them.
+func caseMapped(like value.Value, out string) value.Value {
+	if n := len(like.Str()); len(out) == n && like.RuneCount() == n {
+		return value.StringLikeCounted(like, out, n)
+	}
+	return value.StringLike(like, out)
+}
+
 // PyUpper is Python's str.upper.
 func PyUpper(s string) string {
-	if asciiOnly(s) {
-		return strings.ToUpper(s)
+	if out, ok := asciiShift(s, 'a', 'z'); ok {
+		return out
 	}
 	var sb value.TextWriter
 	sb.Grow(len(s))
@@ -438,8 +480,8 @@ func PyUpper(s string) string {
 
 // PyLower is Python's str.lower.
 func PyLower(s string) string {
-	if asciiOnly(s) {
-		return strings.ToLower(s)
+	if out, ok := asciiShift(s, 'A', 'Z'); ok {
+		return out
 	}
 	var sb value.TextWriter
 	sb.Grow(len(s))

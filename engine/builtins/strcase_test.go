@@ -1,8 +1,12 @@
 package builtins
 
 import (
+	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // TestCaseClasses holds the table of code-point classes to the range
@@ -66,6 +70,43 @@ func TestFullMaps(t *testing.T) {
 			got, ok := tab.got.lookup(r)
 			if ok != wok || got != want {
 				t.Errorf("%U: %q %v, want %q %v", r, got, ok, want, wok)
+			}
+		}
+	}
+}
+
+// asciiShift maps an ASCII string as strings.ToUpper and ToLower do, at
+// every position of the first letter to change, and hands any other
+// string to the full mapping; caseMapped's O(1) count is the count of
+// what it returns, invalid bytes included.
+func TestASCIIShiftAndCount(t *testing.T) {
+	var inputs []string
+	for _, base := range []string{"", "a", "Z", "abc", "ABC", "a1-B2_c", "hello, World! 42", "no-change 123", "MiXeD cAsE tExT"} {
+		inputs = append(inputs, base)
+		for i := 0; i <= len(base); i++ {
+			for _, ins := range []string{"é", "\xff", "ß", "\u0130", "q", "Q"} {
+				inputs = append(inputs, base[:i]+ins+base[i:])
+			}
+		}
+	}
+	for _, s := range inputs {
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			ascii = ascii && s[i] < utf8.RuneSelf
+		}
+		for _, c := range []struct {
+			lo, hi byte
+			std    func(string) string
+			py     func(string) string
+		}{{'a', 'z', strings.ToUpper, PyUpper}, {'A', 'Z', strings.ToLower, PyLower}} {
+			out, ok := asciiShift(s, c.lo, c.hi)
+			if ok != ascii || (ok && out != c.std(s)) {
+				t.Errorf("asciiShift(%q, %c) = %q, %v; strings gives %q", s, c.lo, out, ok, c.std(s))
+			}
+			like := value.FromString(s)
+			got := caseMapped(like, c.py(s))
+			if got.RuneCount() != utf8.RuneCountInString(got.Str()) || got.Str() != c.py(s) {
+				t.Errorf("caseMapped of %q: %q counted %d, has %d", s, got.Str(), got.RuneCount(), utf8.RuneCountInString(got.Str()))
 			}
 		}
 	}
