@@ -548,6 +548,13 @@ func (r *renderer) capability(kind, name string) {
 // the output_bytes limit bounds; a template that extends another writes
 // nothing of its own).
 func (r *renderer) write(s string) {
+	// the common write: to the render's output, within its limit, into
+	// the room of its current chunk (dest and appendTo's loop, inline)
+	if b := &r.root; r.capturing == 0 && !r.suppress && len(s) <= cap(b.cur)-len(b.cur) &&
+		int64(b.fullN+len(b.cur)+len(s)) <= r.meter.Limits.OutputBytes {
+		b.cur = append(b.cur, s...)
+		return
+	}
 	switch r.dest(len(s)) {
 	case toCapture:
 		r.out.writeString(s)
