@@ -86,11 +86,9 @@ func NewEnvironment(o Options) (*Environment, error) {
 		}
 		e.filters[k] = f
 	}
-	e.unwrapped = make(map[string]builtins.UnwrappedFilter, len(builtins.Unwrapped))
-	for k, f := range builtins.Unwrapped {
-		if _, replaced := o.Filters[k]; !replaced {
-			e.unwrapped[k] = f
-		}
+	e.unwrapped = maps.Clone(builtins.Unwrapped)
+	for _, k := range ordered.Keys(o.Filters) {
+		delete(e.unwrapped, k) // the host's filter of that name is called
 	}
 	e.tests = make(map[string]builtins.TestFunc, len(builtins.Tests)+len(o.Tests))
 	maps.Copy(e.tests, builtins.Tests)

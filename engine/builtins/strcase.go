@@ -4,7 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -439,19 +438,26 @@ func asciiShift(s string, lo, hi byte) (out string, ok bool) {
 	if i == len(s) {
 		return s, true
 	}
-	b := make([]byte, len(s))
-	copy(b, s[:i])
-	for ; i < len(s); i++ {
-		ch := s[i]
-		if ch >= utf8.RuneSelf {
-			return "", false
+	var sb strings.Builder
+	sb.Grow(len(s))
+	sb.WriteString(s[:i])
+	// mapped a block at a time on the stack, written a block a call
+	var buf [64]byte
+	for i < len(s) {
+		k := 0
+		for ; k < len(buf) && i < len(s); i, k = i+1, k+1 {
+			ch := s[i]
+			if ch >= utf8.RuneSelf {
+				return "", false
+			}
+			if lo <= ch && ch <= hi {
+				ch ^= 0x20 // the other case of an ASCII letter
+			}
+			buf[k] = ch
 		}
-		if lo <= ch && ch <= hi {
-			ch ^= 0x20 // the other case of an ASCII letter
-		}
-		b[i] = ch
+		sb.Write(buf[:k])
 	}
-	return unsafe.String(&b[0], len(b)), true
+	return sb.String(), true
 }
 
 // caseMapped is the value of out, a case mapping of like's string: its

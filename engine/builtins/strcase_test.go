@@ -81,7 +81,7 @@ func TestFullMaps(t *testing.T) {
 // what it returns, invalid bytes included.
 func TestASCIIShiftAndCount(t *testing.T) {
 	var inputs []string
-	for _, base := range []string{"", "a", "Z", "abc", "ABC", "a1-B2_c", "hello, World! 42", "no-change 123", "MiXeD cAsE tExT"} {
+	for _, base := range []string{"", "a", "Z", "abc", "ABC", "a1-B2_c", "hello, World! 42", "no-change 123", "MiXeD cAsE tExT", strings.Repeat("aB-", 50)} {
 		inputs = append(inputs, base)
 		for i := 0; i <= len(base); i++ {
 			for _, ins := range []string{"é", "\xff", "ß", "\u0130", "q", "Q"} {
