@@ -20,11 +20,8 @@ func init() {
 	regFilter(fGroupby, "groupby")
 }
 
-// pyLess is Python's a < b.
-func pyLess(c value.Ctx, a, b value.Value) bool { return pyLessFrom(c, nil, a, b) }
-
-// pyLessFrom is pyLess spending from m, c.Spender(), where it can
-// (value.Spent): a sort's comparisons, n log n of them.
+// pyLessFrom is Python's a < b, spending from m, c.Spender(), where it
+// can (value.Spent): a sort's comparisons, n log n of them.
 func pyLessFrom(c value.Ctx, m *budget.Meter, a, b value.Value) bool {
 	if !value.Spent(m, budget.Elem) {
 		c.Charge(budget.Elem, "comparison")
