@@ -20,12 +20,8 @@ out=$(realpath -m "${1:-bench-instructions.md}")
 GO=${GO:-go}
 MODES=${MODES:-"context render"}
 command -v valgrind >/dev/null || { echo "bench-instructions: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root"
-"$GO" test -c -o "$tmp/on.test" ./testsuite
-"$GO" test -c -tags jinjabox_nometer -o "$tmp/off.test" ./testsuite
+# shellcheck source=scripts/meter-builds.sh
+source "$(dirname "$0")/meter-builds.sh"
 cd testsuite # the binaries read their workloads relative to the package
 
 # count BIN BENCH N: the instructions callgrind counts for the whole run

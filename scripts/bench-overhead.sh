@@ -17,12 +17,8 @@ on_out=$(realpath -m "$1") off_out=$(realpath -m "$2")
 GO=${GO:-go}
 ROUNDS=${ROUNDS:-5}
 BENCHTIME=${BENCHTIME:-300ms}
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root"
-"$GO" test -c -o "$tmp/on.test" ./testsuite
-"$GO" test -c -tags jinjabox_nometer -o "$tmp/off.test" ./testsuite
+# shellcheck source=scripts/meter-builds.sh
+source "$(dirname "$0")/meter-builds.sh"
 if [[ -z "${BENCHES:-}" ]]; then
   BENCHES=""
   for w in prompt table macro filters condition bigtext; do
