@@ -444,6 +444,7 @@ func (r *renderer) Spender() *budget.Meter {
 	}
 	return r.meter
 }
+
 func (r *renderer) Autoescape() bool { return r.autoescape }
 func (r *renderer) Strict() bool     { return r.env.opts.StrictUndefined }
 
