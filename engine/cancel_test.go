@@ -110,6 +110,7 @@ func TestChargeFastPathsAgree(t *testing.T) {
 		`{{ words | sort | unique | join(" ") }} {{ words | max }} {{ words | min }}`,
 		`{% for i in items %}{{ loop.index }}:{{ i.name | upper | truncate(3, True, "") }}{% if i.tags %}{{ i.tags | join("/") }}{% endif %};{% endfor %}`,
 		`{{ items | groupby("name") | map(attribute="grouper") | join }} {{ "ab" ~ words[0] }}{{ words[1:3] }}`,
+		`{{ "apple" in words }} {{ "kiwi" in words }} {{ ["b", "a"] in items | map(attribute="tags") }} {{ 3 in [1, 2.0, 3] }}`,
 		`{% set ns = namespace(s=0) %}{% for w in words if w != "fig" %}{% set ns.s = ns.s + w | length %}{% endfor %}{{ ns.s }}`,
 	}
 	for _, src := range templates {
