@@ -442,9 +442,14 @@ func Contains(c Ctx, hay, needle Value) bool {
 		c.Charge(int64(len(hay.s)), "substring search")
 		return strings.Contains(hay.s, needle.s)
 	case List, Tuple:
+		// the hot loop spends straight from the meter (Spent) and falls
+		// back to Charge for the refusal: the same units either way
+		m := c.Spender()
 		for _, it := range hay.Items() {
-			c.Charge(budget.Elem, "membership test")
-			if Equal(c, it, needle) {
+			if !Spent(m, budget.Elem) {
+				c.Charge(budget.Elem, "membership test")
+			}
+			if EqualFrom(c, m, it, needle) {
 				return true
 			}
 		}
