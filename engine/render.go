@@ -474,21 +474,7 @@ func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) valu
 // its scratch checked (admitFilter).
 func (r *renderer) callFilter(f builtins.FilterFunc, name string, v value.Value, args *value.Args) value.Value {
 	if metering {
-		r.admitFilter(name, &v, args)
-	}
-	return f(r, v, args)
-}
-
-// callUnwrapped is callFilter for a default filter without its wrapper
-// (builtins.UnwrappedFilter): the wrapper's step is charged where the
-// wrapper charges it, after the call is admitted, so the units and the
-// place of any refusal are the wrapped filter's.
-func (r *renderer) callUnwrapped(f builtins.UnwrappedFilter, name string, v value.Value, args *value.Args) value.Value {
-	if metering {
-		r.admitFilter(name, &v, args)
-	}
-	if !r.spent(budget.Step) {
-		r.chargeNamed(budget.Step, "filter", name)
+		r.admitFilter(name, &v, args, 0)
 	}
 	return f(r, v, args)
 }
@@ -511,10 +497,14 @@ func (r *renderer) callTest(t builtins.TestFunc, name string, v value.Value, arg
 
 // admitFilter admits a call of the filter name on v and args: it counts
 // the call against capability_calls and enforces scratch_bytes, the data
-// handed to one filter call. One call for both, and v by reference, so a
-// filter call pays one function call for its metering (callFilter is
-// inlined where it has none).
-func (r *renderer) admitFilter(name string, v *value.Value, args *value.Args) {
+// handed to one filter call, then charges step units (0: none) for the
+// call. One call for all three, and v by reference, so a filter call pays
+// one function call for its metering. A default filter bound without its
+// wrapper (builtins.UnwrappedFilter, eval's Filter case) passes the
+// wrapper's step, charged where the wrapper charges it, after the call is
+// admitted: the units and the place of any refusal are the wrapped
+// filter's.
+func (r *renderer) admitFilter(name string, v *value.Value, args *value.Args, step int64) {
 	m := r.meter
 	if err := m.CapabilityCall("filter", name); err != nil {
 		value.ThrowErr(err)
@@ -531,6 +521,9 @@ func (r *renderer) admitFilter(name string, v *value.Value, args *value.Args) {
 	}
 	if n > limit {
 		value.ThrowErr(m.Check(budget.LimitScratchBytes, n, "filter "+name))
+	}
+	if step > 0 && !r.spent(step) {
+		r.chargeNamed(step, "filter", name)
 	}
 }
 

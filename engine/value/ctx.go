@@ -82,6 +82,12 @@ func ArgsSize(a *Args, limit int64) int64 {
 	if a.Sized > 0 && a.Sized-1 <= limit {
 		return a.Sized - 1
 	}
+	return argsSizeWalk(a, limit)
+}
+
+// argsSizeWalk is ArgsSize's walk, apart so that ArgsSize's common case
+// (arguments sized at parse time) inlines into the filter call.
+func argsSizeWalk(a *Args, limit int64) int64 {
 	var n int64
 	for i := range a.Pos {
 		k, leaf := LeafSize(&a.Pos[i])
