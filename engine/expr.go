@@ -219,12 +219,13 @@ func (r *renderer) hashKey(k value.Value) {
 	value.ChargeKey(r, k, "hashing key")
 }
 
+// noArgs is the arguments of a call that passes none (a filter with no
+// parentheses). Like CallArgs.Fixed it is shared: nothing may modify it;
+// and like it, it is sized (0 bytes) for the scratch check.
+var noArgs = &value.Args{Sized: 1}
+
 // argBuf holds a call's arguments with room for the common few inline, so
 // a call allocates once, not twice.
-// noArgs is the arguments of a call that passes none (a filter with no
-// parentheses). Like CallArgs.Fixed it is shared: nothing may modify it.
-var noArgs = &value.Args{}
-
 type argBuf struct {
 	a   value.Args
 	pos [3]value.Value
