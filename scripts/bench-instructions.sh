@@ -7,8 +7,10 @@
 # the difference of the iterations is the instructions of one render,
 # setup (decoding, the output check, the parse) cancelled out. The
 # timed pairs of scripts/bench-overhead.sh move by a fifth between runs
-# on a shared machine; these counts repeat within about half a percent
-# (Go's map seeds change a lookup's probes from one process to the next).
+# on a shared machine; these counts repeat within about 1% (Go's map
+# seeds change a lookup's probes from one process to the next), except
+# bigtext's, small and mostly the runtime's allocation of its output,
+# which moves by several percent.
 #
 #   scripts/bench-instructions.sh [OUT]
 #
