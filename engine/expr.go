@@ -115,24 +115,26 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		if !r.spent(budget.Step) {
 			r.chargeNamed(budget.Step, "filter", n.Name)
 		}
-		var v value.Value
-		// callFilter's two steps written out, here and for the unwrapped
-		// default (admitFilter charges the wrapper's step): a function
-		// holding two calls is past Go's inlining budget, and a call
-		// of it would copy x once more
-		switch f := n.Impl.(type) {
+		// callFilter written out for the bound filter, wrapped or not (an
+		// unwrapped default's admission charges its wrapper's step): a
+		// function holding two calls is past Go's inlining budget, and a
+		// call of it would copy x once more
+		var f builtins.FilterFunc
+		var step int64
+		switch impl := n.Impl.(type) {
 		case builtins.UnwrappedFilter:
-			if metering {
-				r.admitFilter(n.Name, &x, args, budget.Step)
-			}
-			v = f(r, x, args)
+			f, step = builtins.FilterFunc(impl), budget.Step
 		case builtins.FilterFunc:
+			f = impl
+		}
+		var v value.Value
+		if f == nil {
+			v = r.CallFilter(n.Name, x, args)
+		} else {
 			if metering {
-				r.admitFilter(n.Name, &x, args, 0)
+				r.admitFilter(n.Name, &x, args, step)
 			}
 			v = f(r, x, args)
-		default:
-			v = r.CallFilter(n.Name, x, args)
 		}
 		r.argsDone(kw, false)
 		return v
