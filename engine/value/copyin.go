@@ -299,10 +299,20 @@ func (c *Copier) bytesError(at string, n int) *errs.Error {
 }
 
 // countBytes counts n string bytes at path, refusing past the ceiling.
+// The check is inline (a string copied, a dict's key); the refusal is not.
 func (c *Copier) countBytes(n int, path *[]pathSeg) {
-	if !c.takeBytes(n) {
-		panic(c.bytesError(pathString(*path), n))
+	if c.bytes+int64(n) > MaxGraphBytes {
+		c.refuseBytes(n, path)
 	}
+	c.bytes += int64(n)
+}
+
+// refuseBytes is countBytes' refusal.
+func (c *Copier) refuseBytes(n int, path *[]pathSeg) {
+	if path == nil {
+		panic(errRetrace)
+	}
+	panic(c.bytesError(pathString(*path), n))
 }
 
 // Entries returns the entries counted so far (the graph's, after Join).
@@ -327,6 +337,14 @@ func recoverCopy(err *error) {
 }
 
 // walkAt is copyAt without the recovery: a refusal panics.
+//
+// A container is walked first with no path (tryCopy): pushing and
+// popping a step for every key and item copied was a tenth of a copy's
+// instructions, for the refusals alone to name. A refusal in that walk
+// puts the Copier back as it was and walks x again, keeping the path:
+// the walk is deterministic (keys in sorted order, the ceilings counted
+// from the same totals), so it stops at the same value with the same
+// refusal, now named. A refused copy costs its walk twice, never more.
 func (c *Copier) walkAt(prefix []string, name string, x any) Value {
 	if c.entries <= MaxGraphEntries && len(prefix) == 0 {
 		// scalars need no path and no walk
@@ -348,6 +366,11 @@ func (c *Copier) walkAt(prefix []string, name string, x any) Value {
 			return NoneValue
 		}
 	}
+	saved := c.save()
+	if v, ok := c.tryCopy(x, len(prefix)); ok {
+		return v
+	}
+	c.restore(saved)
 	path := c.path[:0]
 	for _, s := range prefix {
 		path = append(path, pathSeg{key: s, idx: -1})
@@ -356,9 +379,49 @@ func (c *Copier) walkAt(prefix []string, name string, x any) Value {
 		path = append(path, pathSeg{key: name, idx: -1})
 	}
 	c.count(0, &path)
-	v := c.copy(x, &path, len(prefix))
+	c.copy(x, &path, len(prefix))
+	// the walk without a path was refused where this one was not: the
+	// two walks differ, a bug
 	c.path = path[:0]
-	return v
+	panic(errs.New(errs.Internal, "copy-in: the retraced walk was not refused"))
+}
+
+// errRetrace is the refusal of a walk without a path (tryCopy): walkAt
+// retraces the walk to name the refused value.
+var errRetrace = new(int)
+
+// tryCopy copies x at depth keeping no path, or reports false when the
+// copy was refused.
+func (c *Copier) tryCopy(x any, depth int) (v Value, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errRetrace {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	c.count(0, nil)
+	return c.copy(x, nil, depth), true
+}
+
+// copierState is what a walk changes in a Copier beyond the storage it
+// takes (save, restore).
+type copierState struct {
+	entries int
+	bytes   int64
+	keys    int
+	marks   copyMarks
+}
+
+func (c *Copier) save() copierState {
+	return copierState{c.entries, c.bytes, len(c.keys), c.marks}
+}
+
+// restore puts back what a refused walk changed, for its retrace: the
+// counts it made and the key lists it left on the stack.
+func (c *Copier) restore(s copierState) {
+	c.entries, c.bytes, c.keys, c.marks = s.entries, s.bytes, c.keys[:s.keys], s.marks
 }
 
 // pathSeg is one step of the path being copied; it is formatted only when
@@ -386,18 +449,31 @@ func pathString(path []pathSeg) string {
 	return errs.Bound(sb.String())
 }
 
+// fail refuses the value at path; in a walk without a path (nil), it
+// ends the walk for walkAt to retrace.
 func (c *Copier) fail(path *[]pathSeg, msg string) {
+	if path == nil {
+		panic(errRetrace)
+	}
 	panic(errs.New(errs.Type, "cannot copy data at "+pathString(*path)+": "+msg))
 }
 
+// count counts a container's n entries at path, refusing past the
+// ceilings. The check is inline; the refusal is not.
 func (c *Copier) count(n int, path *[]pathSeg) {
+	if n > MaxContainerEntries || c.entries+n > MaxGraphEntries {
+		c.refuseCount(n, path)
+	}
+	c.entries += n
+}
+
+// refuseCount is count's refusal.
+func (c *Copier) refuseCount(n int, path *[]pathSeg) {
 	if n > MaxContainerEntries {
 		c.fail(path, "container has more than "+strconv.Itoa(MaxContainerEntries)+" entries")
 	}
 	c.entries += n
-	if c.entries > MaxGraphEntries {
-		c.fail(path, "data has more than "+strconv.Itoa(MaxGraphEntries)+" entries")
-	}
+	c.fail(path, "data has more than "+strconv.Itoa(MaxGraphEntries)+" entries")
 }
 
 func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
@@ -576,8 +652,12 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 }
 
 // copyAtKey copies x, the value at key k of the container being copied
-// at depth, with k on the path its refusals name.
+// at depth, with k on the path its refusals name (none in a walk
+// without a path).
 func (c *Copier) copyAtKey(k string, x any, path *[]pathSeg, depth int) Value {
+	if path == nil {
+		return c.copy(x, nil, depth+1)
+	}
 	*path = append(*path, pathSeg{key: k, idx: -1})
 	v := c.copy(x, path, depth+1)
 	*path = (*path)[:len(*path)-1]
@@ -586,6 +666,9 @@ func (c *Copier) copyAtKey(k string, x any, path *[]pathSeg, depth int) Value {
 
 // copyAtIndex is copyAtKey for item i of a list.
 func (c *Copier) copyAtIndex(i int, x any, path *[]pathSeg, depth int) Value {
+	if path == nil {
+		return c.copy(x, nil, depth+1)
+	}
 	*path = append(*path, pathSeg{idx: i})
 	v := c.copy(x, path, depth+1)
 	*path = (*path)[:len(*path)-1]

@@ -1,9 +1,12 @@
 package value
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // A map with the keys of the last map of its length copied shares that
@@ -322,6 +325,57 @@ func TestCopiedMarksAsCheckData(t *testing.T) {
 		check(v)
 		if got := Size(v, math.MaxInt64); got != refSize(v) || (v.k == Dict && v.DictData().size == 0) {
 			t.Errorf("copy of %v: Size %d, walk %d", data, got, refSize(v))
+		}
+	}
+}
+
+// A refused copy names the refused value's path, whichever walk found it:
+// the walk without a path (walkAt) is retraced to name it, from the
+// Copier's totals as they were, so the message is the one the walk that
+// keeps the path gives (the messages below are the ones the copier gave
+// when every walk kept it), on a fresh Copier and on one whose names and
+// shapes are warm from the same data.
+func TestCopyRefusalNamesPath(t *testing.T) {
+	cyc := []any{nil}
+	cyc[0] = cyc
+	row := func(a, b any) map[string]any { return map[string]any{"a": a, "b": b} }
+	notData := ": values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)"
+	for _, tc := range []struct {
+		name string
+		data map[string]any
+		want string
+	}{
+		{"func-nested", map[string]any{"user": map[string]any{"items": []any{1, "x", func() {}}}, "z": 1},
+			"type error: cannot copy data at user.items[2]" + notData},
+		{"cycle", map[string]any{"a": 1, "c": cyc},
+			errs.New(errs.Type, "cannot copy data at "+errs.Bound("c"+strings.Repeat("[0]", MaxDepth+1))+": nested deeper than 256 levels (or cyclic)").Error()},
+		{"container", map[string]any{"big": map[string]any{"l": make([]int, MaxContainerEntries+1)}},
+			"type error: cannot copy data at big.l: container has more than 100000 entries"},
+		{"graph", map[string]any{"a": make([]any, 60000), "b": []any{[]any{1}, make([]any, 60000)}},
+			"type error: cannot copy data at b[1]: data has more than 100000 entries"},
+		{"bytes", map[string]any{"a": strings.Repeat("x", 40<<20), "b": []any{"y", row("z", strings.Repeat("w", 30<<20))}},
+			"budget error: copying the data at b[1].b would pass the copy-in ceiling of 67108864 bytes of strings (limit data_bytes): 41943045 copied, 31457280 more"},
+		{"uint-shaped", map[string]any{"rows": []any{row(1, 2), row(3, uint64(1)<<63)}},
+			"type error: cannot copy data at rows[1].b: integer wider than 64 bits"},
+		{"number-ordered", map[string]any{"o": &OrderedMap{Keys: []string{"k", "n"}, Values: []any{1, json.Number("1e")}}},
+			"type error: cannot copy data at o.n: bad number"},
+		{"int-number", map[string]any{"m": []map[string]any{{"n": json.Number("99999999999999999999")}}},
+			"type error: cannot copy data at m[0].n: integer wider than 64 bits"},
+	} {
+		var c Copier
+		for round := range 2 {
+			c.Reset()
+			_, err := c.CopyMapInto(nil, tc.data)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("%s, copy %d: err = %.300v\nwant %.300s", tc.name, round+1, err, tc.want)
+			}
+		}
+		// the refused copy leaves nothing behind: the Copier copies the
+		// next data as a new one does
+		c.Reset()
+		d, err := c.CopyMapInto(nil, map[string]any{"ok": []any{"a", 1}})
+		if err != nil || Repr(FromDict(d)) != "{'ok': ['a', 1]}" || c.Entries() != 2 || c.Bytes() != 3 {
+			t.Errorf("%s: the next copy gave %v, %v (entries %d, bytes %d)", tc.name, d, err, c.Entries(), c.Bytes())
 		}
 	}
 }

@@ -460,17 +460,27 @@ func Escape(v Value) Value {
 }
 
 // RuneLen returns the number of code points of s. ASCII text, the common
-// case, is checked sixteen bytes at a time (then eight): a word is built
-// from a subslice of known length, so the compiler drops the bounds
-// checks and loads it whole (2.5 times the speed of indexing s, and 7
-// times utf8.RuneCountInString's, on 170 bytes of ASCII).
+// case, is checked thirty-two bytes at a time (then sixteen, then
+// eight): a word is built from a subslice of known length, so the
+// compiler drops the bounds checks and loads it whole (2.5 times the
+// speed of indexing s, and 7 times utf8.RuneCountInString's, on 170
+// bytes of ASCII in sixteen-byte steps; thirty-two-byte steps took a
+// quarter less again, and copy-in counts every string of a render's
+// data).
 func RuneLen(s string) int {
 	i := 0
-	for ; i+16 <= len(s); i += 16 {
+	for ; i+32 <= len(s); i += 32 {
+		t := s[i : i+32]
+		if (word(t[:8])|word(t[8:16])|word(t[16:24])|word(t[24:]))&0x8080808080808080 != 0 {
+			return i + utf8.RuneCountInString(s[i:])
+		}
+	}
+	if i+16 <= len(s) {
 		t := s[i : i+16]
 		if (word(t[:8])|word(t[8:]))&0x8080808080808080 != 0 {
 			return i + utf8.RuneCountInString(s[i:])
 		}
+		i += 16
 	}
 	if i+8 <= len(s) {
 		if word(s[i:i+8])&0x8080808080808080 != 0 {

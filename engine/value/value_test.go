@@ -80,9 +80,9 @@ func TestDictResetKeepsNoValue(t *testing.T) {
 
 // RuneLen counts what utf8.RuneCountInString counts, whatever the length
 // and wherever the first non-ASCII byte (or an invalid one) falls in the
-// sixteen- and eight-byte steps and the tail.
+// thirty-two-, sixteen- and eight-byte steps and the tail.
 func TestRuneLen(t *testing.T) {
-	for n := 0; n <= 40; n++ {
+	for n := 0; n <= 80; n++ {
 		ascii := strings.Repeat("a", n)
 		if got := RuneLen(ascii); got != n {
 			t.Errorf("RuneLen(%d ASCII bytes) = %d", n, got)
