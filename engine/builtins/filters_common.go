@@ -342,10 +342,7 @@ func runePrefix(s string, n int) string {
 		return s // no more code points than bytes
 	}
 	// an ASCII prefix is its bytes, with no decoding
-	i := 0
-	for i < n && s[i] < utf8.RuneSelf {
-		i++
-	}
+	i := value.ASCIIPrefixLen(s, n)
 	if i == n {
 		return s[:n]
 	}

@@ -336,7 +336,13 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// attribute=); anything else prints as its repr, all of them sized
 	// and charged before any is built. The values looked up are not
 	// kept: a list of them was 48 bytes an item.
-	strs := make([]string, len(items))
+	var small [8]string // the parts of a short list, on the stack
+	strs := small[:0]
+	if len(items) <= len(small) {
+		strs = small[:len(items)]
+	} else {
+		strs = make([]string, len(items))
+	}
 	var later []int             // the items printed as a repr
 	var laterVals []value.Value // their values
 	var safe []bool             // which items are markup, made at the first

@@ -22,7 +22,7 @@ func TestRunePrefix(t *testing.T) {
 		}
 		return s
 	}
-	for _, s := range []string{"", "abc", "héllo wörld", "€€€", "ab\xffcd", "\U0001F600x", strings.Repeat("a", 70) + "é"} {
+	for _, s := range []string{"", "abc", "héllo wörld", "€€€", "ab\xffcd", "\U0001F600x", strings.Repeat("a", 70) + "é", strings.Repeat("a", 13) + "é" + strings.Repeat("b", 9) + "€"} {
 		for n := -1; n <= utf8.RuneCountInString(s)+2; n++ {
 			if got := runePrefix(s, n); got != want(s, n) {
 				t.Errorf("runePrefix(%q, %d) = %q, want %q", s, n, got, want(s, n))

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -426,7 +427,8 @@ const caseCost = 8
 // asciiShift is strings.ToUpper (lo, hi = 'a', 'z') or strings.ToLower
 // ('A', 'Z') of an ASCII s in one pass, s itself when no letter changes;
 // ok is false when s is not ASCII (the full mapping's). strings' ASCII
-// path scans s twice and writes the result a byte a call.
+// path scans s twice and writes the result a byte a call. Past the first
+// letter to change, eight bytes are mapped at once (shiftWord).
 func asciiShift(s string, lo, hi byte) (out string, ok bool) {
 	i := 0
 	for i < len(s) && (s[i] < lo || s[i] > hi) {
@@ -443,21 +445,43 @@ func asciiShift(s string, lo, hi byte) (out string, ok bool) {
 	sb.WriteString(s[:i])
 	// mapped a block at a time on the stack, written a block a call
 	var buf [64]byte
-	for i < len(s) {
-		k := 0
-		for ; k < len(buf) && i < len(s); i, k = i+1, k+1 {
-			ch := s[i]
-			if ch >= utf8.RuneSelf {
-				return "", false
-			}
-			if lo <= ch && ch <= hi {
-				ch ^= 0x20 // the other case of an ASCII letter
-			}
-			buf[k] = ch
+	k := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := value.Word(s[i:])
+		if w&0x8080808080808080 != 0 {
+			return "", false
 		}
-		sb.Write(buf[:k])
+		binary.LittleEndian.PutUint64(buf[k:], shiftWord(w, lo, hi))
+		if k += 8; k == len(buf) {
+			sb.Write(buf[:])
+			k = 0
+		}
 	}
+	// at most seven bytes left, and room for them: k <= 56
+	for ; i < len(s); i, k = i+1, k+1 {
+		ch := s[i]
+		if ch >= utf8.RuneSelf {
+			return "", false
+		}
+		if lo <= ch && ch <= hi {
+			ch ^= 0x20 // the other case of an ASCII letter
+		}
+		buf[k] = ch
+	}
+	sb.Write(buf[:k])
 	return sb.String(), true
+}
+
+// shiftWord flips the case of the bytes of w, eight ASCII bytes, that lie
+// in [lo, hi]: adding 0x80-lo to a byte below 0x80 sets its top bit when
+// it is at least lo, adding 0x7f-hi when it is above hi, neither carries
+// into the next byte, and the top bit moved down two places is 0x20, the
+// case bit of an ASCII letter.
+func shiftWord(w uint64, lo, hi byte) uint64 {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	atLeastLo := w + uint64(0x80-lo)*ones
+	aboveHi := w + uint64(0x7f-hi)*ones
+	return w ^ (atLeastLo&^aboveHi&tops)>>2
 }
 
 // caseMapped is the value of out, a case mapping of like's string: its

@@ -80,8 +80,15 @@ func TestFullMaps(t *testing.T) {
 // string to the full mapping; caseMapped's O(1) count is the count of
 // what it returns, invalid bytes included.
 func TestASCIIShiftAndCount(t *testing.T) {
+	// every ASCII byte, so a word's mapping meets each edge of each range
+	// ('@', 'A', 'Z', '[', '`', 'a', 'z', '{', DEL) at every offset
+	var ab []byte
+	for c := range 128 {
+		ab = append(ab, byte(c))
+	}
+	allASCII := string(ab) + "x" + string(ab)
 	var inputs []string
-	for _, base := range []string{"", "a", "Z", "abc", "ABC", "a1-B2_c", "hello, World! 42", "no-change 123", "MiXeD cAsE tExT", strings.Repeat("aB-", 50)} {
+	for _, base := range []string{"", "a", "Z", "abc", "ABC", "a1-B2_c", "hello, World! 42", "no-change 123", "MiXeD cAsE tExT", strings.Repeat("aB-", 50), allASCII} {
 		inputs = append(inputs, base)
 		for i := 0; i <= len(base); i++ {
 			for _, ins := range []string{"é", "\xff", "ß", "\u0130", "q", "Q"} {

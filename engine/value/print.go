@@ -505,6 +505,26 @@ func RuneLen(s string) int {
 	return len(s)
 }
 
+// Word is the first eight bytes of s (len(s) >= 8) as one little-endian
+// word: ASCII checks and case maps a word at a time.
+func Word(s string) uint64 { return word(s[:8]) }
+
+// ASCIIPrefixLen returns how many of the first n bytes of s (n <= len(s))
+// are ASCII before the first byte that is not, eight bytes a step: the
+// bytes and code points of a prefix at once (truncate's cut).
+func ASCIIPrefixLen(s string, n int) int {
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if word(s[i:i+8])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for i < n && s[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
+}
+
 // word4 is the four bytes of t (len(t) == 4) as one little-endian word.
 func word4(t string) uint32 {
 	_ = t[3]
