@@ -342,6 +342,17 @@ func (x *keyIndex) scan(k Value) int {
 	return -1
 }
 
+// scanStr is scan for the string key k: only a string key equals a
+// string (keyEqual), so the scan compares strings alone, inline.
+func (x *keyIndex) scanStr(k string) int {
+	for i := range x.keys {
+		if key := &x.keys[i]; key.k == String && key.s == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // probe is find in the index for k of hash h.
 func (x *keyIndex) probe(k Value, h uint64) int {
 	t := x.ix
@@ -373,7 +384,8 @@ func (d *DictData) Get(k Value) (Value, bool) {
 
 // GetStr returns the value for a string key.
 func (d *DictData) GetStr(k string) (Value, bool) {
-	return d.Get(Value{k: String, s: k})
+	v, _, ok := d.GetStrAt(k, -1)
+	return v, ok
 }
 
 // GetStrAt is GetStr with a guess at k's index: when the key at guess
@@ -389,7 +401,12 @@ func (d *DictData) GetStrAt(k string, guess int) (Value, int, bool) {
 			return d.vals[guess], guess, true
 		}
 	}
-	i := d.find(Value{k: String, s: k})
+	var i int
+	if d.ix == nil {
+		i = d.scanStr(k) // a row's keys when the guess was another shape's
+	} else {
+		i = d.find(Value{k: String, s: k})
+	}
 	if i < 0 {
 		return Value{}, -1, false
 	}
