@@ -54,6 +54,19 @@ func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) valu
 	return value.Undef(name)
 }
 
+// operand is eval for an operand that is most often a name or a
+// constant (a comparison's): those are evaluated here as eval's cases
+// for them do, without eval's frame, which costs more than either.
+func (r *renderer) operand(e syntax.Expr, sc *scope) value.Value {
+	switch n := e.(type) {
+	case *syntax.Name:
+		return r.lookupNameAt(n.Name, sc, &n.Slot)
+	case *syntax.Const:
+		return n.Value
+	}
+	return r.eval(e, sc)
+}
+
 // chargeWalk charges the scopes a lookup walked past the innermost.
 func (r *renderer) chargeWalk(levels int64) {
 	if levels > 0 {
@@ -71,7 +84,14 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	case *syntax.Name:
 		return r.lookupNameAt(n.Name, sc, &n.Slot)
 	case *syntax.Attr:
-		x := r.eval(n.X, sc)
+		// x.name on a name, the common attribute, looks the name up here
+		// (eval's Name case) with no call of eval for it
+		var x value.Value
+		if nm, ok := n.X.(*syntax.Name); ok {
+			x = r.lookupNameAt(nm.Name, sc, &nm.Slot)
+		} else {
+			x = r.eval(n.X, sc)
+		}
 		r.pos = n.P
 		if !r.spent(budget.Elem) {
 			r.Charge(budget.Elem, "attribute lookup")
@@ -501,9 +521,9 @@ func (r *renderer) concat(a, b value.Value) value.Value {
 }
 
 func (r *renderer) evalCompare(n *syntax.Compare, sc *scope) value.Value {
-	l := r.eval(n.First, sc)
+	l := r.operand(n.First, sc)
 	for _, op := range n.Ops {
-		rv := r.eval(op.X, sc)
+		rv := r.operand(op.X, sc)
 		r.pos = op.P
 		r.step("comparison")
 		var ok bool
