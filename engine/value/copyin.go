@@ -655,21 +655,28 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 // at depth, with k on the path its refusals name (none in a walk
 // without a path).
 func (c *Copier) copyAtKey(k string, x any, path *[]pathSeg, depth int) Value {
-	if path == nil {
-		return c.copy(x, nil, depth+1)
-	}
-	*path = append(*path, pathSeg{key: k, idx: -1})
-	v := c.copy(x, path, depth+1)
-	*path = (*path)[:len(*path)-1]
-	return v
+	return c.copyStep(pathSeg{key: k, idx: -1}, x, path, depth)
 }
 
 // copyAtIndex is copyAtKey for item i of a list.
 func (c *Copier) copyAtIndex(i int, x any, path *[]pathSeg, depth int) Value {
+	return c.copyStep(pathSeg{idx: i}, x, path, depth)
+}
+
+// copyStep copies x one step below the container being copied at depth,
+// the step seg on the path (when there is one). A string, most of the
+// values of a graph, is copied here as copy's string case copies it,
+// without copy's frame: a Value result passes through memory, not
+// registers, and copy's is a large frame.
+func (c *Copier) copyStep(seg pathSeg, x any, path *[]pathSeg, depth int) Value {
 	if path == nil {
+		if t, ok := x.(string); ok && depth < MaxDepth && c.bytes+int64(len(t)) <= MaxGraphBytes {
+			c.bytes += int64(len(t))
+			return FromString(t)
+		}
 		return c.copy(x, nil, depth+1)
 	}
-	*path = append(*path, pathSeg{idx: i})
+	*path = append(*path, seg)
 	v := c.copy(x, path, depth+1)
 	*path = (*path)[:len(*path)-1]
 	return v
