@@ -41,8 +41,8 @@ func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) valu
 	}
 	r.chargeWalk(walked)
 	if !s.isolated && r.data != nil {
-		if v, ok := getStrSlot(r.data, name, slot); ok {
-			return v
+		if i := slotIndex(r.data, name, slot); i >= 0 {
+			return r.data.ValAt(i)
 		}
 	}
 	if v, ok := r.env.globals[name]; ok {
@@ -99,7 +99,13 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		if x.Kind() == value.Dict {
 			// Attr's dict case, with the node's inline cache
 			if n.DictKey {
-				return dictItemAttr(x, n.Name, &n.Slot)
+				// dictItemAttr written out: the value is read where
+				// eval returns it, not returned through one more call
+				d := x.DictData()
+				if i := slotIndex(d, n.Name, &n.Slot); i >= 0 {
+					return d.ValAt(i)
+				}
+				return noAttr(x, n.Name)
 			}
 			r.checkName(x, n.Name)
 			return r.dictAttr(x, n.Name, &n.Slot)

@@ -112,25 +112,27 @@ func (r *renderer) dictAttr(v value.Value, name string, slot *atomic.Int32) valu
 // dictItemAttr is the item half of dictAttr: v's key name, through the
 // index guess slot (nil: none).
 func dictItemAttr(v value.Value, name string, slot *atomic.Int32) value.Value {
-	if x, ok := getStrSlot(v.DictData(), name, slot); ok {
-		return x
+	d := v.DictData()
+	if i := slotIndex(d, name, slot); i >= 0 {
+		return d.ValAt(i)
 	}
 	return noAttr(v, name)
 }
 
-// getStrSlot is d.GetStr(name) through the inline cache slot of the node
-// being evaluated (syntax.Attr.Slot, syntax.Name.Slot; nil: none): the
-// guess is tried first and moved to where name was found.
-func getStrSlot(d *value.DictData, name string, slot *atomic.Int32) (value.Value, bool) {
+// slotIndex is the index of d's key name (-1: absent) through the inline
+// cache slot of the node being evaluated (syntax.Attr.Slot,
+// syntax.Name.Slot; nil: none): the guess is tried first and moved to
+// where name was found.
+func slotIndex(d *value.DictData, name string, slot *atomic.Int32) int {
 	if slot == nil {
-		return d.GetStr(name)
+		return d.IndexStr(name, -1)
 	}
 	guess := int(slot.Load())
-	x, i, ok := d.GetStrAt(name, guess)
-	if ok && i != guess {
+	i := d.IndexStr(name, guess)
+	if i >= 0 && i != guess {
 		slot.Store(int32(i))
 	}
-	return x, ok
+	return i
 }
 
 // method looks name up in the audited method surface of a plain value; a

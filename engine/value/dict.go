@@ -388,29 +388,35 @@ func (d *DictData) GetStr(k string) (Value, bool) {
 	return v, ok
 }
 
-// GetStrAt is GetStr with a guess at k's index: when the key at guess
-// is the string k, that is the entry (a dict's keys are unique), with no
-// scan or hash; otherwise the lookup is GetStr's. It also returns the
-// index found (-1 when absent), the caller's next guess.
+// GetStrAt is GetStr with a guess at k's index (IndexStr). It also
+// returns the index found (-1 when absent), the caller's next guess.
 func (d *DictData) GetStrAt(k string, guess int) (Value, int, bool) {
-	if d == nil {
-		return Value{}, -1, false
-	}
-	if uint(guess) < uint(len(d.keys)) {
-		if key := &d.keys[guess]; key.k == String && key.s == k {
-			return d.vals[guess], guess, true
-		}
-	}
-	var i int
-	if d.ix == nil {
-		i = d.scanStr(k) // a row's keys when the guess was another shape's
-	} else {
-		i = d.find(Value{k: String, s: k})
-	}
+	i := d.IndexStr(k, guess)
 	if i < 0 {
 		return Value{}, -1, false
 	}
 	return d.vals[i], i, true
+}
+
+// IndexStr returns the index of the string key k (-1 when absent) with a
+// guess at it: when the key at guess is the string k, that is the entry
+// (a dict's keys are unique), with no scan or hash; otherwise the lookup
+// is GetStr's. An index, not the value: a caller reading the value at
+// its destination (ValAt) copies it once, where a Value returned
+// through each call on the way was copied at each.
+func (d *DictData) IndexStr(k string, guess int) int {
+	if d == nil {
+		return -1
+	}
+	if uint(guess) < uint(len(d.keys)) {
+		if key := &d.keys[guess]; key.k == String && key.s == k {
+			return guess
+		}
+	}
+	if d.ix == nil {
+		return d.scanStr(k) // a row's keys when the guess was another shape's
+	}
+	return d.find(Value{k: String, s: k})
 }
 
 // Set inserts or replaces (an existing equal key keeps its first form, as
