@@ -21,23 +21,37 @@ func (r *renderer) lookupName(name string, sc *scope) value.Value {
 }
 
 // lookupNameAt is lookupName with the index guess of the Name node being
-// evaluated (syntax.Name.Slot) for the top-level data (nil: none).
+// evaluated (syntax.Name.Slot) for the top-level data (nil: none). eval
+// writes its first steps out for a Name node and an attribute of one.
 func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) value.Value {
+	r.chargeName()
+	if i := sc.find(name); i >= 0 {
+		return sc.vars[i].val
+	}
+	return r.lookupOuter(name, sc, slot)
+}
+
+// chargeName charges a name lookup, before the scopes are searched
+// (written out in eval: past the inliner's budget).
+func (r *renderer) chargeName() {
 	if !r.spent(budget.Elem) {
 		r.Charge(budget.Elem, "name lookup")
 	}
+}
+
+// lookupOuter is lookupNameAt past the innermost scope sc, which did not
+// bind name: the enclosing scopes (each charged a slot), then the data,
+// the globals and self.
+func (r *renderer) lookupOuter(name string, sc *scope, slot *atomic.Int32) value.Value {
 	s := sc
 	var walked int64
-	for {
+	for s.parent != nil {
+		s = s.parent
+		walked++
 		if i := s.find(name); i >= 0 {
 			r.chargeWalk(walked)
 			return s.vars[i].val
 		}
-		if s.parent == nil {
-			break
-		}
-		s = s.parent
-		walked++
 	}
 	r.chargeWalk(walked)
 	if !s.isolated && r.data != nil {
@@ -82,13 +96,28 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		// call argument, a statement's value).
 		return n.Value
 	case *syntax.Name:
-		return r.lookupNameAt(n.Name, sc, &n.Slot)
+		// lookupNameAt written out: a name the innermost scope binds (a
+		// loop's item, a macro's argument) is read where eval returns it
+		if !r.spent(budget.Elem) {
+			r.Charge(budget.Elem, "name lookup")
+		}
+		if i := sc.find(n.Name); i >= 0 {
+			return sc.vars[i].val
+		}
+		return r.lookupOuter(n.Name, sc, &n.Slot)
 	case *syntax.Attr:
 		// x.name on a name, the common attribute, looks the name up here
-		// (eval's Name case) with no call of eval for it
+		// (the Name case above) with no call of eval for it
 		var x value.Value
 		if nm, ok := n.X.(*syntax.Name); ok {
-			x = r.lookupNameAt(nm.Name, sc, &nm.Slot)
+			if !r.spent(budget.Elem) {
+				r.Charge(budget.Elem, "name lookup")
+			}
+			if i := sc.find(nm.Name); i >= 0 {
+				x = sc.vars[i].val
+			} else {
+				x = r.lookupOuter(nm.Name, sc, &nm.Slot)
+			}
 		} else {
 			x = r.eval(n.X, sc)
 		}
