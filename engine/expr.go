@@ -22,21 +22,16 @@ func (r *renderer) lookupName(name string, sc *scope) value.Value {
 
 // lookupNameAt is lookupName with the index guess of the Name node being
 // evaluated (syntax.Name.Slot) for the top-level data (nil: none). eval
-// writes its first steps out for a Name node and an attribute of one.
+// and operand write its first steps out for a Name node and an attribute
+// of one: a Value returned through one more call is copied once more.
 func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) value.Value {
-	r.chargeName()
+	if !r.spent(budget.Elem) {
+		r.Charge(budget.Elem, "name lookup")
+	}
 	if i := sc.find(name); i >= 0 {
 		return sc.vars[i].val
 	}
 	return r.lookupOuter(name, sc, slot)
-}
-
-// chargeName charges a name lookup, before the scopes are searched
-// (written out in eval: past the inliner's budget).
-func (r *renderer) chargeName() {
-	if !r.spent(budget.Elem) {
-		r.Charge(budget.Elem, "name lookup")
-	}
 }
 
 // lookupOuter is lookupNameAt past the innermost scope sc, which did not
@@ -74,7 +69,14 @@ func (r *renderer) lookupOuter(name string, sc *scope, slot *atomic.Int32) value
 func (r *renderer) operand(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
 	case *syntax.Name:
-		return r.lookupNameAt(n.Name, sc, &n.Slot)
+		// eval's Name case
+		if !r.spent(budget.Elem) {
+			r.Charge(budget.Elem, "name lookup")
+		}
+		if i := sc.find(n.Name); i >= 0 {
+			return sc.vars[i].val
+		}
+		return r.lookupOuter(n.Name, sc, &n.Slot)
 	case *syntax.Const:
 		return n.Value
 	}
