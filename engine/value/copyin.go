@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/json"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,6 +69,15 @@ type Copier struct {
 	// shapesSet has bit n set when shapes[n] or orderedShapes[n] is (Reset
 	// clears those alone)
 	shapesSet uint16
+	// keptShapes and keptOrdered are the shapes of the last successful
+	// top-level copy (CopyMapInto), cloned out of its storage (which an
+	// Arena hands out again) into arrays of the Copier's own that nothing
+	// ever writes (a dict adding a key copies its shared keys first):
+	// each copy starts from them (Reset), so the maps of the renders of
+	// one template on data of one shape take the shape path from the
+	// first, with no sort. keptSet is shapesSet for them.
+	keptShapes, keptOrdered [smallDict + 1][]Value
+	keptSet                 uint16
 	// arena, when set (UseArena), gives the containers their storage.
 	arena *Arena
 	// sawObject records that a host object crossed (SawObject).
@@ -121,14 +131,50 @@ func (c *Copier) Reset() {
 	c.entries, c.bytes = 0, 0
 	c.path, c.keys = c.path[:0], c.keys[:0]
 	// a shape's keys are the last copy's (perhaps in an Arena handed out
-	// again since): a copy starts with none
-	for n := 0; c.shapesSet != 0; n++ {
-		if c.shapesSet&(1<<n) != 0 {
-			c.shapes[n], c.orderedShapes[n] = nil, nil
-			c.shapesSet &^= 1 << n
+	// again since): a copy starts with the kept ones alone
+	for set := c.shapesSet | c.keptSet; set != 0; set &= set - 1 {
+		n := bits.TrailingZeros16(set)
+		c.shapes[n], c.orderedShapes[n] = c.keptShapes[n], c.keptOrdered[n]
+	}
+	c.shapesSet = c.keptSet
+	c.arena, c.sawObject, c.marks = nil, false, 0
+}
+
+// maxKeptShapeBytes bounds the key bytes of a kept shape: a pooled
+// Copier keeps no large key of its callers alive.
+const maxKeptShapeBytes = 512
+
+// keepShapes keeps the shapes of a copy that succeeded for the next
+// (keptShapes): a shape that is a kept one already stays; another is
+// cloned, when its keys are short.
+func (c *Copier) keepShapes() {
+	for set := c.shapesSet; set != 0; set &= set - 1 {
+		n := bits.TrailingZeros16(set)
+		plain := keepShape(&c.keptShapes[n], c.shapes[n])
+		if ordered := keepShape(&c.keptOrdered[n], c.orderedShapes[n]); plain || ordered {
+			c.keptSet |= 1 << n
 		}
 	}
-	c.arena, c.sawObject, c.marks = nil, false, 0
+}
+
+// keepShape sets *kept to a clone of shape unless it is one already (the
+// same array) or its keys are long, and reports whether *kept is set.
+func keepShape(kept *[]Value, shape []Value) bool {
+	if len(shape) == 0 {
+		return len(*kept) > 0
+	}
+	if len(*kept) == len(shape) && &(*kept)[0] == &shape[0] {
+		return true
+	}
+	size := 0
+	for i := range shape {
+		size += len(shape[i].s)
+	}
+	if size > maxKeptShapeBytes {
+		return len(*kept) > 0
+	}
+	*kept = slices.Clone(shape)[:len(shape):len(shape)]
+	return true
 }
 
 // CopyMapInto copies the top-level data of a render into d: each name in
@@ -153,6 +199,7 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 		if err != nil {
 			return nil, err
 		}
+		c.keepShapes()
 		return d, nil
 	}
 	base := len(c.keys)
@@ -160,6 +207,7 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 	if err := c.copyNames(d, data, c.topKeys(data)); err != nil {
 		return nil, err
 	}
+	c.keepShapes()
 	return d, nil
 }
 

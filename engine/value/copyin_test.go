@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -377,5 +378,54 @@ func TestCopyRefusalNamesPath(t *testing.T) {
 		if err != nil || Repr(FromDict(d)) != "{'ok': ['a', 1]}" || c.Entries() != 2 || c.Bytes() != 3 {
 			t.Errorf("%s: the next copy gave %v, %v (entries %d, bytes %d)", tc.name, d, err, c.Entries(), c.Bytes())
 		}
+	}
+}
+
+// The shapes a Copier keeps from one copy to the next (keptShapes) are
+// its own arrays, outside the Arena: after the Arena is handed out again
+// a later copy through it still gives the dicts a fresh Copier gives; a
+// dict sharing a kept shape that adds a key leaves the shape alone; and
+// a shape with long keys is not kept.
+func TestCopyKeptShapes(t *testing.T) {
+	om := &OrderedMap{Keys: []string{"z", "y"}, Values: []any{1, 2}}
+	data := func(i int) map[string]any {
+		return map[string]any{
+			"rows": []any{map[string]any{"a": i, "b": "x"}, map[string]any{"b": "y", "a": i + 1}},
+			"o":    om,
+			"long": map[string]any{strings.Repeat("k", 600): 1, "j": 2, "i": 3},
+		}
+	}
+	var a Arena
+	var c Copier
+	for i := range 4 {
+		a.Reset() // the last copy's storage is handed out again, cleared
+		if i > 0 && (len(c.keptShapes[2]) != 2 || c.keptShapes[2][0].s != "a" || c.keptOrdered[2][0].s != "z") {
+			t.Fatalf("copy %d: the kept shapes were cleared with the Arena: %v, %v", i, c.keptShapes[2], c.keptOrdered[2])
+		}
+		c.Reset()
+		c.UseArena(&a)
+		got, err := c.CopyMapInto(nil, data(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh Copier
+		want, _ := fresh.CopyMapInto(nil, data(i))
+		if Repr(FromDict(got)) != Repr(FromDict(want)) {
+			t.Fatalf("copy %d: %s, want %s", i, Repr(FromDict(got)), Repr(FromDict(want)))
+		}
+		row := got.vals[slices.IndexFunc(got.keys, func(k Value) bool { return k.s == "rows" })].Items()[0].DictData()
+		if i > 0 && &row.keys[0] != &c.keptShapes[2][0] {
+			t.Errorf("copy %d: a row does not share the kept shape", i)
+		}
+		row.SetStr("c", FromInt(3)) // copies the shared keys first
+		if len(c.keptShapes[2]) != 2 || cap(c.keptShapes[2]) != 2 || c.keptShapes[2][0].s != "a" || c.keptShapes[2][1].s != "b" {
+			t.Fatalf("copy %d: the kept shape is %v", i, c.keptShapes[2])
+		}
+		if len(c.keptOrdered[2]) != 2 || c.keptOrdered[2][0].s != "z" {
+			t.Fatalf("copy %d: the kept ordered shape is %v", i, c.keptOrdered[2])
+		}
+	}
+	if c.keptShapes[3] != nil || c.keptSet&(1<<3) != 0 {
+		t.Errorf("a shape with long keys was kept: %v", c.keptShapes[3])
 	}
 }
