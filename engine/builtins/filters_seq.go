@@ -337,7 +337,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// and charged before any is built. The values looked up are not
 	// kept: a list of them was 48 bytes an item.
 	var small [8]string // the parts of a short list, on the stack
-	strs := small[:0]
+	var strs []string
 	if len(items) <= len(small) {
 		strs = small[:len(items)]
 	} else {
