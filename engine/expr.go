@@ -25,13 +25,20 @@ func (r *renderer) lookupName(name string, sc *scope) value.Value {
 // and operand write its first steps out for a Name node and an attribute
 // of one: a Value returned through one more call is copied once more.
 func (r *renderer) lookupNameAt(name string, sc *scope, slot *atomic.Int32) value.Value {
-	if !r.spent(budget.Elem) {
-		r.Charge(budget.Elem, "name lookup")
-	}
-	if i := sc.find(name); i >= 0 {
+	if i := r.innerIndex(name, sc); i >= 0 {
 		return sc.vars[i].val
 	}
 	return r.lookupOuter(name, sc, slot)
+}
+
+// innerIndex charges a name lookup and returns name's index in the
+// innermost scope sc (-1: not bound there): an index, so the caller
+// reads the value where it returns it.
+func (r *renderer) innerIndex(name string, sc *scope) int {
+	if !r.spent(budget.Elem) {
+		r.Charge(budget.Elem, "name lookup")
+	}
+	return sc.find(name)
 }
 
 // lookupOuter is lookupNameAt past the innermost scope sc, which did not
@@ -70,10 +77,7 @@ func (r *renderer) operand(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
 	case *syntax.Name:
 		// eval's Name case
-		if !r.spent(budget.Elem) {
-			r.Charge(budget.Elem, "name lookup")
-		}
-		if i := sc.find(n.Name); i >= 0 {
+		if i := r.innerIndex(n.Name, sc); i >= 0 {
 			return sc.vars[i].val
 		}
 		return r.lookupOuter(n.Name, sc, &n.Slot)
@@ -100,10 +104,7 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	case *syntax.Name:
 		// lookupNameAt written out: a name the innermost scope binds (a
 		// loop's item, a macro's argument) is read where eval returns it
-		if !r.spent(budget.Elem) {
-			r.Charge(budget.Elem, "name lookup")
-		}
-		if i := sc.find(n.Name); i >= 0 {
+		if i := r.innerIndex(n.Name, sc); i >= 0 {
 			return sc.vars[i].val
 		}
 		return r.lookupOuter(n.Name, sc, &n.Slot)
@@ -112,10 +113,7 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		// (the Name case above) with no call of eval for it
 		var x value.Value
 		if nm, ok := n.X.(*syntax.Name); ok {
-			if !r.spent(budget.Elem) {
-				r.Charge(budget.Elem, "name lookup")
-			}
-			if i := sc.find(nm.Name); i >= 0 {
+			if i := r.innerIndex(nm.Name, sc); i >= 0 {
 				x = sc.vars[i].val
 			} else {
 				x = r.lookupOuter(nm.Name, sc, &nm.Slot)
