@@ -34,7 +34,27 @@ type Server struct {
 // StartServer starts `bin server start-dev` on a free loopback port
 // (headless, in memory) with extra arguments (for example
 // --dynamic-config-value limits), and dials it.
+//
+// A port found free can be taken by another process before the server
+// binds it (the integration tests start dev servers of their own at the
+// same time), and the server then exits at once: such a start is tried
+// again on new ports, three times in all.
 func StartServer(ctx context.Context, bin string, logger log.Logger, extra ...string) (*Server, error) {
+	var err error
+	for range 3 {
+		var s *Server
+		if s, err = startServer(ctx, bin, logger, extra...); !errors.Is(err, errExited) {
+			return s, err
+		}
+	}
+	return nil, err
+}
+
+// errExited is a dev server that exited before it was healthy.
+var errExited = errors.New("dev server exited")
+
+// startServer is one try of StartServer.
+func startServer(ctx context.Context, bin string, logger log.Logger, extra ...string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -64,7 +84,7 @@ func StartServer(ctx context.Context, bin string, logger log.Logger, extra ...st
 		}
 		select {
 		case err := <-s.done:
-			return nil, fmt.Errorf("dev server exited: %v", err)
+			return nil, fmt.Errorf("%w: %v", errExited, err)
 		case <-ctx.Done():
 			s.Stop()
 			return nil, ctx.Err()
