@@ -347,7 +347,8 @@ func (c *Copier) bytesError(at string, n int) *errs.Error {
 }
 
 // countBytes counts n string bytes at path, refusing past the ceiling.
-// The check is inline (a string copied, a dict's key); the refusal is not.
+// The check is written out, not takeBytes, so that countBytes inlines (a
+// string copied, a dict's key); the refusal is not.
 func (c *Copier) countBytes(n int, path *[]pathSeg) {
 	if c.bytes+int64(n) > MaxGraphBytes {
 		c.refuseBytes(n, path)
@@ -718,8 +719,8 @@ func (c *Copier) copyAtIndex(i int, x any, path *[]pathSeg, depth int) Value {
 // registers, and copy's is a large frame.
 func (c *Copier) copyStep(seg pathSeg, x any, path *[]pathSeg, depth int) Value {
 	if path == nil {
-		if t, ok := x.(string); ok && depth < MaxDepth && c.bytes+int64(len(t)) <= MaxGraphBytes {
-			c.bytes += int64(len(t))
+		if t, ok := x.(string); ok && depth < MaxDepth {
+			c.countBytes(len(t), nil) // a refusal retraces, as copy's would
 			return FromString(t)
 		}
 		return c.copy(x, nil, depth+1)

@@ -384,8 +384,11 @@ func (d *DictData) Get(k Value) (Value, bool) {
 
 // GetStr returns the value for a string key.
 func (d *DictData) GetStr(k string) (Value, bool) {
-	v, _, ok := d.GetStrAt(k, -1)
-	return v, ok
+	i := d.IndexStr(k, -1)
+	if i < 0 {
+		return Value{}, false
+	}
+	return d.vals[i], true
 }
 
 // GetStrAt is GetStr with a guess at k's index (IndexStr). It also
