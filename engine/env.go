@@ -252,7 +252,11 @@ func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro 
 	// The output is sized once, for the static text or the last render's
 	// output, whichever is larger, instead of growing from nothing.
 	size := int(min(max(t.info.staticBytes, t.outHint.Load())+16, r.meter.Limits.OutputBytes))
-	r.root.cur = slices.Grow(r.root.cur[:0], min(size, outChunk))
+	if w == nil && size >= minOwnedOutput {
+		r.root.own(min(size, outChunk)) // the string returned is written in place
+	} else {
+		r.root.cur = slices.Grow(r.root.cur[:0], min(size, outChunk))
+	}
 	err := r.run(func() {
 		r.poll()
 		if pc != nil {
@@ -277,6 +281,11 @@ func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro 
 	}
 	return res, err
 }
+
+// minOwnedOutput is the smallest expected output that a render writes
+// in place of the string it returns (outBuf.own): below it the second
+// copy costs less than the room a guess leaves in a small string.
+const minOwnedOutput = 4 << 10
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns
 // the typed value; any other template renders to a string value.

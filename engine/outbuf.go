@@ -3,6 +3,7 @@ package engine
 import (
 	"io"
 	"strings"
+	"unsafe"
 )
 
 // outChunk is the largest piece an output or capture buffer holds in one
@@ -30,6 +31,11 @@ type outBuf struct {
 	full  [][]byte
 	fullN int // bytes in full
 	cur   []byte
+	// owned: cur is a first chunk of the render's own (own), which String
+	// may hand to the string it returns; spare keeps the pooled chunk
+	// meanwhile, for the next render that writes to an io.Writer.
+	owned bool
+	spare []byte
 }
 
 // Len is the bytes written.
@@ -64,10 +70,29 @@ func appendTo[T string | []byte](b *outBuf, p T) {
 	}
 }
 
+// own starts b on a first chunk of size bytes of its own, which String
+// turns into the returned string without a copy when the output fits in
+// it: a render that returns a string writes its output once, not into a
+// pooled chunk and then again into the string (bigtext's 100 kB: about a
+// tenth of the render in the peers harness).
+func (b *outBuf) own(size int) {
+	if !b.owned {
+		b.spare = b.cur[:0]
+	}
+	b.cur, b.owned = make([]byte, 0, size), true
+}
+
 // String joins what was written into one string (one copy a byte); the
-// chunks are garbage once copied.
+// chunks are garbage once copied. An owned first chunk that holds all of
+// it becomes the string itself when it wastes at most an eighth of its
+// room: b lets go of it, and nothing writes to it again.
 func (b *outBuf) String() string {
 	if len(b.full) == 0 {
+		if b.owned && cap(b.cur)-len(b.cur) <= len(b.cur)/8 {
+			s := unsafe.String(unsafe.SliceData(b.cur), len(b.cur))
+			b.cur, b.owned = nil, false
+			return s
+		}
 		return string(b.cur)
 	}
 	var sb strings.Builder
@@ -97,6 +122,10 @@ func (b *outBuf) writeTo(w io.Writer) error {
 func (b *outBuf) reset(keep int) {
 	clear(b.full)
 	b.full, b.fullN = b.full[:0], 0
+	if b.owned || b.cur == nil {
+		// an owned chunk may be a returned string's storage: never reused
+		b.cur, b.spare, b.owned = b.spare, nil, false
+	}
 	if cap(b.cur) > keep {
 		b.cur = nil
 	}

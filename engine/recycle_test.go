@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -226,4 +227,87 @@ func TestArenaNeverReusedUnderHostCode(t *testing.T) {
 		data["obj"] = &keeper{fn: keepFn{&kept}}
 		keepThenChurn(t, env, "{{ obj.keep(rows) }}", data, &kept)
 	})
+}
+
+// A render that returns a string writes a large output in place of the
+// string (outBuf.own): that storage leaves the renderer with the string,
+// so no later render, of any kind (a string, to a writer, a refused
+// one), ever writes over a string an earlier render returned.
+func TestReturnedOutputNeverReused(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("static text ", 1000) // past minOwnedOutput
+	tpl, err := env.Parse("big", big+`{{ v }}{% if fail %}{{ 1 / 0 }}{% endif %}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for i := 0; i < 20; i++ {
+		v := strings.Repeat(string(rune('a'+i)), 8)
+		out, err := tpl.Render(map[string]any{"v": v})
+		if err != nil || out != big+v {
+			t.Fatalf("render %d: %v", i, err)
+		}
+		kept = append(kept, out)
+		c, err := env.Prepare(map[string]any{"v": "yyyyyyyy"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		if _, err := tpl.RenderTo(&sb, c, RenderOptions{}); err != nil || sb.String() != big+"yyyyyyyy" {
+			t.Fatalf("RenderTo: %v", err)
+		}
+		if _, err := tpl.Render(map[string]any{"v": "zzzzzzzz", "fail": true}); err == nil {
+			t.Fatal("the division by zero rendered")
+		}
+	}
+	for i, s := range kept {
+		if want := big + strings.Repeat(string(rune('a'+i)), 8); s != want {
+			t.Fatalf("render %d's output changed after later renders: ends %q", i, s[len(s)-8:])
+		}
+	}
+}
+
+// An owned first chunk that holds the whole output is the returned
+// string's storage (no copy); one that would waste more than an eighth
+// of its room, or an output that outgrew it, is copied; the buffer keeps
+// its pooled chunk for a later render to a writer and never the owned one.
+func TestOwnedOutputHandOver(t *testing.T) {
+	var b outBuf
+	b.cur = make([]byte, 0, 64)
+	pooled := unsafe.SliceData(b.cur)
+
+	b.own(100)
+	owned := unsafe.SliceData(b.cur)
+	b.writeString(strings.Repeat("x", 95))
+	if s := b.String(); unsafe.StringData(s) != owned || len(s) != 95 {
+		t.Fatal("an output that fills its owned chunk was copied")
+	}
+	b.reset(maxPooledOutput)
+	if unsafe.SliceData(b.cur) != pooled || b.owned || b.spare != nil {
+		t.Fatal("reset did not return to the pooled chunk")
+	}
+
+	b.own(100)
+	owned = unsafe.SliceData(b.cur)
+	b.writeString(strings.Repeat("y", 50))
+	if s := b.String(); unsafe.StringData(s) == owned || s != strings.Repeat("y", 50) {
+		t.Fatal("a half-empty owned chunk was handed over")
+	}
+	b.reset(maxPooledOutput)
+	if unsafe.SliceData(b.cur) == owned || unsafe.SliceData(b.cur) != pooled {
+		t.Fatal("the owned chunk was kept for the next render")
+	}
+
+	b.own(16)
+	b.writeString(strings.Repeat("z", 40)) // outgrows the chunk: joined
+	if s := b.String(); s != strings.Repeat("z", 40) {
+		t.Fatalf("joined output %q", s)
+	}
+	b.reset(maxPooledOutput)
+	if unsafe.SliceData(b.cur) != pooled {
+		t.Fatal("reset after a join did not return to the pooled chunk")
+	}
 }
