@@ -3,7 +3,6 @@ package engine
 import (
 	"io"
 	"strings"
-	"unsafe"
 )
 
 // outChunk is the largest piece an output or capture buffer holds in one
@@ -31,15 +30,24 @@ type outBuf struct {
 	full  [][]byte
 	fullN int // bytes in full
 	cur   []byte
-	// owned: cur is a first chunk of the render's own (own), which String
-	// may hand to the string it returns; spare keeps the pooled chunk
-	// meanwhile, for the next render that writes to an io.Writer.
+	// owned: sb is a first chunk of the render's own (own) and holds
+	// everything written so far; cur is empty meanwhile. A
+	// strings.Builder because its String is the one way the standard
+	// library turns written bytes into a string without a copy (the
+	// engine imports no unsafe). spare keeps the pooled chunk for the
+	// next render that writes to an io.Writer.
 	owned bool
+	sb    strings.Builder
 	spare []byte
 }
 
 // Len is the bytes written.
-func (b *outBuf) Len() int { return b.fullN + len(b.cur) }
+func (b *outBuf) Len() int {
+	if b.owned {
+		return b.sb.Len()
+	}
+	return b.fullN + len(b.cur)
+}
 
 // next sets the full current chunk aside and starts the next one, twice
 // its size up to outChunk.
@@ -52,9 +60,36 @@ func (b *outBuf) next() {
 	b.cur = make([]byte, 0, size)
 }
 
-func (b *outBuf) writeString(s string) { appendTo(b, s) }
+func (b *outBuf) writeString(s string) {
+	if b.owned && b.ownedFits(len(s)) {
+		b.sb.WriteString(s)
+		return
+	}
+	appendTo(b, s)
+}
 
-func (b *outBuf) write(p []byte) { appendTo(b, p) }
+func (b *outBuf) write(p []byte) {
+	if b.owned && b.ownedFits(len(p)) {
+		b.sb.Write(p)
+		return
+	}
+	appendTo(b, p)
+}
+
+// ownedFits reports whether n more bytes fit the owned chunk. When they
+// do not, what it holds is copied into an ordinary first chunk (the one
+// copy the guess saved is spent after all) and writing goes on in
+// chunks: a builder left to grow would copy it again at every doubling.
+func (b *outBuf) ownedFits(n int) bool {
+	if n <= b.sb.Cap()-b.sb.Len() {
+		return true
+	}
+	size := max(min(max(2*b.sb.Cap(), minChunk), outChunk), b.sb.Len())
+	b.cur = append(make([]byte, 0, size), b.sb.String()...)
+	b.sb.Reset()
+	b.owned = false
+	return false
+}
 
 // appendTo fills the current chunk and starts the next as often as p
 // needs.
@@ -77,22 +112,29 @@ func appendTo[T string | []byte](b *outBuf, p T) {
 // tenth of the render in the peers harness).
 func (b *outBuf) own(size int) {
 	if !b.owned {
-		b.spare = b.cur[:0]
+		b.spare, b.cur = b.cur[:0], nil
 	}
-	b.cur, b.owned = make([]byte, 0, size), true
+	b.sb.Reset()
+	b.sb.Grow(size)
+	b.owned = true
 }
 
 // String joins what was written into one string (one copy a byte); the
-// chunks are garbage once copied. An owned first chunk that holds all of
-// it becomes the string itself when it wastes at most an eighth of its
-// room: b lets go of it, and nothing writes to it again.
+// chunks are garbage once copied. An owned first chunk becomes the
+// string itself when it wastes at most an eighth of its room: b lets go
+// of it, and nothing writes to it again. One that would waste more is
+// copied, so a guess far too large never pins its room in a string.
 func (b *outBuf) String() string {
-	if len(b.full) == 0 {
-		if b.owned && cap(b.cur)-len(b.cur) <= len(b.cur)/8 {
-			s := unsafe.String(unsafe.SliceData(b.cur), len(b.cur))
-			b.cur, b.owned = nil, false
-			return s
+	if b.owned {
+		s := b.sb.String()
+		if b.sb.Cap()-len(s) > len(s)/8 {
+			s = strings.Clone(s)
 		}
+		b.sb.Reset()
+		b.owned = false
+		return s
+	}
+	if len(b.full) == 0 {
 		return string(b.cur)
 	}
 	var sb strings.Builder
@@ -108,6 +150,10 @@ func (b *outBuf) String() string {
 
 // writeTo writes what was written to w, chunk by chunk (no join).
 func (b *outBuf) writeTo(w io.Writer) error {
+	if b.owned {
+		_, err := io.WriteString(w, b.sb.String())
+		return err
+	}
 	for _, c := range b.full {
 		if _, err := w.Write(c); err != nil {
 			return err
@@ -122,8 +168,10 @@ func (b *outBuf) writeTo(w io.Writer) error {
 func (b *outBuf) reset(keep int) {
 	clear(b.full)
 	b.full, b.fullN = b.full[:0], 0
-	if b.owned || b.cur == nil {
-		// an owned chunk may be a returned string's storage: never reused
+	if b.owned || b.spare != nil || b.cur == nil {
+		// back from an owned chunk (never reused: it may be a returned
+		// string's storage) to the pooled one
+		b.sb.Reset()
 		b.cur, b.spare, b.owned = b.spare, nil, false
 	}
 	if cap(b.cur) > keep {

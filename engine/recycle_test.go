@@ -279,19 +279,20 @@ func TestOwnedOutputHandOver(t *testing.T) {
 	b.cur = make([]byte, 0, 64)
 	pooled := unsafe.SliceData(b.cur)
 
-	b.own(100)
-	owned := unsafe.SliceData(b.cur)
-	b.writeString(strings.Repeat("x", 95))
-	if s := b.String(); unsafe.StringData(s) != owned || len(s) != 95 {
+	b.own(128) // a size class: Grow rounds up to one
+	owned := unsafe.StringData(b.sb.String())
+	b.writeString(strings.Repeat("x", 100))
+	b.write([]byte(strings.Repeat("x", 20)))
+	if s := b.String(); unsafe.StringData(s) != owned || s != strings.Repeat("x", 120) {
 		t.Fatal("an output that fills its owned chunk was copied")
 	}
 	b.reset(maxPooledOutput)
-	if unsafe.SliceData(b.cur) != pooled || b.owned || b.spare != nil {
+	if unsafe.SliceData(b.cur) != pooled || b.owned || b.spare != nil || b.sb.Cap() != 0 {
 		t.Fatal("reset did not return to the pooled chunk")
 	}
 
-	b.own(100)
-	owned = unsafe.SliceData(b.cur)
+	b.own(128)
+	owned = unsafe.StringData(b.sb.String())
 	b.writeString(strings.Repeat("y", 50))
 	if s := b.String(); unsafe.StringData(s) == owned || s != strings.Repeat("y", 50) {
 		t.Fatal("a half-empty owned chunk was handed over")
@@ -302,8 +303,10 @@ func TestOwnedOutputHandOver(t *testing.T) {
 	}
 
 	b.own(16)
-	b.writeString(strings.Repeat("z", 40)) // outgrows the chunk: joined
-	if s := b.String(); s != strings.Repeat("z", 40) {
+	b.writeString("0123456789")
+	b.writeString(strings.Repeat("z", 40)) // outgrows the chunk: copied out
+	b.write([]byte(strings.Repeat("w", 600)))
+	if s := b.String(); s != "0123456789"+strings.Repeat("z", 40)+strings.Repeat("w", 600) {
 		t.Fatalf("joined output %q", s)
 	}
 	b.reset(maxPooledOutput)
