@@ -314,3 +314,25 @@ func TestOwnedOutputHandOver(t *testing.T) {
 		t.Fatal("reset after a join did not return to the pooled chunk")
 	}
 }
+
+// A render writes its output in place of the returned string only when
+// the output is large and mostly the template's own text (ownsOutput).
+func TestOwnsOutput(t *testing.T) {
+	for _, c := range []struct {
+		static int64
+		size   int
+		want   bool
+	}{
+		{0, 0, false},
+		{3000, 3000, false},                    // small
+		{minOwnedOutput, minOwnedOutput, true}, // the threshold, all static
+		{103027, 103043, true},                 // bigtext
+		{600, 116000, false},                   // table: loops of small writes
+		{60000, 120000, true},                  // half static
+		{59999, 120000, false},                 // under half
+	} {
+		if got := ownsOutput(c.static, c.size); got != c.want {
+			t.Errorf("ownsOutput(%d, %d) = %v, want %v", c.static, c.size, got, c.want)
+		}
+	}
+}
