@@ -162,23 +162,38 @@ func Commas(n int64) string {
 
 // Meter counts work units and the other cumulative limits for one render.
 // It is not safe for concurrent use; each render owns one.
+// A meter is made by NewMeter or MeterFor: the zero Meter has no units
+// left. Its Limits.WorkUnits is read when it is made.
 type Meter struct {
 	Limits Limits // resolved
 	Phase  Phase
-	used   int64
-	calls  int64
+	// left is the work units still available (Limits.WorkUnits less those
+	// spent), kept in place of the units spent so that the fast path,
+	// TrySpend, inlined at every charge site of the evaluator, compares
+	// and subtracts one field instead of first subtracting two.
+	left  int64
+	calls int64
 }
 
 // NewMeter returns a meter for the given limits (zero fields are defaults).
 func NewMeter(l Limits) *Meter {
-	return &Meter{Limits: l.Resolved(), Phase: PhaseParse}
+	m := MeterFor(l.Resolved())
+	m.Phase = PhaseParse
+	return &m
+}
+
+// MeterFor returns a meter, with no phase set, for limits already
+// resolved (Limits.Resolved): a renderer's own meter, made in place for
+// every render without resolving its limits again.
+func MeterFor(resolved Limits) Meter {
+	return Meter{Limits: resolved, left: resolved.WorkUnits}
 }
 
 // Used returns the work units spent so far.
-func (m *Meter) Used() int64 { return m.used }
+func (m *Meter) Used() int64 { return m.Limits.WorkUnits - m.left }
 
 // Left returns the work units still available.
-func (m *Meter) Left() int64 { return m.Limits.WorkUnits - m.used }
+func (m *Meter) Left() int64 { return m.left }
 
 // Charge spends n units for op, or returns the budget error without
 // spending when the budget would be overdrawn. Call it before the work.
@@ -186,21 +201,23 @@ func (m *Meter) Charge(n int64, op string) error {
 	if n < 0 {
 		n = 0
 	}
-	if n > m.Limits.WorkUnits-m.used {
+	if n > m.left {
 		return &Error{Limit: LimitWorkUnits, Phase: m.Phase, Op: op,
-			Configured: m.Limits.WorkUnits, Observed: satAdd(m.used, n), Need: n, Left: m.Left()}
+			Configured: m.Limits.WorkUnits, Observed: satAdd(m.Used(), n), Need: n, Left: m.left}
 	}
-	m.used += n
+	m.left -= n
 	return nil
 }
 
 // TrySpend spends n units if they are left and reports whether it did.
-// It is the allocation-free fast path of Charge.
+// It is the allocation-free fast path of Charge. One unsigned comparison
+// refuses both a negative n (Charge's to treat as none) and one past
+// what is left, which is never negative.
 func (m *Meter) TrySpend(n int64) bool {
-	if n < 0 || n > m.Limits.WorkUnits-m.used {
+	if uint64(n) > uint64(m.left) {
 		return false
 	}
-	m.used += n
+	m.left -= n
 	return true
 }
 

@@ -36,6 +36,39 @@ func TestChargeRefusesBeforeSpending(t *testing.T) {
 	}
 }
 
+// TestTrySpendTable holds TrySpend's one unsigned comparison: a negative
+// amount and one past what is left are refused with nothing spent, an
+// amount of exactly what is left is spent, and the zero Meter (a
+// renderer's spare) spends no unit. MeterFor starts at the limit's units.
+func TestTrySpendTable(t *testing.T) {
+	cases := []struct {
+		name      string
+		m         Meter
+		n         int64
+		ok        bool
+		left, use int64
+	}{
+		{"within", MeterFor(Limits{WorkUnits: 10}), 3, true, 7, 3},
+		{"exactly what is left", MeterFor(Limits{WorkUnits: 10}), 10, true, 0, 10},
+		{"one past", MeterFor(Limits{WorkUnits: 10}), 11, false, 10, 0},
+		{"negative", MeterFor(Limits{WorkUnits: 10}), -1, false, 10, 0},
+		{"most negative", MeterFor(Limits{WorkUnits: 10}), -1 << 63, false, 10, 0},
+		{"largest", MeterFor(Limits{WorkUnits: 1<<63 - 1}), 1<<63 - 1, true, 0, 1<<63 - 1},
+		{"zero meter, a unit", Meter{}, 1, false, 0, 0},
+		{"zero meter, none", Meter{}, 0, true, 0, 0},
+	}
+	for _, c := range cases {
+		m := c.m
+		if ok := m.TrySpend(c.n); ok != c.ok || m.Left() != c.left || m.Used() != c.use {
+			t.Errorf("%s: TrySpend(%d) = %v, left %d, used %d; want %v, %d, %d",
+				c.name, c.n, ok, m.Left(), m.Used(), c.ok, c.left, c.use)
+		}
+	}
+	if m := NewMeter(Limits{}); m.Left() != DefaultWorkUnits || m.Used() != 0 || m.Phase != PhaseParse {
+		t.Fatalf("NewMeter: left %d, used %d, phase %q", m.Left(), m.Used(), m.Phase)
+	}
+}
+
 func TestLimitsResolved(t *testing.T) {
 	l := Limits{}.Resolved()
 	if l.WorkUnits != DefaultWorkUnits || l.NestingDepth != DefaultNestingDepth {

@@ -235,8 +235,9 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 	r.maxDepth = int(m.Limits.NestingDepth)
 	r.rng = t.env.opts.Seed
 	r.pos = -1
+	r.fast = m
 	if ctx != nil {
-		r.ctx, r.nextPoll = ctx, m.Used()
+		r.ctx, r.nextPoll, r.fast = ctx, m.Used(), &r.spare
 	}
 }
 

@@ -204,8 +204,13 @@ type renderer struct {
 
 // renderState is what a render starts afresh.
 type renderState struct {
-	env        *Environment
-	meter      *budget.Meter
+	env   *Environment
+	meter *budget.Meter
+	// fast is meter when a charge has nothing to do but spend (no host
+	// context to poll), else spare, which has no units: spent's one test
+	// (TrySpend) covers both, with no nil check, whose merge with
+	// TrySpend's result the compiler tests as a bool at every site.
+	fast       *budget.Meter
 	out        outBuf // the innermost capture buffer
 	capturing  int    // >0 while output goes to a capture buffer
 	autoescape bool
@@ -256,6 +261,11 @@ type kept struct {
 	// rootScope is the root scope, whose bindings' storage is kept
 	// (newRoot empties it).
 	rootScope scope
+	// spare is fast's meter when a host context is to be polled: it has
+	// no units (the zero Meter), so every charge takes Charge's way,
+	// which spends on meter and polls. A charge of no units is spent on
+	// it, which changes nothing: no work, no poll.
+	spare budget.Meter
 }
 
 // renderers recycles renderers between renders (getRenderer,
@@ -272,7 +282,7 @@ func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	// what a render recycles (kept, emptied by putRenderer) survives
 	r.renderState = renderState{}
 	if m == nil {
-		r.ownMeter = budget.Meter{Limits: t.env.resolvedLimits(ro)}
+		r.ownMeter = budget.MeterFor(t.env.resolvedLimits(ro))
 		m = &r.ownMeter
 	}
 	t.initRenderer(r, m, ro.Context)
@@ -357,8 +367,8 @@ func (r *renderer) run(fn func()) (err error) {
 // Charge spends n units for op before the work, or ends the render with
 // the budget error.
 func (r *renderer) Charge(n int64, op string) {
-	if !metering {
-		return
+	if !metering || r.fast.TrySpend(n) {
+		return // spent, no context to poll (spent)
 	}
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, op))
@@ -382,7 +392,7 @@ func (r *renderer) Charge(n int64, op string) {
 // inliner prices past its budget), and a charge was 25 instructions a
 // call where this is a handful (docs/COSTS.md, the budget's overhead).
 func (r *renderer) spent(n int64) bool {
-	return !metering || (r.ctx == nil && r.meter.TrySpend(n))
+	return !metering || r.fast.TrySpend(n)
 }
 
 // chargeNamed is Charge with an operation named "kind name", built only
