@@ -3,6 +3,7 @@ package builtins
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -186,13 +187,19 @@ const (
 )
 
 // The RE2 engine is linear-time, so these are safe on hostile input; the
-// reference patterns are copied with \w, \d and \S spelled out.
+// reference patterns are copied with \w, \d and \S spelled out. They are
+// compiled on urlize's first use, not at init: httpRe's Unicode classes
+// are 100 kB of compiled program, 28 kB of it pointers, which every
+// collection of the host's heap would scan whether or not a template ever
+// calls urlize (docs/COSTS.md, the engine's live heap).
 var (
-	httpRe = regexp.MustCompile(`(?i)^(?:(?:https?://|www\.)(?:(?:[` + pyWord + `%-]+\.)+)?(?:[a-z]{2,63}|xn--[` + pyWord + `%]{2,59})` +
-		`|(?:[` + pyWord + `%-]{2,63}\.)+(?:com|net|int|edu|gov|org|info|mil)` +
-		`|https?://(?:(?:\p{Nd}{1,3})(?:\.\p{Nd}{1,3}){3}|\[(?:[\p{Nd}a-f]{0,4}:){2}(?:[\p{Nd}a-f]{0,4}:?){1,6}\]))` +
-		`(?::\p{Nd}{1,5})?(?:[/?#][^` + pyWS + `]*)?$`)
-	schemeRe = regexp.MustCompile(`^[` + pyWord + `.+-]{2,}:/{0,2}$`)
+	httpRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:(?:https?://|www\.)(?:(?:[` + pyWord + `%-]+\.)+)?(?:[a-z]{2,63}|xn--[` + pyWord + `%]{2,59})` +
+			`|(?:[` + pyWord + `%-]{2,63}\.)+(?:com|net|int|edu|gov|org|info|mil)` +
+			`|https?://(?:(?:\p{Nd}{1,3})(?:\.\p{Nd}{1,3}){3}|\[(?:[\p{Nd}a-f]{0,4}:){2}(?:[\p{Nd}a-f]{0,4}:?){1,6}\]))` +
+			`(?::\p{Nd}{1,5})?(?:[/?#][^` + pyWS + `]*)?$`)
+	})
+	schemeRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[` + pyWord + `.+-]{2,}:/{0,2}$`) })
 )
 
 // urlizeOpts are the resolved arguments of urlize.
@@ -223,7 +230,7 @@ func (o *urlizeOpts) matches(re *regexp.Regexp, x string) bool {
 // running Go's regexp over each at 64 units a byte refused ordinary text
 // (a million e-mail addresses: redteam/cpu/urlize-emails-slow).
 func (o *urlizeOpts) isURL(x string) bool {
-	return httpCandidate(x) && o.matches(httpRe, x)
+	return httpCandidate(x) && o.matches(httpRe(), x)
 }
 
 // urlWordRune is httpRe's [\w%-] (Python's \w as \p{L}\p{N}_).
@@ -341,7 +348,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if !isNoneOrMissing(a[4]) {
 		for _, s := range draw(c, a[4], "filter urlize") {
 			str := pyStr(c, s)
-			if !schemeRe.MatchString(str) {
+			if !schemeRe().MatchString(str) {
 				value.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", value.QuoteString(str))
 			}
 			o.schemes = append(o.schemes, str)

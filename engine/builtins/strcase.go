@@ -333,11 +333,16 @@ func simpleTitle(r rune) rune {
 // without Go's map: a bit a BMP code point says whether it has a
 // mapping, and an open-addressed table keyed by the code point holds it
 // (a map lookup hashed each code point: half of swapcase's time on text
-// that expands).
+// that expands). The mappings are one string, each slot's span of it
+// packed in a word (its start above its length): the table holds one
+// pointer, not one a mapping, for the collector to scan in the host's
+// heap (a string a slot, and the generated maps kept beside, were a
+// tenth of the engine's live heap of pointers).
 type fullMap struct {
 	has   [0x10000 / 64]uint64
-	keys  []rune // 0: empty (no code point 0 maps)
-	vals  []string
+	keys  []rune   // 0: empty (no code point 0 maps)
+	spans []uint32 // start<<8 | length in text
+	text  string
 	shift uint32
 }
 
@@ -348,7 +353,8 @@ func (m *fullMap) lookup(r rune) (string, bool) {
 	mask := uint32(len(m.keys) - 1)
 	for j := uint32(r) * 0x9e3779b1 >> m.shift; ; j = (j + 1) & mask {
 		if m.keys[j] == r {
-			return m.vals[j], true
+			sp := m.spans[j]
+			return m.text[sp>>8 : sp>>8+sp&0xff], true
 		}
 	}
 }
@@ -360,26 +366,33 @@ func fullMapOf(src map[rune]string) *fullMap {
 		size *= 2
 		m.shift--
 	}
-	m.keys, m.vals = make([]rune, size), make([]string, size)
+	m.keys, m.spans = make([]rune, size), make([]uint32, size)
+	var text []byte
 	for _, r := range ordered.Keys(src) {
 		if r <= 0 || r >= 0x10000 {
 			panic("builtins: a full case mapping outside the BMP") // the tables have none
+		}
+		v := src[r]
+		if len(v) > 0xff || len(text) >= 1<<24 {
+			panic("builtins: a full case mapping past its span") // the longest is 3 code points
 		}
 		m.has[r>>6] |= 1 << (r & 63)
 		j := uint32(r) * 0x9e3779b1 >> m.shift
 		for m.keys[j] != 0 {
 			j = (j + 1) & uint32(size-1)
 		}
-		m.keys[j], m.vals[j] = r, src[r]
+		m.keys[j], m.spans[j] = r, uint32(len(text))<<8|uint32(len(v))
+		text = append(text, v...)
 	}
+	m.text = string(text)
 	return m
 }
 
 var (
-	fullLowerMap = fullMapOf(fullLower)
-	fullUpperMap = fullMapOf(fullUpper)
-	fullTitleMap = fullMapOf(fullTitle)
-	fullFoldMap  = fullMapOf(fullFold)
+	fullLowerMap = fullMapOf(fullLowerTable())
+	fullUpperMap = fullMapOf(fullUpperTable())
+	fullTitleMap = fullMapOf(fullTitleTable())
+	fullFoldMap  = fullMapOf(fullFoldTable())
 )
 
 // asciiUpper upper- (and title-) cases an ASCII code point. The ASCII fast

@@ -41,7 +41,7 @@ func TestCaseClasses(t *testing.T) {
 			t.Errorf("%U title-cases to %U but is not cased", r, unicode.ToTitle(r))
 		}
 	}
-	for r := range fullLower {
+	for r := range fullLowerTable() {
 		if !pyIsUpper(r) && !pyIsTitle(r) {
 			t.Errorf("%U has a full lower mapping but is neither upper nor title", r)
 		}
@@ -64,7 +64,7 @@ func TestFullMaps(t *testing.T) {
 	for _, tab := range []struct {
 		m   map[rune]string
 		got *fullMap
-	}{{fullLower, fullLowerMap}, {fullUpper, fullUpperMap}, {fullTitle, fullTitleMap}, {fullFold, fullFoldMap}} {
+	}{{fullLowerTable(), fullLowerMap}, {fullUpperTable(), fullUpperMap}, {fullTitleTable(), fullTitleMap}, {fullFoldTable(), fullFoldMap}} {
 		for r := rune(0); r <= unicode.MaxRune; r++ {
 			want, wok := tab.m[r]
 			got, ok := tab.got.lookup(r)

@@ -54,7 +54,7 @@ func TestURLCandidateNeverMissesAMatch(t *testing.T) {
 	matched, refused := 0, 0
 	words := urlizeWords(200000)
 	for _, w := range words {
-		m := httpRe.MatchString(w)
+		m := httpRe().MatchString(w)
 		c := httpCandidate(w)
 		if m && !c {
 			t.Fatalf("httpCandidate(%q) is false, but httpRe matches it", w)
