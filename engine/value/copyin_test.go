@@ -356,6 +356,10 @@ func TestCopyRefusalNamesPath(t *testing.T) {
 			"type error: cannot copy data at b[1]: data has more than 100000 entries"},
 		{"bytes", map[string]any{"a": strings.Repeat("x", 40<<20), "b": []any{"y", row("z", strings.Repeat("w", 30<<20))}},
 			"budget error: copying the data at b[1].b would pass the copy-in ceiling of 67108864 bytes of strings (limit data_bytes): 41943045 copied, 31457280 more"},
+		{"bytes-top-list", map[string]any{"a": strings.Repeat("x", 40<<20), "b": []any{"y", strings.Repeat("w", 30<<20)}},
+			"budget error: copying the data at b[1] would pass the copy-in ceiling of 67108864 bytes of strings (limit data_bytes): 41943042 copied, 31457280 more"},
+		{"func-top-list", map[string]any{"l": []any{"x", func() {}}},
+			"type error: cannot copy data at l[1]" + notData},
 		{"uint-shaped", map[string]any{"rows": []any{row(1, 2), row(3, uint64(1)<<63)}},
 			"type error: cannot copy data at rows[1].b: integer wider than 64 bits"},
 		{"number-ordered", map[string]any{"o": &OrderedMap{Keys: []string{"k", "n"}, Values: []any{1, json.Number("1e")}}},
@@ -427,5 +431,45 @@ func TestCopyKeptShapes(t *testing.T) {
 	}
 	if c.keptShapes[3] != nil || c.keptSet&(1<<3) != 0 {
 		t.Errorf("a shape with long keys was kept: %v", c.keptShapes[3])
+	}
+}
+
+// A short list of scalars at the top of the data (scalarList) copies to
+// what the walk makes of the same list one level down: the same items,
+// size and marks, the same entries and bytes counted; a list it does not
+// take (too long, holding a container, empty) is the walk's.
+func TestScalarListAsWalk(t *testing.T) {
+	long := make([]any, maxScalarList+1)
+	for i := range long {
+		long[i] = i
+	}
+	for _, list := range [][]any{
+		{"billing", "urgent", "eu"},
+		{1, int64(-2), 2.5, true, nil, "é"},
+		{"a", map[string]any{"k": 1}},
+		{"a", []any{"b"}},
+		long,
+		{},
+	} {
+		var top, walk Copier
+		d, err := top.CopyMapInto(nil, map[string]any{"l": list})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := walk.Copy(map[string]any{"x": map[string]any{"l": list}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := d.GetStr("l")
+		want, _ := w.DictData().vals[0].DictData().GetStr("l")
+		gl, wl := got.ref.(*ListData), want.ref.(*ListData)
+		if Repr(got) != Repr(want) || gl.size != wl.size || gl.dataOnly != wl.dataOnly {
+			t.Errorf("%s: %s size %d data-only %v, want %s size %d data-only %v",
+				Repr(want), Repr(got), gl.size, gl.dataOnly, Repr(want), wl.size, wl.dataOnly)
+		}
+		// the walk counted its two maps' entries and its key "x" as well
+		if top.Entries() != walk.Entries()-2 || top.Bytes() != walk.Bytes()-1 {
+			t.Errorf("%s: entries %d bytes %d, want %d and %d", Repr(want), top.Entries(), top.Bytes(), walk.Entries()-2, walk.Bytes()-1)
+		}
 	}
 }
