@@ -52,6 +52,13 @@ type Limits struct {
 	CapabilityCalls int64 `json:"capability_calls,omitempty"`
 }
 
+// IsZero reports whether every field of l is zero (all defaults). It is
+// l == Limits{} without the runtime's memory comparison, which a render
+// paid on every call (RenderOptions' limits are most often unset).
+func (l Limits) IsZero() bool {
+	return l.WorkUnits|l.SourceBytes|l.ASTNodes|l.NestingDepth|l.OutputBytes|l.ScratchBytes|l.CapabilityCalls == 0
+}
+
 // Resolved returns l with every zero field replaced by its default.
 func (l Limits) Resolved() Limits {
 	def := func(v, d int64) int64 {

@@ -2,6 +2,7 @@ package budget
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -66,6 +67,25 @@ func TestTrySpendTable(t *testing.T) {
 	}
 	if m := NewMeter(Limits{}); m.Left() != DefaultWorkUnits || m.Used() != 0 || m.Phase != PhaseParse {
 		t.Fatalf("NewMeter: left %d, used %d, phase %q", m.Left(), m.Used(), m.Phase)
+	}
+}
+
+// TestLimitsIsZero holds IsZero to the comparison with Limits{}: any one
+// field set, negative or positive, makes the limits not zero.
+func TestLimitsIsZero(t *testing.T) {
+	if !(Limits{}).IsZero() {
+		t.Fatal("Limits{} is not zero")
+	}
+	// every field, by reflection: a field added to Limits and not to
+	// IsZero fails here
+	for i := range reflect.TypeFor[Limits]().NumField() {
+		for _, v := range []int64{1, -1, -1 << 63} {
+			var l Limits
+			reflect.ValueOf(&l).Elem().Field(i).SetInt(v)
+			if l.IsZero() {
+				t.Errorf("%s at %d: IsZero", reflect.TypeFor[Limits]().Field(i).Name, v)
+			}
+		}
 	}
 }
 

@@ -165,7 +165,7 @@ func (e *Environment) loadTrusted(name string) (*Template, error, bool) {
 // resolvedLimits is limitsFor(ro).Resolved(), the environment's own when
 // ro sets no limit (the common render, which then builds none).
 func (e *Environment) resolvedLimits(ro RenderOptions) budget.Limits {
-	if ro.Limits == (budget.Limits{}) {
+	if ro.Limits.IsZero() {
 		return e.defaultLimits
 	}
 	return e.limitsFor(ro).Resolved()

@@ -75,7 +75,7 @@ func (c *chunks[T]) take(n int) []T {
 // reset clears the items taken and makes every array available again.
 func (c *chunks[T]) reset() {
 	for i, a := range c.list {
-		clear(a)
+		clearFew(a)
 		c.list[i] = a[:0]
 	}
 	c.cur = 0
@@ -115,4 +115,34 @@ func (a *Arena) listWith(n int) (*ListData, []Value) {
 		return ld, nil
 	}
 	return ld, a.vals.take(n)
+}
+
+// maxClearFew is the longest slice clearFew zeroes an item at a time.
+const maxClearFew = 8
+
+// clearFew is clear for the few items of a small container or a render's
+// arena: up to maxClearFew, one store an item. clear of a slice of
+// pointers calls the runtime's bulk clear and its write-barrier pass, some
+// sixty instructions whatever the length, and a one-line condition's
+// render cleared six such slices of one to four items.
+func clearFew[T any](s []T) {
+	if len(s) > maxClearFew {
+		clear(s)
+		return
+	}
+	var zero T
+	for i := 0; i < len(s); i++ { // not a range loop: the compiler makes that a clear
+		s[i] = zero
+	}
+}
+
+// copyFew is copy(dst, src) for a few items, one store an item (clearFew).
+func copyFew[T any](dst, src []T) {
+	if len(src) > maxClearFew {
+		copy(dst, src)
+		return
+	}
+	for i := 0; i < len(src); i++ {
+		dst[i] = src[i]
+	}
 }

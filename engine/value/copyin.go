@@ -194,8 +194,8 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 		if err == nil {
 			d.fillKeys(c.topVals, c.topCopied)
 		}
-		clear(vals) // the Copier keeps none of the caller's values
-		clear(c.topCopied)
+		clearFew(vals) // the Copier keeps none of the caller's values
+		clearFew(c.topCopied)
 		if err != nil {
 			return nil, err
 		}

@@ -205,7 +205,9 @@ func (d *DictData) appendStr(k string, v Value) { d.appendKey(FromString(k), v) 
 func (d *DictData) fillKeys(keys, vals []Value) {
 	d.size = 0
 	if d.ix == nil && len(keys) <= smallDict && cap(d.keys) >= len(keys) && cap(d.vals) >= len(vals) {
-		d.keys, d.vals = append(d.keys[:0], keys...), append(d.vals[:0], vals...)
+		d.keys, d.vals = d.keys[:len(keys)], d.vals[:len(vals)]
+		copyFew(d.keys, keys)
+		copyFew(d.vals, vals)
 		return
 	}
 	for i := range keys {
@@ -448,8 +450,8 @@ func (d *DictData) SetStr(k string, v Value) { d.Set(FromString(k), v) }
 // entries are cleared: a reset of an empty dict costs nothing.
 func (d *DictData) Reset(n int) {
 	if len(d.keys) > 0 {
-		clear(d.keys)
-		clear(d.vals)
+		clearFew(d.keys)
+		clearFew(d.vals)
 		clear(d.ix)
 	}
 	if cap(d.keys) < n || cap(d.vals) < n {
