@@ -368,7 +368,7 @@ func (r *renderer) run(fn func()) (err error) {
 // the budget error.
 func (r *renderer) Charge(n int64, op string) {
 	if !metering || r.fast.TrySpend(n) {
-		return // spent, no context to poll (spent)
+		return // spent, and no host context to poll
 	}
 	if !r.meter.TrySpend(n) {
 		value.ThrowErr(r.meter.Charge(n, op))

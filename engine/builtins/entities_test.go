@@ -8,8 +8,8 @@ import "testing"
 // different case) finds none.
 func TestEntityTable(t *testing.T) {
 	m := html5EntityTable()
-	if len(html5Entities.nameEnd) != len(m) {
-		t.Fatalf("%d entries, want %d", len(html5Entities.nameEnd), len(m))
+	if html5Entities.len() != len(m) {
+		t.Fatalf("%d entries, want %d", html5Entities.len(), len(m))
 	}
 	for name, want := range m {
 		if got, ok := html5Entities.lookup(name); !ok || got != want {

@@ -403,18 +403,12 @@ func (c *Copier) walkAt(prefix []string, name string, x any) Value {
 				return FromString(t)
 			}
 			// over the ceiling: the walk below refuses it, naming the path
-		case bool:
-			return FromBool(t)
-		case int:
-			return FromInt(int64(t))
-		case int64:
-			return FromInt(t)
-		case float64:
-			return FromFloat(t)
-		case nil:
-			return NoneValue
 		case []any:
 			if v, ok := c.scalarList(t); ok {
+				return v
+			}
+		default:
+			if v, ok := fromScalar(x); ok {
 				return v
 			}
 		}
@@ -454,38 +448,48 @@ func (c *Copier) scalarList(t []any) (Value, bool) {
 	if n == 0 || n > maxScalarList || c.entries+n > MaxGraphEntries {
 		return Value{}, false
 	}
-	size := int64(0)
+	size := 0
 	for _, e := range t {
 		switch e := e.(type) {
 		case string:
-			size += int64(len(e))
+			size += len(e)
 		case int, int64, float64, bool, nil:
 		default:
 			return Value{}, false
 		}
 	}
-	if !c.takeBytes(int(size)) {
+	if !c.takeBytes(size) {
 		return Value{}, false
 	}
 	c.entries += n
 	ld, items := c.arena.listWith(n)
 	for i, e := range t {
-		switch e := e.(type) {
-		case string:
-			items[i] = FromString(e)
-		case int:
-			items[i] = FromInt(int64(e))
-		case int64:
-			items[i] = FromInt(e)
-		case float64:
-			items[i] = FromFloat(e)
-		case bool:
-			items[i] = FromBool(e)
-		default: // nil
-			items[i] = NoneValue
+		if s, ok := e.(string); ok {
+			items[i] = FromString(s)
+		} else {
+			items[i], _ = fromScalar(e) // a scalar, as the pass above found
 		}
 	}
 	return copiedList(ld, items, 0), true
+}
+
+// fromScalar is the value of x when it is a bool, an int, an int64, a
+// float64 or nil, the scalars other than strings that walkAt and
+// scalarList copy without the walk (a string's bytes are counted first).
+func fromScalar(x any) (Value, bool) {
+	switch t := x.(type) {
+	case bool:
+		return FromBool(t), true
+	case int:
+		return FromInt(int64(t)), true
+	case int64:
+		return FromInt(t), true
+	case float64:
+		return FromFloat(t), true
+	case nil:
+		return NoneValue, true
+	}
+	return Value{}, false
 }
 
 // errRetrace is the refusal of a walk without a path (tryCopy): walkAt
