@@ -142,6 +142,7 @@ func copyFew[T any](dst, src []T) {
 		copy(dst, src)
 		return
 	}
+	//lint:ignore S1001 a loop of stores, not copy's bulk call with its write-barrier pass (clearFew)
 	for i := 0; i < len(src); i++ {
 		dst[i] = src[i]
 	}
