@@ -60,8 +60,10 @@ type Copier struct {
 	orderedShapes [smallDict + 1][]Value
 	// top is the sorted names of the last top-level copy (topKeys), kept
 	// across Resets: the caller's key strings, at most maxTopKeys; topKeys
-	// holds them as string values (a dict's keys), and topAt is where
-	// placeTop puts a copy's values in their order.
+	// holds them as string values (a dict's keys, in an array it never
+	// writes, which a dict of up to smallDict names shares), topAt is
+	// where placeTop puts a copy's values in their order, and topCopied
+	// where a copy of more names puts its copies.
 	top       []string
 	topVals   []Value
 	topAt     []any
@@ -190,13 +192,22 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 		d.Reset(len(data))
 	}
 	if vals := c.placeTop(data); vals != nil {
-		err := c.copyPlaced(vals)
-		if err == nil {
-			d.fillKeys(c.topVals, c.topCopied)
+		var err error
+		if n := len(vals); n <= smallDict && d.ix == nil {
+			// the values go straight into d, under the keys made once
+			// for the names, which d shares (DictData.shareKeys)
+			d.shareKeys(c.topVals, n)
+			err = c.copyPlaced(vals, d.vals)
+		} else {
+			err = c.copyPlaced(vals, c.topCopied)
+			if err == nil {
+				d.fillKeys(c.topVals, c.topCopied)
+			}
+			clearFew(c.topCopied)
 		}
 		clearFew(vals) // the Copier keeps none of the caller's values
-		clearFew(c.topCopied)
 		if err != nil {
+			d.Reset(0)
 			return nil, err
 		}
 		c.keepShapes()
@@ -233,13 +244,14 @@ func (c *Copier) placeTop(data map[string]any) []any {
 }
 
 // copyPlaced is copyNames for the names of the last top-level copy, their
-// values placed in that order (placeTop): it copies them into
-// c.topCopied, which the caller moves into the dict with the names' keys
-// made once (DictData.fillKeys).
-func (c *Copier) copyPlaced(vals []any) (err error) {
+// values placed in that order (placeTop): it copies them into out (as
+// long as vals), the values of a dict with the names' keys made once
+// (c.topVals).
+func (c *Copier) copyPlaced(vals []any, out []Value) (err error) {
 	defer recoverCopy(&err)
+	out = out[:len(c.top)]
 	for i, k := range c.top {
-		c.topCopied[i] = c.walkAt(nil, k, vals[i])
+		out[i] = c.walkAt(nil, k, vals[i])
 		if !c.takeBytes(len(k)) {
 			return c.bytesError("<root>", len(k))
 		}
@@ -255,11 +267,14 @@ const maxTopKeys = 64
 // copy's against (the renders of one template get the same names).
 func (c *Copier) topKeys(data map[string]any) []string {
 	keys := sortedKeys(c, data)
-	c.top, c.topVals = c.top[:0], c.topVals[:0]
+	c.top, c.topVals = c.top[:0], nil
 	if len(keys) <= maxTopKeys {
 		c.top = append(c.top, keys...)
-		for _, k := range keys {
-			c.topVals = append(c.topVals, FromString(k))
+		// a new array, never written again: the dicts of earlier copies
+		// may share the last one (DictData.shareKeys)
+		c.topVals = make([]Value, len(keys))
+		for i, k := range keys {
+			c.topVals[i] = FromString(k)
 		}
 		c.topAt = slices.Grow(c.topAt[:0], len(keys))[:len(keys)]
 		c.topCopied = slices.Grow(c.topCopied[:0], len(keys))[:len(keys)]

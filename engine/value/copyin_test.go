@@ -210,6 +210,51 @@ func TestCopyTopKeysWarmAsFresh(t *testing.T) {
 	}
 }
 
+// TestCopyMapIntoSharedNames holds the sharing of the names' keys
+// between the top-level dicts of a Copier's copies (DictData.shareKeys):
+// a dict that adds a key, or is reset and refilled, never writes the
+// shared array, so no other copy's keys change.
+func TestCopyMapIntoSharedNames(t *testing.T) {
+	var c Copier
+	if _, err := c.CopyMapInto(nil, map[string]any{"x": 0, "y": 0}); err != nil { // learns the names
+		t.Fatal(err)
+	}
+	c.Reset()
+	a, err := c.CopyMapInto(nil, map[string]any{"x": 1, "y": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Reset()
+	b, err := c.CopyMapInto(nil, map[string]any{"x": 3, "y": 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.sharedKeys || &a.keys[0] != &b.keys[0] {
+		t.Fatalf("the second copy did not share the names' keys")
+	}
+	a.SetStr("z", FromInt(5))
+	a.Reset(2)
+	a.SetStr("q", FromInt(6))
+	a.SetStr("r", FromInt(7))
+	if got := Repr(FromDict(b)); got != "{'x': 3, 'y': 4}" {
+		t.Fatalf("b = %s after a changed", got)
+	}
+	if got := Repr(FromDict(a)); got != "{'q': 6, 'r': 7}" {
+		t.Fatalf("a = %s", got)
+	}
+	c.Reset()
+	d, err := c.CopyMapInto(a, map[string]any{"x": 8, "y": 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Repr(FromDict(d)); got != "{'x': 8, 'y': 9}" {
+		t.Fatalf("third copy = %s", got)
+	}
+	if got := Repr(FromDict(b)); got != "{'x': 3, 'y': 4}" {
+		t.Fatalf("b = %s after a third copy", got)
+	}
+}
+
 // testSurface is a host object with a declared surface.
 type testSurface struct{}
 

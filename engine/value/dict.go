@@ -19,6 +19,11 @@ type DictData struct {
 	// dataOnly records that CheckData found no callable inside; Set
 	// clears it.
 	dataOnly bool
+	// sharedKeys records that keys is an array a Copier holds and nothing
+	// writes (its last top-level names, CopyMapInto), at full capacity so
+	// an add copies it first: Reset lets it go instead of clearing it or
+	// taking it as the dict's storage.
+	sharedKeys bool
 }
 
 // keyIndex is keys in insertion order with their hash index: a dict's
@@ -449,16 +454,30 @@ func (d *DictData) SetStr(k string, v Value) { d.Set(FromString(k), v) }
 // fill it in order, and every Reset clears what they filled), so only the
 // entries are cleared: a reset of an empty dict costs nothing.
 func (d *DictData) Reset(n int) {
-	if len(d.keys) > 0 {
+	if d.sharedKeys {
+		// no storage for keys: the next copy most often shares its
+		// names' again, and an add grows a dict's keys when it must
+		// (so only the values' room is checked below)
+		d.keys, d.sharedKeys = nil, false
+	}
+	if len(d.vals) > 0 {
 		clearFew(d.keys)
 		clearFew(d.vals)
 		clear(d.ix)
 	}
-	if cap(d.keys) < n || cap(d.vals) < n {
+	if cap(d.vals) < n {
 		*d = *NewDict(n)
 		return
 	}
 	*d = DictData{keyIndex: keyIndex{keys: d.keys[:0], ix: d.ix}, vals: d.vals[:0]}
+}
+
+// shareKeys makes an empty dict with room for len(keys) values and no
+// index hold vals as its values under keys, an array that nothing writes
+// (sharedKeys), at full capacity, which it keeps rather than copies.
+func (d *DictData) shareKeys(keys []Value, vals int) {
+	d.keys, d.sharedKeys = keys[:len(keys):len(keys)], true
+	d.vals = d.vals[:vals]
 }
 
 // Update sets every entry of src, in its order (Python's dict.update). An
