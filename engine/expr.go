@@ -229,7 +229,7 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		return r.evalCompare(n, sc)
 	case *syntax.CondExpr:
 		r.step("conditional expression")
-		if r.truth(r.eval(n.Cond, sc)) {
+		if r.cond(n.Cond, sc) {
 			return r.eval(n.Then, sc)
 		}
 		if n.Else == nil {
@@ -556,6 +556,77 @@ func (r *renderer) concat(a, b value.Value) value.Value {
 }
 
 func (r *renderer) evalCompare(n *syntax.Compare, sc *scope) value.Value {
+	return value.FromBool(r.compare(n, sc))
+}
+
+// cond is r.truth(r.eval(e, sc)) for an expression whose truth is all
+// that is used (an if's test, a conditional expression's, a loop
+// filter): a comparison, and/or and not of ones are decided without the
+// Values eval makes for them and the truth taken of each. The same steps
+// are charged in the same order and the same errors raised as eval's:
+// an operand's truth is taken before its operator's step only where it
+// cannot raise (truthRaises).
+func (r *renderer) cond(e syntax.Expr, sc *scope) bool {
+	if condsByEval {
+		return r.truth(r.eval(e, sc))
+	}
+	switch n := e.(type) {
+	case *syntax.Compare:
+		return r.compare(n, sc)
+	case *syntax.Binary:
+		if n.Op != "and" && n.Op != "or" {
+			break
+		}
+		op := "operator and" // eval's step names, constants
+		if n.Op == "or" {
+			op = "operator or"
+		}
+		var l bool
+		if truthRaises(n.L) {
+			v := r.eval(n.L, sc)
+			r.step(op)
+			l = r.truth(v)
+		} else {
+			l = r.cond(n.L, sc)
+			r.step(op)
+		}
+		if l != (n.Op == "and") {
+			return l // and of a false operand, or of a true one
+		}
+		return r.cond(n.R, sc)
+	case *syntax.Unary:
+		if n.Op != "not" || truthRaises(n.X) {
+			break
+		}
+		x := r.cond(n.X, sc)
+		r.pos = n.P
+		if !r.spent(budget.Step) {
+			r.chargeNamed(budget.Step, "operator", n.Op)
+		}
+		return !x
+	}
+	return r.truth(r.eval(e, sc))
+}
+
+// condsByEval makes cond take the truth of eval's value for every
+// expression: set only by the test that holds cond to it.
+var condsByEval bool
+
+// truthRaises reports whether the truth of e's value may raise (an
+// undefined's, in strict mode), as that of a comparison or of a not,
+// which are bools, never does.
+func truthRaises(e syntax.Expr) bool {
+	switch n := e.(type) {
+	case *syntax.Compare:
+		return false
+	case *syntax.Unary:
+		return n.Op != "not"
+	}
+	return true
+}
+
+// compare evaluates a (chained) comparison.
+func (r *renderer) compare(n *syntax.Compare, sc *scope) bool {
 	l := r.operand(n.First, sc)
 	for _, op := range n.Ops {
 		rv := r.operand(op.X, sc)
@@ -585,11 +656,11 @@ func (r *renderer) evalCompare(n *syntax.Compare, sc *scope) value.Value {
 			value.Throwf(errs.Internal, "unknown comparison %s", op.Op)
 		}
 		if !ok {
-			return value.False
+			return false
 		}
 		l = rv
 	}
-	return value.True
+	return true
 }
 
 func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {

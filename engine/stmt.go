@@ -97,7 +97,7 @@ func (r *renderer) exec(st syntax.Stmt, sc *scope) {
 		for {
 			r.pos = n.P
 			r.step("if")
-			if r.truth(r.eval(n.Cond, sc)) {
+			if r.cond(n.Cond, sc) {
 				r.execStmts(n.Body, sc)
 				return
 			}
@@ -291,7 +291,7 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 				break
 			}
 			r.assign(n.Target, it, inner)
-			if r.truth(r.eval(n.Filter, inner)) {
+			if r.cond(n.Filter, inner) {
 				kept = append(kept, it)
 			}
 		}
