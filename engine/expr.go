@@ -628,7 +628,8 @@ func truthRaises(e syntax.Expr) bool {
 // compare evaluates a (chained) comparison.
 func (r *renderer) compare(n *syntax.Compare, sc *scope) bool {
 	l := r.operand(n.First, sc)
-	for _, op := range n.Ops {
+	for i := range n.Ops {
+		op := &n.Ops[i] // not a copy of each
 		rv := r.operand(op.X, sc)
 		r.pos = op.P
 		r.step("comparison")

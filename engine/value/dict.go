@@ -469,7 +469,11 @@ func (d *DictData) Reset(n int) {
 		*d = *NewDict(n)
 		return
 	}
-	*d = DictData{keyIndex: keyIndex{keys: d.keys[:0], ix: d.ix}, vals: d.vals[:0]}
+	// field by field, not a struct literal: that stores every field
+	// again, pointers with their write barriers (a render resets its
+	// top-level dict twice)
+	d.keys, d.vals = d.keys[:0], d.vals[:0]
+	d.size, d.dataOnly = 0, false
 }
 
 // shareKeys makes an empty dict with room for len(keys) values and no
