@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -46,6 +47,12 @@ func FuzzLex(f *testing.F) {
 		}
 		if len(toks) > 2*len(src)+2 {
 			t.Fatalf("%d tokens for %d bytes", len(toks), len(src))
+		}
+		// the search of one opener byte with IndexByte (oneFirst) finds
+		// what the test of every byte finds
+		slow, serr := lexAllWith(src, fuzzOpts(ob), func(lx *lexer) { lx.oneFirst = false })
+		if fmt.Sprint(toks, lerr) != fmt.Sprint(slow, serr) {
+			t.Fatalf("fast search %v %v, byte by byte %v %v", toks, lerr, slow, serr)
 		}
 	})
 }

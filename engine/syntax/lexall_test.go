@@ -3,8 +3,16 @@ package syntax
 // lexAll tokenizes a whole source (normalising it first) for tests and
 // fuzzing; it returns the tokens before EOF or the lexing error.
 func lexAll(src string, opts Options) (toks []token, lerr *lexError) {
+	return lexAllWith(src, opts, nil)
+}
+
+// lexAllWith is lexAll with the lexer set up by adjust (nil: as made).
+func lexAllWith(src string, opts Options, adjust func(*lexer)) (toks []token, lerr *lexError) {
 	norm, _ := normalize(src, opts.KeepTrailingNewline)
 	lx := newLexer(norm, opts)
+	if adjust != nil {
+		adjust(lx)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*lexError)

@@ -158,6 +158,11 @@ type lexer struct {
 	alts         []altKind // root alternatives in Jinja's match order (raw excluded)
 	first        [256]bool // first bytes of the tag openers
 	slowRoot     bool      // line prefixes set: every position is a candidate
+	// oneFirst is set when the openers share their first byte, only, and
+	// no line prefix is set (the default delimiters' '{'): findOpener
+	// then jumps between its occurrences with IndexByte, not a test a byte
+	oneFirst bool
+	only     byte
 }
 
 // resolveDelims fills empty tag delimiters with Jinja's defaults.
@@ -219,6 +224,9 @@ func newLexer(src string, opts Options) *lexer {
 	lx.first[d.BlockStart[0]] = true
 	lx.first[d.VariableStart[0]] = true
 	lx.first[d.CommentStart[0]] = true
+	if b := d.BlockStart[0]; !lx.slowRoot && d.VariableStart[0] == b && d.CommentStart[0] == b {
+		lx.oneFirst, lx.only = true, b
+	}
 	return lx
 }
 
@@ -370,6 +378,21 @@ func (lx *lexer) matchAlt(k altKind, q int) (sg byte, end int, ok bool) {
 // `(.*?)(?:raw|openers...)` root rule.
 func (lx *lexer) findOpener(p int) (q int, k altKind, sg byte, end int) {
 	s := lx.src
+	if lx.oneFirst {
+		// the text between tags is most of a long template: memchr
+		// speed through it, the same positions tried in the same order
+		for q = p; q < len(s); q++ {
+			i := strings.IndexByte(s[q:], lx.only)
+			if i < 0 {
+				break
+			}
+			q += i
+			if k, sg, end, ok := lx.openerAt(q); ok {
+				return q, k, sg, end
+			}
+		}
+		return -1, 0, 0, 0
+	}
 	for q = p; q < len(s); q++ {
 		c := s[q]
 		if !lx.first[c] {
@@ -377,18 +400,27 @@ func (lx *lexer) findOpener(p int) (q int, k altKind, sg byte, end int) {
 				continue
 			}
 		}
-		if c == lx.d.BlockStart[0] {
-			if sg, end, ok := lx.matchRaw(q); ok {
-				return q, altRaw, sg, end
-			}
-		}
-		for _, a := range lx.alts {
-			if sg, end, ok := lx.matchAlt(a, q); ok {
-				return q, a, sg, end
-			}
+		if k, sg, end, ok := lx.openerAt(q); ok {
+			return q, k, sg, end
 		}
 	}
 	return -1, 0, 0, 0
+}
+
+// openerAt matches an opener at q: raw first, then the alternatives in
+// Jinja's order.
+func (lx *lexer) openerAt(q int) (k altKind, sg byte, end int, ok bool) {
+	if lx.src[q] == lx.d.BlockStart[0] {
+		if sg, end, ok := lx.matchRaw(q); ok {
+			return altRaw, sg, end, true
+		}
+	}
+	for _, a := range lx.alts {
+		if sg, end, ok := lx.matchAlt(a, q); ok {
+			return a, sg, end, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 // stripText applies the OptionalLStrip rule of Jinja's lexer to the text
