@@ -485,7 +485,10 @@ func (c *Copier) scalarList(t []any) (Value, bool) {
 			items[i], _ = fromScalar(e) // a scalar, as the pass above found
 		}
 	}
-	return copiedList(ld, items, 0), true
+	// copiedList with its sum already made: 8 a slot and a string's
+	// bytes (TestScalarListAsWalk holds it to the walk's)
+	ld.Items, ld.dataOnly, ld.size = items, true, int64(n)*8+int64(size)+1
+	return Value{k: List, ref: ld}, true
 }
 
 // fromScalar is the value of x when it is a bool, an int, an int64, a
