@@ -72,11 +72,16 @@ func (c *chunks[T]) take(n int) []T {
 	return a[:n:n]
 }
 
-// reset clears the items taken and makes every array available again.
+// reset clears the items taken and makes every array available again:
+// those up to cur, as take leaves the ones past it untouched (a pooled
+// renderer's arena keeps the arrays a large render grew, and the one-line
+// renders after it paid a store for each of them).
 func (c *chunks[T]) reset() {
-	for i, a := range c.list {
-		clearFew(a)
-		c.list[i] = a[:0]
+	for i := 0; i <= c.cur && i < len(c.list); i++ {
+		if a := c.list[i]; len(a) > 0 {
+			clearFew(a)
+			c.list[i] = a[:0]
+		}
 	}
 	c.cur = 0
 }

@@ -74,3 +74,36 @@ func TestCopyThroughArena(t *testing.T) {
 		t.Errorf("a copy through a warm arena allocated %.0f times, want 1 (the top-level dict)", n)
 	}
 }
+
+// An Arena's Reset clears every array a render took storage from, and
+// only those are touched: after renders that grew several arrays and
+// renders that used a few slots of the first, every array is empty and
+// all its storage zero, and what take hands out is zero.
+func TestArenaResetClearsEveryArray(t *testing.T) {
+	var a Arena
+	for round, n := range []int{3000, 5, 40000, 70, 9000} {
+		for i := 0; i < n; i += 7 {
+			items := a.vals.take(7)
+			for j := range items {
+				if items[j].k != Undefined || items[j].s != "" {
+					t.Fatalf("round %d: take handed out a slot still holding a value", round)
+				}
+				items[j] = FromString("x")
+			}
+		}
+		a.Reset()
+		if len(a.vals.list) < 2 {
+			t.Fatalf("round %d: %d arrays, the test wants several", round, len(a.vals.list))
+		}
+		for i, arr := range a.vals.list {
+			if len(arr) != 0 {
+				t.Fatalf("round %d: array %d keeps %d items after Reset", round, i, len(arr))
+			}
+			for _, v := range arr[:cap(arr)] {
+				if v.s != "" {
+					t.Fatalf("round %d: array %d holds a value after Reset", round, i)
+				}
+			}
+		}
+	}
+}
