@@ -41,6 +41,24 @@ func (r *renderer) innerIndex(name string, sc *scope) int {
 	return sc.find(name)
 }
 
+// rootDataIndex is where a name's lookup from sc ends when sc is the
+// root scope of a render and binds nothing yet (top-level code before any
+// set: a condition, most of a prompt) and the name's index guess (slot)
+// in the render's data is right: the index there, else -1, and the
+// lookup takes the full way. Small enough to inline at the three sites
+// of a name's lookup, which then charge the name and read the value,
+// with no call between them and the data: the full way's three calls
+// and two misses were most of a name's cost.
+func (r *renderer) rootDataIndex(name string, sc *scope, slot *atomic.Int32) int {
+	if sc.parent != nil || len(sc.vars) != 0 || sc.isolated || r.data == nil {
+		return -1
+	}
+	if i := int(slot.Load()); r.data.HasStrAt(i, name) {
+		return i
+	}
+	return -1
+}
+
 // lookupOuter is lookupNameAt past the innermost scope sc, which did not
 // bind name: the enclosing scopes (each charged a slot), then the data,
 // the globals and self.
@@ -77,6 +95,9 @@ func (r *renderer) operand(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
 	case *syntax.Name:
 		// eval's Name case
+		if i := r.rootDataIndex(n.Name, sc, &n.Slot); i >= 0 && r.spent(budget.Elem) {
+			return r.data.ValAt(i)
+		}
 		if i := r.innerIndex(n.Name, sc); i >= 0 {
 			return sc.vars[i].val
 		}
@@ -103,7 +124,12 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		return n.Value
 	case *syntax.Name:
 		// lookupNameAt written out: a name the innermost scope binds (a
-		// loop's item, a macro's argument) is read where eval returns it
+		// loop's item, a macro's argument) is read where eval returns it,
+		// so is a top-level name of the data (rootDataIndex; a failed
+		// spent leaves the charge to innerIndex)
+		if i := r.rootDataIndex(n.Name, sc, &n.Slot); i >= 0 && r.spent(budget.Elem) {
+			return r.data.ValAt(i)
+		}
 		if i := r.innerIndex(n.Name, sc); i >= 0 {
 			return sc.vars[i].val
 		}
@@ -113,7 +139,9 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 		// (the Name case above) with no call of eval for it
 		var x value.Value
 		if nm, ok := n.X.(*syntax.Name); ok {
-			if i := r.innerIndex(nm.Name, sc); i >= 0 {
+			if i := r.rootDataIndex(nm.Name, sc, &nm.Slot); i >= 0 && r.spent(budget.Elem) {
+				x = r.data.ValAt(i)
+			} else if i := r.innerIndex(nm.Name, sc); i >= 0 {
 				x = sc.vars[i].val
 			} else {
 				x = r.lookupOuter(nm.Name, sc, &nm.Slot)

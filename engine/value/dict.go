@@ -408,6 +408,12 @@ func (d *DictData) GetStrAt(k string, guess int) (Value, int, bool) {
 	return d.vals[i], i, true
 }
 
+// HasStrAt reports whether the key at i is the string k (i may be out of
+// range): IndexStr's guess, for a caller that tries it inline.
+func (d *DictData) HasStrAt(i int, k string) bool {
+	return uint(i) < uint(len(d.keys)) && d.keys[i].k == String && d.keys[i].s == k
+}
+
 // IndexStr returns the index of the string key k (-1 when absent) with a
 // guess at it: when the key at guess is the string k, that is the entry
 // (a dict's keys are unique), with no scan or hash; otherwise the lookup
