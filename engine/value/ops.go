@@ -321,6 +321,19 @@ func Pos(c Ctx, a Value) Value {
 // Equal is Python's ==, charging for the bytes compared.
 func Equal(c Ctx, a, b Value) bool { return EqualFrom(c, nil, a, b) }
 
+// strEqual is EqualFrom of a and the string b: a equals b when it is a
+// string of b's length and of b's bytes, which are charged (strings of
+// different lengths are not compared).
+func strEqual(c Ctx, m *budget.Meter, a *Value, b string) bool {
+	if a.k != String || len(a.s) != len(b) {
+		return false
+	}
+	if n := int64(len(b)); !Spent(m, n) {
+		c.Charge(n, "string comparison")
+	}
+	return a.s == b
+}
+
 // EqualFrom is Equal spending from m, c.Spender(), where it can (Spent):
 // for a sort, which compares n log n times.
 func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
@@ -328,16 +341,7 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	case Bool, Int, Float:
 		return b.IsNumber() && numCompare(a, b) == 0
 	case String:
-		if b.k != String {
-			return false
-		}
-		if len(a.s) != len(b.s) {
-			return false
-		}
-		if n := int64(len(a.s)); !Spent(m, n) {
-			c.Charge(n, "string comparison")
-		}
-		return a.s == b.s
+		return b.k == String && strEqual(c, m, &a, b.s)
 	case None:
 		return b.k == None
 	case Undefined:
@@ -445,7 +449,21 @@ func Contains(c Ctx, hay, needle Value) bool {
 		// the hot loop spends straight from the meter (Spent) and falls
 		// back to Charge for the refusal: the same units either way
 		m := c.Spender()
-		for _, it := range hay.Items() {
+		items := hay.Items()
+		if needle.k == String {
+			// EqualFrom(it, needle) for a string needle, which only a
+			// string item can equal: no call and no copy of each item
+			for i := range items {
+				if !Spent(m, budget.Elem) {
+					c.Charge(budget.Elem, "membership test")
+				}
+				if strEqual(c, m, &items[i], needle.s) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, it := range items {
 			if !Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "membership test")
 			}
