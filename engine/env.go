@@ -36,9 +36,10 @@ type Environment struct {
 	// render's values, so what a render copies in may be stored in the
 	// renderer's arena and handed out again to the next (value.Arena)
 	engineOnly bool
-	// defaultLimits is the resolved limits of a render whose options set
-	// none (resolvedLimits)
-	defaultLimits budget.Limits
+	// defaultMeter is the meter of a render whose options set no limit,
+	// made once (meterFor): the environment's limits, resolved, nothing
+	// spent
+	defaultMeter budget.Meter
 	// trusted templates, parsed on first use
 	trusted map[string]*trustedTemplate
 }
@@ -119,7 +120,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 	// no host code can see a render's values: its copy-in may use the
 	// renderer's arena again (bindData, putRenderer)
 	e.engineOnly = len(o.Filters) == 0 && len(o.Tests) == 0 && !c.SawObject()
-	e.defaultLimits = e.limitsFor(RenderOptions{}).Resolved()
+	e.defaultMeter = budget.MeterFor(e.limitsFor(RenderOptions{}).Resolved())
 	e.trusted = make(map[string]*trustedTemplate, len(o.Templates))
 	for _, k := range ordered.Keys(o.Templates) {
 		e.trusted[k] = &trustedTemplate{src: o.Templates[k]}
@@ -162,13 +163,14 @@ func (e *Environment) loadTrusted(name string) (*Template, error, bool) {
 	return tt.t, tt.err, true
 }
 
-// resolvedLimits is limitsFor(ro).Resolved(), the environment's own when
-// ro sets no limit (the common render, which then builds none).
-func (e *Environment) resolvedLimits(ro RenderOptions) budget.Limits {
+// meterFor returns the meter of a render under ro's limits: the
+// environment's own, copied, when ro sets none (the common render, which
+// then resolves nothing).
+func (e *Environment) meterFor(ro RenderOptions) budget.Meter {
 	if ro.Limits.IsZero() {
-		return e.defaultLimits
+		return e.defaultMeter
 	}
-	return e.limitsFor(ro).Resolved()
+	return budget.MeterFor(e.limitsFor(ro).Resolved())
 }
 
 func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
