@@ -158,11 +158,11 @@ type lexer struct {
 	alts         []altKind // root alternatives in Jinja's match order (raw excluded)
 	first        [256]bool // first bytes of the tag openers
 	slowRoot     bool      // line prefixes set: every position is a candidate
-	// oneFirst is set when the openers share their first byte, only, and
-	// no line prefix is set (the default delimiters' '{'): findOpener
-	// then jumps between its occurrences with IndexByte, not a test a byte
+	// oneFirst is set when the openers share their first byte (the
+	// block start's) and no line prefix is set (the default delimiters'
+	// '{'): findOpener then jumps between its occurrences with
+	// IndexByte, not a test a byte
 	oneFirst bool
-	only     byte
 }
 
 // resolveDelims fills empty tag delimiters with Jinja's defaults.
@@ -224,9 +224,8 @@ func newLexer(src string, opts Options) *lexer {
 	lx.first[d.BlockStart[0]] = true
 	lx.first[d.VariableStart[0]] = true
 	lx.first[d.CommentStart[0]] = true
-	if b := d.BlockStart[0]; !lx.slowRoot && d.VariableStart[0] == b && d.CommentStart[0] == b {
-		lx.oneFirst, lx.only = true, b
-	}
+	b := d.BlockStart[0]
+	lx.oneFirst = !lx.slowRoot && d.VariableStart[0] == b && d.CommentStart[0] == b
 	return lx
 }
 
@@ -382,7 +381,7 @@ func (lx *lexer) findOpener(p int) (q int, k altKind, sg byte, end int) {
 		// the text between tags is most of a long template: memchr
 		// speed through it, the same positions tried in the same order
 		for q = p; q < len(s); q++ {
-			i := strings.IndexByte(s[q:], lx.only)
+			i := strings.IndexByte(s[q:], lx.d.BlockStart[0])
 			if i < 0 {
 				break
 			}

@@ -424,10 +424,8 @@ func (d *DictData) IndexStr(k string, guess int) int {
 	if d == nil {
 		return -1
 	}
-	if uint(guess) < uint(len(d.keys)) {
-		if key := &d.keys[guess]; key.k == String && key.s == k {
-			return guess
-		}
+	if d.HasStrAt(guess, k) {
+		return guess
 	}
 	if d.ix == nil {
 		return d.scanStr(k) // a row's keys when the guess was another shape's

@@ -450,24 +450,14 @@ func Contains(c Ctx, hay, needle Value) bool {
 		// back to Charge for the refusal: the same units either way
 		m := c.Spender()
 		items := hay.Items()
-		if needle.k == String {
-			// EqualFrom(it, needle) for a string needle, which only a
-			// string item can equal: no call and no copy of each item
-			for i := range items {
-				if !Spent(m, budget.Elem) {
-					c.Charge(budget.Elem, "membership test")
-				}
-				if strEqual(c, m, &items[i], needle.s) {
-					return true
-				}
-			}
-			return false
-		}
-		for _, it := range items {
+		for i := range items {
 			if !Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "membership test")
 			}
-			if EqualFrom(c, m, it, needle) {
+			// a string needle, which only a string item can equal, is
+			// EqualFrom's string case without the call and the copies
+			if needle.k == String && strEqual(c, m, &items[i], needle.s) ||
+				needle.k != String && EqualFrom(c, m, items[i], needle) {
 				return true
 			}
 		}
