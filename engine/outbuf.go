@@ -39,6 +39,13 @@ type outBuf struct {
 	owned bool
 	sb    strings.Builder
 	spare []byte
+	// first is the string of the write that started cur when cur was
+	// empty (renderer.write's inline path sets it): when the buffer ends
+	// holding that write alone, String returns it, not a copy. An output
+	// that is one literal or one value (a condition's 'yes', a
+	// template that prints one document) then allocates nothing, as
+	// strings.TrimSpace returns part of its argument.
+	first string
 }
 
 // Len is the bytes written.
@@ -135,6 +142,10 @@ func (b *outBuf) String() string {
 		return s
 	}
 	if len(b.full) == 0 {
+		if len(b.cur) == len(b.first) && len(b.cur) > 0 {
+			// nothing was written after first: cur holds its bytes
+			return b.first
+		}
 		return string(b.cur)
 	}
 	var sb strings.Builder
@@ -166,6 +177,7 @@ func (b *outBuf) writeTo(w io.Writer) error {
 // reset empties b, keeping the current chunk's storage when it is at
 // most keep bytes.
 func (b *outBuf) reset(keep int) {
+	b.first = ""
 	clear(b.full)
 	b.full, b.fullN = b.full[:0], 0
 	if b.owned || b.spare != nil || b.cur == nil {

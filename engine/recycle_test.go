@@ -336,3 +336,69 @@ func TestOwnsOutput(t *testing.T) {
 		}
 	}
 }
+
+// An output that is one write alone is that write's string (outBuf.first):
+// a one-literal condition returns the template's own text and allocates
+// nothing; any write after it, a spill to a second chunk or a render to a
+// writer makes the output a copy again, and it always equals what was
+// written.
+func TestSingleWriteOutputShared(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Repeat("d", 300)
+	for _, c := range []struct {
+		src, want string
+		shared    string // "" for a copy
+	}{
+		{`{{ 'yes' if (score > 0.7 and 'urgent' in tags) else 'no' }}`, "yes", ""},
+		{`{{ doc }}`, doc, doc},
+		{`{{ doc }}{{ '' }}`, doc, doc}, // an empty write adds nothing
+		{`{{ '' }}{{ doc }}`, doc, doc}, // nor before it
+		{`{{ doc }}!`, doc + "!", ""},
+		{`{{ doc }}{{ doc }}`, doc + doc, ""},
+		{`{% if false %}x{% endif %}`, "", ""},
+	} {
+		tpl, err := env.Parse("t", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := map[string]any{"score": 0.82, "tags": []any{"urgent"}, "doc": doc}
+		for i := 0; i < 3; i++ { // the pooled renderer's second and third renders too
+			out, err := tpl.Render(data)
+			if err != nil || out != c.want {
+				t.Fatalf("%s: %q, %v", c.src, out, err)
+			}
+			if c.shared != "" && unsafe.StringData(out) != unsafe.StringData(c.shared) {
+				t.Fatalf("%s: the one value written was copied", c.src)
+			}
+			if c.shared == "" && len(out) > 0 && unsafe.StringData(out) == unsafe.StringData(doc) {
+				t.Fatalf("%s: an output of several writes is the first one's string", c.src)
+			}
+			ctx, err := env.Prepare(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sb strings.Builder
+			if _, err := tpl.RenderTo(&sb, ctx, RenderOptions{}); err != nil || sb.String() != c.want {
+				t.Fatalf("%s RenderTo: %q, %v", c.src, sb.String(), err)
+			}
+		}
+	}
+	lit, err := env.Parse("lit", `{{ 'yes' if x else 'no' }}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, err := env.Prepare(map[string]any{"x": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if r, err := lit.RenderContext(ctx, RenderOptions{}); err != nil || r.Output != "yes" {
+			t.Fatal(r.Output, err)
+		}
+	}); n != 0 {
+		t.Fatalf("a one-literal render from a context allocated %v times", n)
+	}
+}

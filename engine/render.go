@@ -556,6 +556,9 @@ func (r *renderer) write(s string) {
 	// the room of its current chunk (dest and appendTo's loop, inline)
 	if b := &r.root; r.capturing == 0 && !r.suppress && len(s) <= cap(b.cur)-len(b.cur) &&
 		int64(b.fullN+len(b.cur)+len(s)) <= r.meter.Limits.OutputBytes {
+		if len(b.cur) == 0 {
+			b.first = s // String returns it if nothing follows
+		}
 		b.cur = append(b.cur, s...)
 		return
 	}

@@ -78,9 +78,11 @@ func (c *chunks[T]) take(n int) []T {
 // renders after it paid a store for each of them).
 func (c *chunks[T]) reset() {
 	for i := 0; i <= c.cur && i < len(c.list); i++ {
-		if a := c.list[i]; len(a) > 0 {
-			clearFew(a)
-			c.list[i] = a[:0]
+		if len(c.list[i]) > 0 {
+			clearFew(c.list[i])
+			// sliced in place: the compiler stores the length alone, no
+			// pointer and no write barrier check
+			c.list[i] = c.list[i][:0]
 		}
 	}
 	c.cur = 0

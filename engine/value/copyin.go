@@ -251,7 +251,9 @@ func (c *Copier) copyPlaced(vals []any, out []Value) (err error) {
 	defer recoverCopy(&err)
 	out = out[:len(c.top)]
 	for i, k := range c.top {
-		out[i] = c.walkAt(nil, k, vals[i])
+		if !c.topValue(vals[i], &out[i]) {
+			out[i] = c.walkAt(nil, k, vals[i])
+		}
 		if !c.takeBytes(len(k)) {
 			return c.bytesError("<root>", len(k))
 		}
@@ -410,22 +412,10 @@ func recoverCopy(err *error) {
 // from the same totals), so it stops at the same value with the same
 // refusal, now named. A refused copy costs its walk twice, never more.
 func (c *Copier) walkAt(prefix []string, name string, x any) Value {
-	if c.entries <= MaxGraphEntries && len(prefix) == 0 {
-		// scalars need no path and no walk
-		switch t := x.(type) {
-		case string:
-			if c.takeBytes(len(t)) {
-				return FromString(t)
-			}
-			// over the ceiling: the walk below refuses it, naming the path
-		case []any:
-			if v, ok := c.scalarList(t); ok {
-				return v
-			}
-		default:
-			if v, ok := fromScalar(x); ok {
-				return v
-			}
+	if len(prefix) == 0 {
+		var v Value
+		if c.topValue(x, &v) {
+			return v
 		}
 	}
 	saved := c.save()
@@ -448,20 +438,49 @@ func (c *Copier) walkAt(prefix []string, name string, x any) Value {
 	panic(errs.New(errs.Internal, "copy-in: the retraced walk was not refused"))
 }
 
+// topValue copies x, a top-level value, into *out when it is a scalar or
+// a short list of scalars (scalarList): those need no path and no walk.
+// It reports false, *out untouched, for anything else and for a string
+// over the byte ceiling, which the walk then refuses, naming the path.
+// copyPlaced tries it before walkAt, whose frame (the walk's state, its
+// path) a scalar does not need, and it writes in place: a returned Value
+// is 48 bytes copied again at every return (141 of a one-line
+// condition's 4,774 instructions a render).
+func (c *Copier) topValue(x any, out *Value) bool {
+	if c.entries > MaxGraphEntries {
+		return false
+	}
+	switch t := x.(type) {
+	case string:
+		if c.takeBytes(len(t)) {
+			*out = FromString(t)
+			return true
+		}
+		return false
+	case []any:
+		return c.scalarList(t, out)
+	}
+	if v, ok := fromScalar(x); ok {
+		*out = v
+		return true
+	}
+	return false
+}
+
 // maxScalarList is the longest list scalarList copies.
 const maxScalarList = 16
 
 // scalarList copies t, a list at the top of the data, as the walk does
 // when it is short and holds only strings, ints, floats, bools and nils
 // (a list of tags, of scores), without the walk's recovery, frames and
-// type switch for each item: about a third of a one-line condition's
+// type switch for each item, into *out: about a third of a one-line condition's
 // copy-in. It reports false with the Copier as it was when t holds
 // anything else or a ceiling would refuse it (tested before any storage
 // is taken), and the walk copies t, naming any refusal.
-func (c *Copier) scalarList(t []any) (Value, bool) {
+func (c *Copier) scalarList(t []any, out *Value) bool {
 	n := len(t)
 	if n == 0 || n > maxScalarList || c.entries+n > MaxGraphEntries {
-		return Value{}, false
+		return false
 	}
 	size := 0
 	for _, e := range t {
@@ -470,11 +489,11 @@ func (c *Copier) scalarList(t []any) (Value, bool) {
 			size += len(e)
 		case int, int64, float64, bool, nil:
 		default:
-			return Value{}, false
+			return false
 		}
 	}
 	if !c.takeBytes(size) {
-		return Value{}, false
+		return false
 	}
 	c.entries += n
 	ld, items := c.arena.listWith(n)
@@ -488,7 +507,8 @@ func (c *Copier) scalarList(t []any) (Value, bool) {
 	// copiedList with its sum already made: 8 a slot and a string's
 	// bytes (TestScalarListAsWalk holds it to the walk's)
 	ld.Items, ld.dataOnly, ld.size = items, true, int64(n)*8+int64(size)+1
-	return Value{k: List, ref: ld}, true
+	*out = Value{k: List, ref: ld}
+	return true
 }
 
 // fromScalar is the value of x when it is a bool, an int, an int64, a
