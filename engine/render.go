@@ -282,7 +282,7 @@ func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
 	// what a render recycles (kept, emptied by putRenderer) survives
 	r.renderState = renderState{}
 	if m == nil {
-		r.ownMeter = t.env.meterFor(ro)
+		t.env.setMeter(&r.ownMeter, ro)
 		m = &r.ownMeter
 	}
 	t.initRenderer(r, m, ro.Context)
