@@ -518,3 +518,35 @@ func TestScalarListAsWalk(t *testing.T) {
 		}
 	}
 }
+
+// A top-level scalar copied in place (topValue, from the first copy and
+// from a warm Copier's placed one) is the value the walk makes of it
+// nested one level down, with the same counts: the kind, the bits, a
+// string's code-point count.
+func TestTopValueAsWalk(t *testing.T) {
+	for _, x := range []any{"", "urgent", strings.Repeat("é", 9), 2.5, 0.0, 3, int64(-7), true, false, nil} {
+		var top, walk Copier
+		data := map[string]any{"v": x}
+		var d *DictData
+		for i := 0; i < 2; i++ { // the second copy is placeTop's and copyPlaced's
+			top.Reset()
+			var err error
+			if d, err = top.CopyMapInto(d, data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w, err := walk.Copy(map[string]any{"x": data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := d.GetStr("v")
+		want, _ := w.DictData().vals[0].DictData().GetStr("v")
+		if got != want {
+			t.Errorf("%#v: copied as %#v, the walk gives %#v", x, got, want)
+		}
+		// the walk counted its two maps' entries and its key "x" as well
+		if top.Entries() != walk.Entries()-2 || top.Bytes() != walk.Bytes()-1 {
+			t.Errorf("%#v: entries %d bytes %d, want %d and %d", x, top.Entries(), top.Bytes(), walk.Entries()-2, walk.Bytes()-1)
+		}
+	}
+}
