@@ -371,13 +371,18 @@ func (r *renderer) bindDict(d *value.DictData) {
 // (nil: the heap's). It returns what the copy counted.
 func copyData(c *value.Copier, dst *value.DictData, data map[string]any, arena *value.Arena) (copied, error) {
 	c.Reset()
-	defer c.Reset() // c keeps no arena and no shape of this copy
 	c.UseArena(arena)
 	d, err := c.CopyMapInto(dst, data)
 	if err != nil {
+		c.Reset()
 		return copied{}, err
 	}
-	return copied{d: d, entries: c.Entries(), bytes: c.Bytes(), sawObject: c.SawObject()}, nil
+	res := copied{d: d, entries: c.Entries(), bytes: c.Bytes(), sawObject: c.SawObject()}
+	// c keeps no arena and no shape of this copy. Not deferred:
+	// CopyMapInto returns its refusals, and a panic through it is a bug
+	// whose render fails, and the next copy resets c first.
+	c.Reset()
+	return res, nil
 }
 
 // copied is what copyData made and counted: the top-level dict, the

@@ -247,13 +247,30 @@ func (c *Copier) placeTop(data map[string]any) []any {
 // values placed in that order (placeTop): it copies them into out (as
 // long as vals), the values of a dict with the names' keys made once
 // (c.topVals).
-func (c *Copier) copyPlaced(vals []any, out []Value) (err error) {
-	defer recoverCopy(&err)
+func (c *Copier) copyPlaced(vals []any, out []Value) error {
 	out = out[:len(c.top)]
 	for i, k := range c.top {
 		if !c.topValue(vals[i], &out[i]) {
-			out[i] = c.walkAt(nil, k, vals[i])
+			// a value for the walk, which refuses by panicking: the
+			// names from here on are copied under a recovery, which
+			// the values topValue takes (most of a small data's) go
+			// without
+			return c.walkPlaced(i, vals, out)
 		}
+		if !c.takeBytes(len(k)) {
+			return c.bytesError("<root>", len(k))
+		}
+	}
+	return nil
+}
+
+// walkPlaced is copyPlaced from the name at i on, each value walked
+// (walkAt, which tries topValue first), under one recovery.
+func (c *Copier) walkPlaced(i int, vals []any, out []Value) (err error) {
+	defer recoverCopy(&err)
+	for ; i < len(c.top); i++ {
+		k := c.top[i]
+		out[i] = c.walkAt(nil, k, vals[i])
 		if !c.takeBytes(len(k)) {
 			return c.bytesError("<root>", len(k))
 		}
