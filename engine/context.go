@@ -211,7 +211,7 @@ func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
 	if c == nil {
 		c = &Context{}
 	}
-	return t.render(nil, c, nil, ro, nil)
+	return t.render(nil, c, nil, &ro, nil)
 }
 
 // RenderTo renders the template from a prepared context and writes the
@@ -229,6 +229,6 @@ func (t *Template) RenderTo(w io.Writer, c *Context, ro RenderOptions) (units in
 	}
 	// a refused render returns no units (Result{}); a writer's error
 	// comes with the render's
-	res, err := t.render(nil, c, nil, ro, w)
+	res, err := t.render(nil, c, nil, &ro, w)
 	return res.Units, err
 }

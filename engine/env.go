@@ -167,12 +167,12 @@ func (e *Environment) loadTrusted(name string) (*Template, error, bool) {
 // environment's own, copied, when ro sets none (the common render, which
 // then resolves nothing). In place, not returned: a returned Meter was
 // copied twice, a tenth of a one-line condition's fixed cost.
-func (e *Environment) setMeter(m *budget.Meter, ro RenderOptions) {
+func (e *Environment) setMeter(m *budget.Meter, ro *RenderOptions) {
 	if ro.Limits.IsZero() {
 		*m = e.defaultMeter
 		return
 	}
-	*m = budget.MeterFor(e.limitsFor(ro).Resolved())
+	*m = budget.MeterFor(e.limitsFor(*ro).Resolved())
 }
 
 func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
@@ -203,18 +203,23 @@ func (e *Environment) RenderString(name, source string, data map[string]any, ro 
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, nil, m, ro, nil)
+	return t.render(data, nil, m, &ro, nil)
 }
 
 // Render renders the template with data.
 func (t *Template) Render(data map[string]any) (string, error) {
-	r, err := t.RenderResult(data, RenderOptions{})
+	r, err := t.render(data, nil, nil, &noOptions, nil)
 	return r.Output, err
 }
 
+// noOptions is Render's options, none: read, never written, by every
+// render that takes it (a zero value made and passed at each call was
+// some twenty instructions of a one-line condition's render).
+var noOptions RenderOptions
+
 // RenderResult renders with per-render options and reports the units spent.
 func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, nil, nil, ro, nil)
+	return t.render(data, nil, nil, &ro, nil)
 }
 
 // Name returns the template's name.
@@ -250,7 +255,7 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 // a parse: RenderString); nil gives the render its own, under ro's limits.
 // With w, the output is written to w once the render succeeded, from the
 // renderer's pooled buffer, and Result.Output is empty.
-func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro RenderOptions, w io.Writer) (Result, error) {
+func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro *RenderOptions, w io.Writer) (Result, error) {
 	r := t.getRenderer(m, ro)
 	defer putRenderer(r)
 	start := r.meter.Used()

@@ -664,18 +664,18 @@ func (r *renderer) compare(n *syntax.Compare, sc *scope) bool {
 		var ok bool
 		switch op.Op {
 		case "==":
-			ok = value.Equal(r, l, rv)
+			ok = value.EqualFrom(r, nil, l, rv)
 		case "!=":
-			ok = !value.Equal(r, l, rv)
+			ok = !value.EqualFrom(r, nil, l, rv)
 		case "<":
-			ok = value.Compare(r, l, rv, "<") == -1
+			ok = value.CompareFrom(r, nil, l, rv, "<") == -1
 		case "<=":
-			c := value.Compare(r, l, rv, "<=")
+			c := value.CompareFrom(r, nil, l, rv, "<=")
 			ok = c == -1 || c == 0
 		case ">":
-			ok = value.Compare(r, l, rv, ">") == 1
+			ok = value.CompareFrom(r, nil, l, rv, ">") == 1
 		case ">=":
-			c := value.Compare(r, l, rv, ">=")
+			c := value.CompareFrom(r, nil, l, rv, ">=")
 			ok = c == 1 || c == 0
 		case "in":
 			ok = value.Contains(r, rv, l)

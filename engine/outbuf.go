@@ -39,12 +39,13 @@ type outBuf struct {
 	owned bool
 	sb    strings.Builder
 	spare []byte
-	// first is the string of the write that started cur when cur was
-	// empty (renderer.write's inline path sets it): when the buffer ends
-	// holding that write alone, String returns it, not a copy. An output
-	// that is one literal or one value (a condition's 'yes', a
-	// template that prints one document) then allocates nothing, as
-	// strings.TrimSpace returns part of its argument.
+	// first is the string of the write into the empty buffer (not owned:
+	// writeString and renderer.write's inline path set it): when the
+	// buffer ends holding that write alone, String returns it, not a
+	// copy. An output or a capture that is one literal or one value (a
+	// condition's 'yes', a macro or a template that prints one value)
+	// then allocates nothing, as strings.TrimSpace returns part of its
+	// argument.
 	first string
 }
 
@@ -71,6 +72,9 @@ func (b *outBuf) writeString(s string) {
 	if b.owned && b.ownedFits(len(s)) {
 		b.sb.WriteString(s)
 		return
+	}
+	if b.Len() == 0 {
+		b.first = s // String returns it if nothing follows
 	}
 	appendTo(b, s)
 }
@@ -141,11 +145,12 @@ func (b *outBuf) String() string {
 		b.owned = false
 		return s
 	}
+	if n := b.Len(); n > 0 && n == len(b.first) {
+		// first was written into the empty buffer and nothing after
+		// it: the buffer holds its bytes
+		return b.first
+	}
 	if len(b.full) == 0 {
-		if len(b.cur) == len(b.first) && len(b.cur) > 0 {
-			// nothing was written after first: cur holds its bytes
-			return b.first
-		}
 		return string(b.cur)
 	}
 	var sb strings.Builder

@@ -401,4 +401,9 @@ func TestSingleWriteOutputShared(t *testing.T) {
 	}); n != 0 {
 		t.Fatalf("a one-literal render from a context allocated %v times", n)
 	}
+	// Render passes every render one shared zero RenderOptions: no
+	// render writes to it
+	if noOptions != (RenderOptions{}) {
+		t.Fatalf("Render's shared options were written: %+v", noOptions)
+	}
 }

@@ -277,7 +277,7 @@ var renderers = sync.Pool{New: func() any { return new(renderer) }}
 
 // getRenderer returns a reset renderer for t: m is the meter when the
 // render shares one (RenderString), nil for its own under ro's limits.
-func (t *Template) getRenderer(m *budget.Meter, ro RenderOptions) *renderer {
+func (t *Template) getRenderer(m *budget.Meter, ro *RenderOptions) *renderer {
 	r := renderers.Get().(*renderer)
 	// what a render recycles (kept, emptied by putRenderer) survives
 	r.renderState = renderState{}

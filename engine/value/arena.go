@@ -77,6 +77,14 @@ func (c *chunks[T]) take(n int) []T {
 // renderer's arena keeps the arrays a large render grew, and the one-line
 // renders after it paid a store for each of them).
 func (c *chunks[T]) reset() {
+	if c.cur == 0 {
+		// a small render's: its first array alone
+		if len(c.list) > 0 && len(c.list[0]) > 0 {
+			clearFew(c.list[0])
+			c.list[0] = c.list[0][:0]
+		}
+		return
+	}
 	for i := 0; i <= c.cur && i < len(c.list); i++ {
 		if len(c.list[i]) > 0 {
 			clearFew(c.list[i])

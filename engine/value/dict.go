@@ -467,7 +467,9 @@ func (d *DictData) Reset(n int) {
 	if len(d.vals) > 0 {
 		clearFew(d.keys)
 		clearFew(d.vals)
-		clear(d.ix)
+		if d.ix != nil { // clear of a nil map is still a runtime call
+			clear(d.ix)
+		}
 	}
 	if cap(d.vals) < n {
 		*d = *NewDict(n)

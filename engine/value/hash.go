@@ -177,7 +177,7 @@ func keyEqual(a, b Value) bool {
 		if a.k == Float && b.k == Float && a.n == b.n {
 			return true // the same NaN finds itself, as Python's identity check does
 		}
-		return b.IsNumber() && numCompare(a, b) == 0
+		return b.IsNumber() && numCompare(&a, &b) == 0
 	case None:
 		return b.k == None
 	case Undefined:

@@ -14,7 +14,7 @@ import (
 
 // numCompare orders two numbers (int, bool or float) exactly: -1, 0, 1,
 // or 2 when a NaN makes them unordered.
-func numCompare(a, b Value) int {
+func numCompare(a, b *Value) int {
 	if a.k != Float && b.k != Float {
 		return cmp.Compare(a.n, b.n)
 	}

@@ -58,11 +58,12 @@ func TestNumCompareExact(t *testing.T) {
 		{0, math.NaN(), 2},
 		{0, math.Inf(-1), 1},
 	} {
-		if got := numCompare(FromInt(c.i), FromFloat(c.f)); got != c.want {
+		i, f := FromInt(c.i), FromFloat(c.f)
+		if got := numCompare(&i, &f); got != c.want {
 			t.Errorf("%d vs %s: %d, want %d", c.i, strconv.FormatFloat(c.f, 'g', -1, 64), got, c.want)
 		}
 		if c.want != 2 {
-			if got := numCompare(FromFloat(c.f), FromInt(c.i)); got != -c.want {
+			if got := numCompare(&f, &i); got != -c.want {
 				t.Errorf("%s vs %d: %d, want %d", strconv.FormatFloat(c.f, 'g', -1, 64), c.i, got, -c.want)
 			}
 		}

@@ -339,7 +339,7 @@ func strEqual(c Ctx, m *budget.Meter, a *Value, b string) bool {
 func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	switch a.k {
 	case Bool, Int, Float:
-		return b.IsNumber() && numCompare(a, b) == 0
+		return b.IsNumber() && numCompare(&a, &b) == 0
 	case String:
 		return b.k == String && strEqual(c, m, &a, b.s)
 	case None:
@@ -393,7 +393,7 @@ func Compare(c Ctx, a, b Value, op string) int { return CompareFrom(c, nil, a, b
 // (Spent), as EqualFrom.
 func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 	if a.IsNumber() && b.IsNumber() {
-		return numCompare(a, b) // 2 for NaN: every comparison false
+		return numCompare(&a, &b) // 2 for NaN: every comparison false
 	}
 	if a.k == String && b.k == String {
 		n := len(a.s)
