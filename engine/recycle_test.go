@@ -359,6 +359,9 @@ func TestSingleWriteOutputShared(t *testing.T) {
 		{`{{ doc }}!`, doc + "!", ""},
 		{`{{ doc }}{{ doc }}`, doc + doc, ""},
 		{`{% if false %}x{% endif %}`, "", ""},
+		{`{% set x %}{{ doc }}{% endset %}{{ x }}`, doc, doc},         // a capture of one write too
+		{`{% macro m() %}{{ doc }}{% endmacro %}{{ m() }}`, doc, doc}, // a macro's output is a capture
+		{`{% set x %}{{ doc }}!{% endset %}{{ x }}`, doc + "!", ""},   // a capture of two writes is copied
 	} {
 		tpl, err := env.Parse("t", c.src)
 		if err != nil {
