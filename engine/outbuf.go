@@ -30,14 +30,17 @@ type outBuf struct {
 	full  [][]byte
 	fullN int // bytes in full
 	cur   []byte
-	// owned: sb is a first chunk of the render's own (own) and holds
-	// everything written so far; cur is empty meanwhile. A
+	// owned: this render writes its output at the end of sb, a slab
+	// (own), from base on; cur is empty meanwhile. A slab's bytes
+	// before base are outputs already returned, substrings of it:
+	// nothing writes them again, as a strings.Builder only appends. A
 	// strings.Builder because its String is the one way the standard
 	// library turns written bytes into a string without a copy (the
 	// engine imports no unsafe). spare keeps the pooled chunk for the
 	// next render that writes to an io.Writer.
 	owned bool
 	sb    strings.Builder
+	base  int
 	spare []byte
 	// first is the string of the write into the empty buffer (not owned:
 	// writeString and renderer.write's inline path set it): when the
@@ -52,7 +55,7 @@ type outBuf struct {
 // Len is the bytes written.
 func (b *outBuf) Len() int {
 	if b.owned {
-		return b.sb.Len()
+		return b.sb.Len() - b.base
 	}
 	return b.fullN + len(b.cur)
 }
@@ -87,17 +90,19 @@ func (b *outBuf) write(p []byte) {
 	appendTo(b, p)
 }
 
-// ownedFits reports whether n more bytes fit the owned chunk. When they
-// do not, what it holds is copied into an ordinary first chunk (the one
-// copy the guess saved is spent after all) and writing goes on in
-// chunks: a builder left to grow would copy it again at every doubling.
+// ownedFits reports whether n more bytes fit the slab. When they do
+// not, what this output wrote there is copied into an ordinary first
+// chunk (the one copy the guess saved is spent after all) and writing
+// goes on in chunks: a builder left to grow would copy it again at every
+// doubling. The slab keeps its room for the next owned output, after
+// the bytes this one left there, which nothing reads.
 func (b *outBuf) ownedFits(n int) bool {
 	if n <= b.sb.Cap()-b.sb.Len() {
 		return true
 	}
-	size := max(min(max(2*b.sb.Cap(), minChunk), outChunk), b.sb.Len())
-	b.cur = append(make([]byte, 0, size), b.sb.String()...)
-	b.sb.Reset()
+	held := b.sb.String()[b.base:]
+	size := max(min(max(2*len(held), minChunk), outChunk), len(held))
+	b.cur = append(make([]byte, 0, size), held...)
 	b.owned = false
 	return false
 }
@@ -116,32 +121,51 @@ func appendTo[T string | []byte](b *outBuf, p T) {
 	}
 }
 
-// own starts b on a first chunk of size bytes of its own, which String
-// turns into the returned string without a copy when the output fits in
-// it: a render that returns a string writes its output once, not into a
-// pooled chunk and then again into the string (bigtext's 100 kB: about a
-// tenth of the render in the peers harness).
+// own starts b on room for size bytes at the end of its slab, which
+// String cuts the returned string from without a copy when the output
+// fits: a render that returns a string writes its output once, not into
+// a pooled chunk and then again into the string (bigtext's 100 kB: about
+// a tenth of the render in the peers harness). A slab holds slabOutputs
+// such outputs: one allocation of a large object per output was the
+// larger part of bigtext's render on a Firecracker VM (a fresh 106 kB
+// span per render, scavenged and faulted in again: 30 to 48 us a render,
+// where a 1.6 MB slab for 16 of them took 14 to 19 us, the same bytes
+// allocated).
 func (b *outBuf) own(size int) {
 	if !b.owned {
 		b.spare, b.cur = b.cur[:0], nil
 	}
-	b.sb.Reset()
-	b.sb.Grow(size)
+	if b.sb.Cap()-b.sb.Len() < size {
+		b.sb.Reset() // the strings cut from the old slab keep it alive
+		b.sb.Grow(slabSize(size))
+	}
+	b.base = b.sb.Len()
 	b.owned = true
 }
 
+// slabOutputs is how many outputs of the expected size a slab is made
+// for, maxSlab the most room it is made with. A returned string keeps
+// its whole slab alive, as a substring does its string: a caller that
+// keeps one output of many keeps at most maxSlab, and at most
+// slabOutputs times the output's expected size (docs/COSTS.md).
+const (
+	slabOutputs = 16
+	maxSlab     = 2 << 20
+)
+
+// slabSize is the room a slab for outputs of size bytes is made with:
+// slabOutputs of them up to maxSlab, and never less than one.
+func slabSize(size int) int {
+	return max(min(slabOutputs*size, maxSlab), size)
+}
+
 // String joins what was written into one string (one copy a byte); the
-// chunks are garbage once copied. An owned first chunk becomes the
-// string itself when it wastes at most an eighth of its room: b lets go
-// of it, and nothing writes to it again. One that would waste more is
-// copied, so a guess far too large never pins its room in a string.
+// chunks are garbage once copied. An owned output is the part of the
+// slab it was written to; the slab's room after it is the next owned
+// output's.
 func (b *outBuf) String() string {
 	if b.owned {
-		s := b.sb.String()
-		if b.sb.Cap()-len(s) > len(s)/8 {
-			s = strings.Clone(s)
-		}
-		b.sb.Reset()
+		s := b.sb.String()[b.base:]
 		b.owned = false
 		return s
 	}
@@ -167,7 +191,7 @@ func (b *outBuf) String() string {
 // writeTo writes what was written to w, chunk by chunk (no join).
 func (b *outBuf) writeTo(w io.Writer) error {
 	if b.owned {
-		_, err := io.WriteString(w, b.sb.String())
+		_, err := io.WriteString(w, b.sb.String()[b.base:])
 		return err
 	}
 	for _, c := range b.full {
@@ -186,9 +210,8 @@ func (b *outBuf) reset(keep int) {
 	clear(b.full)
 	b.full, b.fullN = b.full[:0], 0
 	if b.owned || b.spare != nil || b.cur == nil {
-		// back from an owned chunk (never reused: it may be a returned
-		// string's storage) to the pooled one
-		b.sb.Reset()
+		// back from an owned chunk to the pooled one; the slab stays
+		// for the next owned output, written after what it holds
 		b.cur, b.spare, b.owned = b.spare, nil, false
 	}
 	if cap(b.cur) > keep {

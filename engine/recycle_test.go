@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -230,9 +231,9 @@ func TestArenaNeverReusedUnderHostCode(t *testing.T) {
 }
 
 // A render that returns a string writes a large output in place of the
-// string (outBuf.own): that storage leaves the renderer with the string,
-// so no later render, of any kind (a string, to a writer, a refused
-// one), ever writes over a string an earlier render returned.
+// string, at the end of the renderer's slab (outBuf.own): a later
+// render, of any kind (a string, to a writer, a refused one), writes
+// after it or elsewhere, never over a string an earlier render returned.
 func TestReturnedOutputNeverReused(t *testing.T) {
 	env, err := NewEnvironment(Options{})
 	if err != nil {
@@ -263,55 +264,142 @@ func TestReturnedOutputNeverReused(t *testing.T) {
 			t.Fatal("the division by zero rendered")
 		}
 	}
+	shared := 0
 	for i, s := range kept {
 		if want := big + strings.Repeat(string(rune('a'+i)), 8); s != want {
 			t.Fatalf("render %d's output changed after later renders: ends %q", i, s[len(s)-8:])
 		}
+		if i > 0 {
+			p, q := uintptr(unsafe.Pointer(unsafe.StringData(kept[i-1]))), uintptr(unsafe.Pointer(unsafe.StringData(s)))
+			if q > p && q-p < maxSlab {
+				shared++ // written after the one before, in its slab
+			}
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no two outputs shared a slab: the test does not reach the reuse it guards")
 	}
 }
 
-// An owned first chunk that holds the whole output is the returned
-// string's storage (no copy); one that would waste more than an eighth
-// of its room, or an output that outgrew it, is copied; the buffer keeps
-// its pooled chunk for a later render to a writer and never the owned one.
+// Renders on many goroutines cut outputs from slabs while other
+// goroutines read the outputs returned before (go test -race: no race,
+// as no byte of a returned string is written again).
+func TestSlabOutputsConcurrent(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("slab text ", 600)
+	tpl, err := env.Parse("big", big+`{{ v }}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type output struct{ got, want string }
+	outs := make(chan output, 64)
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				v := fmt.Sprintf("g%d-%03d", g, i) // every output differs
+				out, err := tpl.Render(map[string]any{"v": v})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				outs <- output{out, big + v}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(outs) }()
+	var seen []output
+	for out := range outs {
+		seen = append(seen, out)
+		for _, o := range seen {
+			if o.got != o.want {
+				t.Fatalf("an output changed while later renders ran: ends %q, want %q", o.got[len(big):], o.want[len(big):])
+			}
+		}
+	}
+	if len(seen) != 200 {
+		t.Fatalf("%d outputs", len(seen))
+	}
+}
+
+// An owned output is cut from the buffer's slab with no copy, and the
+// next owned output is written after it in the same slab: the earlier
+// string's bytes are never written again, by a later output, by one that
+// outgrows the slab (copied out, the slab kept), or by a new slab. Between
+// owned outputs the buffer is back on its pooled chunk.
 func TestOwnedOutputHandOver(t *testing.T) {
 	var b outBuf
 	b.cur = make([]byte, 0, 64)
 	pooled := unsafe.SliceData(b.cur)
 
-	b.own(128) // a size class: Grow rounds up to one
-	owned := unsafe.StringData(b.sb.String())
+	b.own(128)
+	if b.sb.Cap() < slabSize(128) || slabSize(128) != slabOutputs*128 {
+		t.Fatalf("a slab for 128-byte outputs has room %d, want %d", b.sb.Cap(), slabOutputs*128)
+	}
 	b.writeString(strings.Repeat("x", 100))
 	b.write([]byte(strings.Repeat("x", 20)))
-	if s := b.String(); unsafe.StringData(s) != owned || s != strings.Repeat("x", 120) {
-		t.Fatal("an output that fills its owned chunk was copied")
+	x := b.String()
+	if x != strings.Repeat("x", 120) {
+		t.Fatalf("first owned output %q", x)
 	}
+	start := unsafe.StringData(x)
 	b.reset(maxPooledOutput)
-	if unsafe.SliceData(b.cur) != pooled || b.owned || b.spare != nil || b.sb.Cap() != 0 {
+	if unsafe.SliceData(b.cur) != pooled || b.owned || b.spare != nil {
 		t.Fatal("reset did not return to the pooled chunk")
 	}
 
 	b.own(128)
-	owned = unsafe.StringData(b.sb.String())
 	b.writeString(strings.Repeat("y", 50))
-	if s := b.String(); unsafe.StringData(s) == owned || s != strings.Repeat("y", 50) {
-		t.Fatal("a half-empty owned chunk was handed over")
+	y := b.String()
+	if y != strings.Repeat("y", 50) || unsafe.Pointer(unsafe.StringData(y)) != unsafe.Add(unsafe.Pointer(start), 120) {
+		t.Fatal("the second owned output was not written after the first in its slab")
 	}
 	b.reset(maxPooledOutput)
-	if unsafe.SliceData(b.cur) == owned || unsafe.SliceData(b.cur) != pooled {
-		t.Fatal("the owned chunk was kept for the next render")
-	}
 
-	b.own(16)
+	// outgrows the slab's room: copied out into chunks, joined
+	b.own(128)
+	big := strings.Repeat("z", slabOutputs*128)
 	b.writeString("0123456789")
-	b.writeString(strings.Repeat("z", 40)) // outgrows the chunk: copied out
-	b.write([]byte(strings.Repeat("w", 600)))
-	if s := b.String(); s != "0123456789"+strings.Repeat("z", 40)+strings.Repeat("w", 600) {
-		t.Fatalf("joined output %q", s)
+	b.writeString(big)
+	if s := b.String(); s != "0123456789"+big {
+		t.Fatalf("joined output of %d bytes", len(s))
 	}
 	b.reset(maxPooledOutput)
 	if unsafe.SliceData(b.cur) != pooled {
 		t.Fatal("reset after a join did not return to the pooled chunk")
+	}
+
+	// the slab's room is short of a new guess: a new slab
+	b.own(slabOutputs * 128)
+	b.writeString("w")
+	w := b.String()
+	p, lo := uintptr(unsafe.Pointer(unsafe.StringData(w))), uintptr(unsafe.Pointer(start))
+	if w != "w" || (p >= lo && p < lo+uintptr(slabOutputs*128)) {
+		t.Fatal("an output was written in a slab without room for its guess")
+	}
+	if x != strings.Repeat("x", 120) || y != strings.Repeat("y", 50) {
+		t.Fatal("a later output wrote over an earlier one")
+	}
+}
+
+// A slab is made for slabOutputs outputs of the guessed size, up to
+// maxSlab, and never with less room than the guess.
+func TestSlabSize(t *testing.T) {
+	for _, c := range []struct{ size, want int }{
+		{minOwnedOutput, slabOutputs * minOwnedOutput},
+		{103059, slabOutputs * 103059}, // bigtext: 1.6 MB for 16
+		{maxSlab / 4, maxSlab},
+		{outChunk, maxSlab},
+		{3 * maxSlab, 3 * maxSlab},
+	} {
+		if got := slabSize(c.size); got != c.want {
+			t.Errorf("slabSize(%d) = %d, want %d", c.size, got, c.want)
+		}
 	}
 }
 
