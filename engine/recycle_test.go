@@ -297,11 +297,9 @@ func TestSlabOutputsConcurrent(t *testing.T) {
 	type output struct{ got, want string }
 	outs := make(chan output, 64)
 	var wg sync.WaitGroup
-	for g := 0; g < 4; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 50; i++ {
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
 				v := fmt.Sprintf("g%d-%03d", g, i) // every output differs
 				out, err := tpl.Render(map[string]any{"v": v})
 				if err != nil {
@@ -310,7 +308,7 @@ func TestSlabOutputsConcurrent(t *testing.T) {
 				}
 				outs <- output{out, big + v}
 			}
-		}()
+		})
 	}
 	go func() { wg.Wait(); close(outs) }()
 	var seen []output
