@@ -97,10 +97,10 @@ func (b *outBuf) write(p []byte) {
 // doubling. The slab keeps its room for the next owned output, after
 // the bytes this one left there, which nothing reads.
 func (b *outBuf) ownedFits(n int) bool {
-	if n <= b.sb.Cap()-b.sb.Len() {
+	if n <= b.slabRoom() {
 		return true
 	}
-	held := b.sb.String()[b.base:]
+	held := b.ownedOutput()
 	size := max(min(max(2*len(held), minChunk), outChunk), len(held))
 	b.cur = append(make([]byte, 0, size), held...)
 	b.owned = false
@@ -135,13 +135,18 @@ func (b *outBuf) own(size int) {
 	if !b.owned {
 		b.spare, b.cur = b.cur[:0], nil
 	}
-	if b.sb.Cap()-b.sb.Len() < size {
+	if b.slabRoom() < size {
 		b.sb.Reset() // the strings cut from the old slab keep it alive
 		b.sb.Grow(slabSize(size))
 	}
 	b.base = b.sb.Len()
 	b.owned = true
 }
+
+// slabRoom is the slab's room left, ownedOutput what this render wrote
+// there (b.owned).
+func (b *outBuf) slabRoom() int       { return b.sb.Cap() - b.sb.Len() }
+func (b *outBuf) ownedOutput() string { return b.sb.String()[b.base:] }
 
 // slabOutputs is how many outputs of the expected size a slab is made
 // for, maxSlab the most room it is made with. A returned string keeps
@@ -165,9 +170,8 @@ func slabSize(size int) int {
 // output's.
 func (b *outBuf) String() string {
 	if b.owned {
-		s := b.sb.String()[b.base:]
 		b.owned = false
-		return s
+		return b.ownedOutput()
 	}
 	if n := b.Len(); n > 0 && n == len(b.first) {
 		// first was written into the empty buffer and nothing after
@@ -191,7 +195,7 @@ func (b *outBuf) String() string {
 // writeTo writes what was written to w, chunk by chunk (no join).
 func (b *outBuf) writeTo(w io.Writer) error {
 	if b.owned {
-		_, err := io.WriteString(w, b.sb.String()[b.base:])
+		_, err := io.WriteString(w, b.ownedOutput())
 		return err
 	}
 	for _, c := range b.full {
