@@ -128,8 +128,8 @@ func appendTo[T string | []byte](b *outBuf, p T) {
 // a tenth of the render in the peers harness). A slab holds slabOutputs
 // such outputs: one allocation of a large object per output was the
 // larger part of bigtext's render on a Firecracker VM (a fresh 106 kB
-// span per render, scavenged and faulted in again: 30 to 48 us a render,
-// where a 1.6 MB slab for 16 of them took 14 to 19 us, the same bytes
+// span per render, scavenged and faulted in again: 30 to 55 us a render,
+// where a 1.6 MB slab for 16 of them took 14 to 21 us, the same bytes
 // allocated).
 func (b *outBuf) own(size int) {
 	if !b.owned {
