@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"runtime/debug"
@@ -432,7 +433,7 @@ func (r *renderer) poll() {
 	}
 	r.nextPoll = r.meter.Used() + CancelCheckUnits
 	if err := r.ctx.Err(); err != nil {
-		e := errs.Wrap(errs.Budget, err)
+		e := errs.Wrap(errs.Render, errors.Join(ErrCanceled, err))
 		e.Message = "the render was cancelled by its host: " + err.Error()
 		panic(e)
 	}
