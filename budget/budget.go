@@ -59,6 +59,25 @@ func (l Limits) IsZero() bool {
 	return l.WorkUnits|l.SourceBytes|l.ASTNodes|l.NestingDepth|l.OutputBytes|l.ScratchBytes|l.CapabilityCalls == 0
 }
 
+// Lower returns l with each field by sets (non-zero) in its place where
+// l's is unset (zero: the default) or larger: limits that are l's
+// ceilings, lowered by by, never raised.
+func (l Limits) Lower(by Limits) Limits {
+	f := func(dst *int64, v int64) {
+		if v > 0 && (*dst <= 0 || v < *dst) {
+			*dst = v
+		}
+	}
+	f(&l.WorkUnits, by.WorkUnits)
+	f(&l.SourceBytes, by.SourceBytes)
+	f(&l.ASTNodes, by.ASTNodes)
+	f(&l.NestingDepth, by.NestingDepth)
+	f(&l.OutputBytes, by.OutputBytes)
+	f(&l.ScratchBytes, by.ScratchBytes)
+	f(&l.CapabilityCalls, by.CapabilityCalls)
+	return l
+}
+
 // Resolved returns l with every zero field replaced by its default.
 func (l Limits) Resolved() Limits {
 	def := func(v, d int64) int64 {

@@ -133,3 +133,26 @@ func TestChargeFastPathsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvironmentLimitsAreCeilings: a render option lowers any limit of
+// the environment's and raises none; where the environment keeps a
+// default, the option sets it.
+func TestEnvironmentLimitsAreCeilings(t *testing.T) {
+	env, _ := NewEnvironment(Options{Limits: budget.Limits{OutputBytes: 10, WorkUnits: 100000}})
+	tpl, err := env.Parse("t", "{{ 'x' * n }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *Error
+	_, err = tpl.RenderResult(map[string]any{"n": 20}, RenderOptions{Limits: budget.Limits{OutputBytes: 1000}})
+	if !errors.As(err, &e) || e.Kind != errs.Budget {
+		t.Fatalf("a render option raised the environment's output limit: %v", err)
+	}
+	_, err = tpl.RenderResult(map[string]any{"n": 8}, RenderOptions{Limits: budget.Limits{OutputBytes: 5}})
+	if !errors.As(err, &e) || e.Kind != errs.Budget {
+		t.Fatalf("a render option did not lower the output limit: %v", err)
+	}
+	if res, err := tpl.RenderResult(map[string]any{"n": 8}, RenderOptions{Limits: budget.Limits{NestingDepth: 50}}); err != nil || res.Output != "xxxxxxxx" {
+		t.Fatalf("within the limits: %q %v", res.Output, err)
+	}
+}

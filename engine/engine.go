@@ -52,7 +52,9 @@ type Options struct {
 	// StrictUndefined makes printing, iterating or testing the truth of an
 	// undefined value an error (Jinja2's StrictUndefined).
 	StrictUndefined bool
-	// Limits are the default per-render limits (zero fields: defaults).
+	// Limits are the per-render limits (zero fields: the budget's
+	// defaults), and the ceilings of every render's own
+	// (RenderOptions.Limits).
 	Limits budget.Limits
 	// Seed seeds the deterministic generator behind random and lipsum.
 	Seed uint64
@@ -68,8 +70,10 @@ type Options struct {
 
 // RenderOptions override per-render settings.
 type RenderOptions struct {
-	// Limits for this render; each non-zero field replaces the
-	// environment's (the smaller wins for work units).
+	// Limits for this render: each non-zero field lowers the
+	// environment's; it replaces it only where the environment leaves it
+	// at its default. An environment's limit is a ceiling: no render
+	// raises it.
 	Limits budget.Limits
 	// Host is per-render state of the host's registered filters (an image
 	// registry, say): they read it from their value.Ctx through the Host

@@ -196,24 +196,11 @@ func (e *Environment) setMeter(m *budget.Meter, ro *RenderOptions) {
 	*m = budget.MeterFor(e.limitsFor(*ro).Resolved())
 }
 
+// limitsFor is a render's limits: each a render option sets replaces the
+// environment's when the environment leaves it at its default or the
+// option is smaller; an environment's limit is a ceiling no render raises.
 func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
-	l := e.opts.Limits
-	o := ro.Limits
-	if o.WorkUnits > 0 && (l.WorkUnits <= 0 || o.WorkUnits < l.WorkUnits) {
-		l.WorkUnits = o.WorkUnits
-	}
-	set := func(dst *int64, v int64) {
-		if v > 0 {
-			*dst = v
-		}
-	}
-	set(&l.SourceBytes, o.SourceBytes)
-	set(&l.ASTNodes, o.ASTNodes)
-	set(&l.NestingDepth, o.NestingDepth)
-	set(&l.OutputBytes, o.OutputBytes)
-	set(&l.ScratchBytes, o.ScratchBytes)
-	set(&l.CapabilityCalls, o.CapabilityCalls)
-	return l
+	return e.opts.Limits.Lower(ro.Limits)
 }
 
 // RenderString parses and renders source in one go, parse and render both

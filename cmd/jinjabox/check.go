@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -29,24 +27,16 @@ type gotObj struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("check")
 	asJSON := fs.Bool("json", false, "one JSON object per case on stdout; the summary line goes to stderr")
 	verbose := fs.Bool("verbose", false, "also list passing and skipped cases, and per-file counts")
 	timeout := fs.Duration("timeout", casecheck.DefaultTimeout, "wall-time bound per case: a case past it is cancelled and reported as a timeout (0: none)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usageLine("check"))
-		fs.PrintDefaults()
-	}
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	files, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
 	}
 	if len(files) == 0 {
-		fs.Usage()
+		usageError(stderr, "check", "no case file given")
 		return 2
 	}
 	// Load everything first: a corrupt file is a usage error, reported
@@ -63,6 +53,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var total casecheck.Summary
 	skips := map[string]int{} // reason -> count, for the skip breakdown
 	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false) // a case's <, > and & print as themselves
 	for i, cases := range all {
 		var sum casecheck.Summary
 		for j := range cases {

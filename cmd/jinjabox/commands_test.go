@@ -92,9 +92,24 @@ func TestEveryCommandDocumented(t *testing.T) {
 			}
 			continue
 		}
-		code, _, errOut := runCLI(t, "", c.name)
-		if code != 2 || !strings.HasPrefix(errOut, usageLine(c.name)+"\n") {
-			t.Errorf("%s without arguments: code %d, stderr %q; want 2 and %q first", c.name, code, errOut, usageLine(c.name))
+		if c.name == "version" {
+			if code, out, _ := runCLI(t, "", "--version"); code != 0 || !strings.HasPrefix(out, "jinjabox ") {
+				t.Errorf("--version: code %d, output %q", code, out)
+			}
+			continue
+		}
+		// -h, --help and help CMD: the command's help on stdout, exit 0
+		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {"help", c.name}} {
+			code, out, _ := runCLI(t, "", args...)
+			if code != 0 || !strings.HasPrefix(out, usageLine(c.name)+"\n") || strings.Contains(out, "\n  -budget") {
+				t.Errorf("%v: code %d, stdout %.200q; want 0 and %q first, double-dash flags", args, code, out, usageLine(c.name))
+			}
+		}
+		// an unknown flag: three short lines, exit 2
+		code, _, errOut := runCLI(t, "", c.name, "--no-such-flag")
+		if lines := strings.Count(errOut, "\n"); code != 2 || lines != 3 ||
+			!strings.HasPrefix(errOut, "jinjabox "+c.name+": unknown flag: --no-such-flag\n"+usageLine(c.name)+"\n") {
+			t.Errorf("%s --no-such-flag: code %d, stderr %q", c.name, code, errOut)
 		}
 	}
 }

@@ -2,12 +2,15 @@
 // case corpora against it, and validates and runs methods, in process or
 // on Temporal.
 //
-//	jinjabox render [flags] TEMPLATE|- [DATA.json]
+//	jinjabox render [flags] [TEMPLATE|-] [DATA|-]
+//	jinjabox render -t 'Hello {{ name }}' -D name=World
 //	jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...
 //	jinjabox validate [--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...
 //	jinjabox exec [-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json
 //	jinjabox run [-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json
-//	jinjabox help
+//	jinjabox serve [--addr HOST:PORT] [service limits]
+//	jinjabox version
+//	jinjabox help [COMMAND]
 //
 // METHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a
 // directory holding bundle.mthds or a single .mthds. Exit status: 0 on
@@ -23,27 +26,35 @@ import (
 	"strings"
 )
 
-// commands are the commands run accepts, with their synopsis and what
-// they do: the usage text is built from this list, and each command
-// prints its own line from it on a usage error.
-var commands = []struct{ name, synopsis, summary string }{
-	{"render", "[flags] TEMPLATE|- [DATA.json]", "render a template (- reads stdin)"},
-	{"check", "[--json] [--verbose] [--timeout D] FILE.jsonl...", "run corpus cases"},
-	{"validate", "[--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...", "validate a method library: every pipe of the bundles PATH names and of the -L directories"},
-	{"exec", "[-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json", "run a method in process (local model by default)"},
-	{"run", "[-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)"},
-	{"help", "", "show this help"},
+// commands are the commands run accepts, with their synopsis, what they
+// do and (more) the rest of their help: the usage text is built from this
+// list, each command's help (-h, --help, help CMD) starts with its entry,
+// and each prints its synopsis from it on a usage error. A command adds
+// its flags to its own flag set (newFlagSet); the help lists them.
+var commands = []struct{ name, synopsis, summary, more string }{
+	{"render", "[flags] [TEMPLATE|-] [DATA|-]", "render a template to stdout (or --output FILE)", renderHelp},
+	{"check", "[--json] [--verbose] [--timeout D] FILE.jsonl...", "run corpus cases", ""},
+	{"validate", "[--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...", "validate a method library: every pipe of the bundles PATH names and of the -L directories", methodHelp},
+	{"exec", "[-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json", "run a method in process (local model by default)", methodHelp},
+	{"run", "[-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)", methodHelp},
+	{"serve", "[--addr HOST:PORT] [service limits]", "serve the playground page and the JSON render API (POST /render, POST /check)", serveHelp},
+	{"version", "", "print the version", ""},
+	{"help", "[COMMAND]", "show this help, or a command's", ""},
 }
+
+// methodHelp is the help validate, exec and run share.
+const methodHelp = `METHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a directory
+holding bundle.mthds or a single .mthds.`
 
 // usage is the help text: each command's line and what it does.
 var usage = func() string {
 	var sb strings.Builder
-	sb.WriteString("usage:\n")
+	sb.WriteString("jinjabox renders untrusted Jinja2 templates under a work budget, and runs methods.\n\nusage:\n")
 	for _, c := range commands {
 		fmt.Fprintf(&sb, "  %s\n      %s\n", strings.TrimSpace("jinjabox "+c.name+" "+c.synopsis), c.summary)
 	}
-	sb.WriteString("\nMETHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a directory\nholding bundle.mthds or a single .mthds.\n")
-	sb.WriteString("Run \"jinjabox COMMAND -h\" for a command's flags.\n")
+	sb.WriteString("\n" + methodHelp + "\n")
+	sb.WriteString("Run \"jinjabox help COMMAND\" (or \"jinjabox COMMAND --help\") for a command's flags.\n")
 	return sb.String()
 }()
 
@@ -79,12 +90,39 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdExec(args[1:], stdout, stderr)
 	case "run": // Temporal starter (run.go)
 		return cmdRun(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
+	case "version", "-V", "--version", "-version":
+		fmt.Fprintln(stdout, version())
+		return 0
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			if !isCommand(args[1]) || args[1] == "help" || args[1] == "version" {
+				if !isCommand(args[1]) {
+					fmt.Fprintf(stderr, "jinjabox: unknown command %q\n%s", args[1], usage)
+					return 2
+				}
+				fmt.Fprint(stdout, usage)
+				return 0
+			}
+			// a command's help is what its --help prints
+			return run([]string{args[1], "--help"}, stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "jinjabox: unknown command %q\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "jinjabox: unknown command %q\nRun 'jinjabox help' for the commands.\n", args[0])
 	return 2
+}
+
+// isCommand reports whether name is one of commands.
+func isCommand(name string) bool {
+	for _, c := range commands {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // parseInterspersed parses flags that may come before, between or after

@@ -44,30 +44,6 @@ func TestParseInterspersed(t *testing.T) {
 	}
 }
 
-func TestCaretExcerpt(t *testing.T) {
-	got := caret("t.j2", 2, 4, "\tab}} x")
-	want := "  --> t.j2:2:4\n  |\n2 | \tab}} x\n  | \t  ^\n"
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	// A long line is windowed around the column, and the caret still
-	// points at the same character.
-	long := strings.Repeat("a", 300) + "X" + strings.Repeat("b", 300)
-	ex := caret("t", 1, 301, long)
-	lines := strings.Split(ex, "\n")
-	src, mark := lines[2], lines[3]
-	if len(src) > excerptWidth+20 {
-		t.Errorf("excerpt not bounded: %d bytes", len(src))
-	}
-	if i := strings.IndexByte(mark, '^'); i < 0 || src[i] != 'X' {
-		t.Errorf("caret misplaced:\n%s\n%s", src, mark)
-	}
-	// Control characters from an untrusted template never reach the terminal.
-	if ex := caret("t", 1, 1, "a\x1b[31mb"); strings.Contains(ex, "\x1b") {
-		t.Errorf("escape sequence passed through: %q", ex)
-	}
-}
-
 func TestPrintError(t *testing.T) {
 	e := errs.New(errs.Syntax, "unexpected '}'")
 	src := "line one\n{{ a + }}\n"
@@ -99,8 +75,11 @@ func TestRenderCommand(t *testing.T) {
 	data := writeFile(t, "data.json", `{"name": "World"}`)
 	code, out, errOut := runCLI(t, "", "render", tpl, data, "--trim-blocks", "--budget", "100000")
 	if code == 0 {
-		if out != "Hello World!" {
-			t.Errorf("output %q", out)
+		if out != "Hello World!\n" {
+			t.Errorf("output %q, want it ending in one newline", out)
+		}
+		if code, out, _ := runCLI(t, "", "render", "-n", tpl, data); code != 0 || out != "Hello World!" {
+			t.Errorf("--no-newline: code %d, output %q", code, out)
 		}
 		return
 	}
@@ -112,7 +91,10 @@ func TestRenderCommand(t *testing.T) {
 func TestRenderUsageErrors(t *testing.T) {
 	tpl := writeFile(t, "t.j2", "x")
 	for _, args := range [][]string{
-		{"render"},
+		{"render", "-", "-"},
+		{"render", "--format", "xml", tpl},
+		{"render", "-t", "x", "a.json", "extra"},
+		{"render", "-D", "novalue", tpl},
 		{"render", tpl, "a.json", "extra"},
 		{"render", "--delimiters", "erb", tpl},
 		{"render", "--budget", "-1", tpl},
@@ -208,7 +190,7 @@ func TestExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "", "render", "../../examples/hello.j2", "../../examples/hello.json")
-	if code != 0 || out != string(want) {
-		t.Errorf("code %d, output %q, stderr %q; want %q", code, out, errOut, want)
+	if code != 0 || out != string(want)+"\n" {
+		t.Errorf("code %d, output %q, stderr %q; want %q and a newline", code, out, errOut, want)
 	}
 }

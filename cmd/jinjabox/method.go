@@ -79,18 +79,17 @@ func printProblems(w io.Writer, ps []*method.Problem) {
 // field. Exit 0: valid; 1: invalid (or PipeSignatures without
 // --allow-signatures); 2: a path names no bundle, or a usage error.
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("validate")
 	var mf methodFlags
 	mf.register(fs)
 	asJSON := fs.Bool("json", false, "print the verdict, problems and warnings as one JSON object")
 	allowSignatures := fs.Bool("allow-signatures", false, "a library whose PipeSignatures have no implementation is valid (exit 0)")
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	paths, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
 	}
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, usageLine("validate"))
+		usageError(stderr, "validate", "no PATH given")
 		return 2
 	}
 	opts, err := mf.options()
@@ -157,10 +156,10 @@ func nonNil(ps []*method.Problem) []*method.Problem {
 	return ps
 }
 
+// writeJSON writes v as indented JSON, <, > and & as themselves.
 func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
+	b, _ := marshalNoEscape(v, "  ")
+	_, _ = w.Write(b)
 }
 
 // runnable loads a library for exec or run: valid, with a pipe to run.
@@ -189,18 +188,17 @@ func runnable(paths []string, opts methodfile.Options, stderr io.Writer) (*metho
 // --docs, default the inputs file's directory) and refuses image
 // generation, search and non-text documents unless --simulate.
 func cmdExec(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("exec")
 	var mf methodFlags
 	mf.register(fs)
 	docs := fs.String("docs", "", "directory the local provider reads documents from (default: the inputs file's directory)")
 	simulate := fs.Bool("simulate", false, "answer image generation and search with placeholders instead of refusing")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	pos, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, usageLine("exec"))
+		usageError(stderr, "exec", "want METHOD and INPUTS.json")
 		return 2
 	}
 	opts, err := mf.options()
@@ -234,6 +232,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(res.Output); err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 1

@@ -9,13 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
-	"github.com/jinjabox/jinjabox/internal/casecheck"
+	"github.com/jinjabox/jinjabox/internal/dataformat"
 )
 
 // maxInput bounds what the CLI reads for a template or data file. The
@@ -23,18 +22,47 @@ import (
 // argument (a device, a huge file) from being slurped whole.
 const maxInput = 256 << 20
 
+// renderHelp is the rest of render's help.
+const renderHelp = `TEMPLATE is a file, or - for stdin (the default when neither TEMPLATE nor
+--template is given). DATA is a JSON, YAML or TOML object, by extension or
+--format, or - for stdin (JSON unless --format says otherwise); only one of
+the two can be stdin. With --template, the positional is DATA. --define
+sets names after the data file. The output ends in a newline
+(--no-newline: none) and is written only when the render succeeds.
+
+examples:
+  jinjabox render hello.j2 hello.json
+  jinjabox render -t 'Hello {{ name }}!' -D name=World
+  jinjabox render -D 'items:=[1, 2]' -t '{{ items | sum }}'
+  curl -s https://example.com/data.yaml | jinjabox render --format yaml page.j2 -
+  jinjabox render --templates ./templates page.j2 data.toml -o page.html`
+
 func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("render", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("render")
 	var (
 		o          engine.Options
 		l          budget.Limits
+		defines    defineFlag
+		inline     string
+		outPath    string
+		format     string
+		noNewline  bool
 		delims     = fs.String("delimiters", "jinja", "delimiter set: jinja ({{ }}) or nunjitsu (${{ }})")
-		name       = fs.String("name", "", "template name used in errors (default: the file name, or <stdin>)")
+		name       = fs.String("name", "", "template name used in errors (default: the file name, <stdin> or <string>)")
 		tplDir     = fs.String("templates", "", "directory of trusted templates for include/import/extends, by relative path")
 		showUnits  = fs.Bool("units", false, "print the work units spent to stderr")
 		budgetFlag = fs.Int64("budget", 0, "work-unit budget for the render (0: default 134217728)")
 	)
+	fs.StringVar(&inline, "t", "", "render this template string (same as --template)")
+	fs.StringVar(&inline, "template", "", "render this template string instead of a file")
+	fs.Var(&defines, "D", "define a name: KEY=VALUE (a string) or KEY:=JSON (same as --define; repeatable)")
+	fs.Var(&defines, "define", "define a name: KEY=VALUE (a string) or KEY:=JSON (repeatable)")
+	fs.StringVar(&format, "format", "auto", "the data's format: auto (by extension), json, yaml or toml")
+	fs.StringVar(&format, "f", "auto", "same as --format")
+	fs.StringVar(&outPath, "o", "", "same as --output")
+	fs.StringVar(&outPath, "output", "", "write the output to `FILE` (only when the render succeeds) instead of stdout")
+	fs.BoolVar(&noNewline, "n", false, "same as --no-newline")
+	fs.BoolVar(&noNewline, "no-newline", false, "do not end the output with a newline")
 	fs.BoolVar(&o.Autoescape, "autoescape", false, "HTML-escape printed values")
 	fs.BoolVar(&o.TrimBlocks, "trim-blocks", false, "remove the first newline after a block tag")
 	fs.BoolVar(&o.LstripBlocks, "lstrip-blocks", false, "strip whitespace before a block tag on its line")
@@ -47,19 +75,32 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&l.OutputBytes, "max-output-bytes", 0, "output size limit in UTF-8 bytes (0: default)")
 	fs.Int64Var(&l.ScratchBytes, "max-scratch-bytes", 0, "scratch memory limit (0: default)")
 	fs.Int64Var(&l.CapabilityCalls, "max-capability-calls", 0, "capability call limit (0: default)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, usageLine("render"))
-		fs.PrintDefaults()
+	pos, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	inlineSet := false
+	fs.Visit(func(f *flag.Flag) { inlineSet = inlineSet || f.Name == "t" || f.Name == "template" })
+	tplArg, dataArg := "-", ""
+	switch {
+	case inlineSet && len(pos) <= 1:
+		tplArg = ""
+		if len(pos) == 1 {
+			dataArg = pos[0]
 		}
+	case !inlineSet && len(pos) <= 2:
+		if len(pos) >= 1 {
+			tplArg = pos[0]
+		}
+		if len(pos) == 2 {
+			dataArg = pos[1]
+		}
+	default:
+		usageError(stderr, "render", "too many arguments")
 		return 2
 	}
-	if len(pos) < 1 || len(pos) > 2 {
-		fs.Usage()
+	if tplArg == "-" && dataArg == "-" {
+		usageError(stderr, "render", "the template and the data cannot both be read from stdin")
 		return 2
 	}
 	l.WorkUnits = *budgetFlag
@@ -80,27 +121,50 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// environment defaults; RenderString charges both to one meter.
 	o.Limits = l
 
-	src, tname, err := readTemplate(pos[0], stdin)
-	if err != nil {
-		fmt.Fprintln(stderr, "jinjabox:", err)
-		return 2
+	src, tname := inline, "<string>"
+	if !inlineSet {
+		var err error
+		if src, tname, err = readTemplate(tplArg, stdin); err != nil {
+			fmt.Fprintln(stderr, "jinjabox:", err)
+			return 2
+		}
 	}
 	if *name != "" {
 		tname = *name
 	}
 	data := map[string]any{}
-	if len(pos) == 2 {
-		raw, err := readFile(pos[1])
+	if dataArg != "" {
+		f, err := dataformat.FormatOf(format, dataArg)
 		if err != nil {
 			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
 		}
-		if data, err = casecheck.DecodeObject(raw); err != nil {
-			fmt.Fprintf(stderr, "jinjabox: %s: %v\n", pos[1], err)
+		var raw []byte
+		if dataArg == "-" {
+			raw, err = readStdin(stdin)
+		} else {
+			raw, err = readFile(dataArg)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "jinjabox:", err)
+			return 2
+		}
+		if data, err = dataformat.Decode(raw, f); err != nil {
+			fmt.Fprintf(stderr, "jinjabox: %s (%s): %v\n", dataArg, f, err)
+			return 2
+		}
+	} else if format != "auto" {
+		if _, err := dataformat.FormatOf(format, "-"); err != nil {
+			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
 		}
 	}
+	if err := defines.apply(data); err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 2
+	}
 	if *tplDir != "" {
+		var err error
 		if o.Templates, err = loadTemplates(*tplDir); err != nil {
 			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
@@ -115,9 +179,21 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		// Never print partial output: a refusal yields nothing.
 		printError(stderr, err, tname, src, o.Templates)
+		if *tplDir == "" && strings.Contains(err.Error(), "template not found") {
+			fmt.Fprintln(stderr, "hint: include, import and extends read the trusted templates of --templates DIR; none were given")
+		}
 		return 1
 	}
-	if _, err := io.WriteString(stdout, res.Output); err != nil {
+	out := res.Output
+	if !noNewline {
+		out += "\n"
+	}
+	if outPath != "" {
+		err = writeFileAtomic(outPath, out)
+	} else {
+		_, err = io.WriteString(stdout, out)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
@@ -125,6 +201,30 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "units: %d\n", res.Units)
 	}
 	return 0
+}
+
+// writeFileAtomic writes s to path through a temporary file in the same
+// directory renamed over it: a reader never sees half an output, and a
+// failed write leaves what was there.
+func writeFileAtomic(path, s string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(f, s)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 func checkLimits(l budget.Limits) error {
@@ -138,17 +238,22 @@ func checkLimits(l budget.Limits) error {
 
 func readTemplate(arg string, stdin io.Reader) (src, name string, err error) {
 	if arg == "-" {
-		b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
-		if err != nil {
-			return "", "", err
-		}
-		if len(b) > maxInput {
-			return "", "", fmt.Errorf("stdin: more than %d bytes", maxInput)
-		}
-		return string(b), "<stdin>", nil
+		b, err := readStdin(stdin)
+		return string(b), "<stdin>", err
 	}
 	b, err := readFile(arg)
 	return string(b), filepath.Base(arg), err
+}
+
+func readStdin(stdin io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxInput {
+		return nil, fmt.Errorf("stdin: more than %d bytes", maxInput)
+	}
+	return b, nil
 }
 
 func readFile(path string) ([]byte, error) {
@@ -200,10 +305,10 @@ func loadTemplates(dir string) (map[string]string, error) {
 func printError(w io.Writer, err error, name, src string, templates map[string]string) {
 	var e *engine.Error
 	if !errors.As(err, &e) {
-		fmt.Fprintf(w, "error: %s\n", sanitize(err.Error()))
+		fmt.Fprintf(w, "error: %s\n", errs.Sanitize(err.Error()))
 		return
 	}
-	fmt.Fprintf(w, "error: %s\n", sanitize(e.Error()))
+	fmt.Fprintf(w, "error: %s\n", errs.Sanitize(e.Error()))
 	line, col := e.Line, e.Col
 	if line <= 0 && e.Offset >= 0 && e.Offset <= len(src) {
 		line, col = errs.LineCol(src, e.Offset)
@@ -223,82 +328,5 @@ func printError(w io.Writer, err error, name, src string, templates map[string]s
 	if line <= 0 {
 		return
 	}
-	text, ok := sourceLine(src, line)
-	if !ok {
-		return
-	}
-	fmt.Fprint(w, caret(name, line, col, text))
-}
-
-// sourceLine returns line n (1-based) of src without its terminator.
-func sourceLine(src string, n int) (string, bool) {
-	for i := 1; ; i++ {
-		j := strings.IndexByte(src, '\n')
-		if i == n {
-			if j >= 0 {
-				src = src[:j]
-			}
-			return strings.TrimSuffix(src, "\r"), true
-		}
-		if j < 0 {
-			return "", false
-		}
-		src = src[j+1:]
-	}
-}
-
-// excerptWidth bounds the excerpt: a minified template can have one huge
-// line and the diagnostic must stay readable (and bounded).
-const excerptWidth = 100
-
-// caret renders the excerpt block. col counts code points, as errs.LineCol
-// does; tabs are kept in the caret's padding so it lines up in a terminal.
-func caret(name string, line, col int, text string) string {
-	runes := []rune(text)
-	if col < 1 {
-		col = 1
-	}
-	if col > len(runes)+1 {
-		col = len(runes) + 1
-	}
-	start, end := 0, len(runes)
-	prefix, suffix := "", ""
-	if len(runes) > excerptWidth {
-		start = max(0, col-1-excerptWidth/2)
-		end = min(len(runes), start+excerptWidth)
-		if start > 0 {
-			prefix = "..."
-		}
-		if end < len(runes) {
-			suffix = "..."
-		}
-	}
-	var pad strings.Builder
-	pad.WriteString(strings.Repeat(" ", len(prefix)))
-	for _, r := range runes[start : col-1] {
-		if r == '\t' {
-			pad.WriteByte('\t')
-		} else {
-			pad.WriteByte(' ')
-		}
-	}
-	shown := prefix + sanitize(string(runes[start:end])) + suffix
-	num := fmt.Sprint(line)
-	gutter := strings.Repeat(" ", len(num))
-	return fmt.Sprintf("%s--> %s:%d:%d\n%s |\n%s | %s\n%s | %s^\n",
-		gutter+" ", name, line, col, gutter, num, shown, gutter, pad.String())
-}
-
-// sanitize replaces control characters (other than tab) so an untrusted
-// template cannot drive the terminal through an error message.
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' {
-			return r
-		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
-			return '?'
-		}
-		return r
-	}, s)
+	fmt.Fprint(w, errs.Excerpt(name, src, line, col))
 }

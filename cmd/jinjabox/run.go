@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -26,8 +25,7 @@ import (
 // waits for it and prints the output stuff as JSON, exactly as
 // `jinjabox exec` prints it.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("run")
 	var mf methodFlags
 	mf.register(fs)
 	id := fs.String("id", "", "workflow ID (default: jinjabox-run-<uuid>)")
@@ -39,12 +37,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&ro.HeartbeatTimeout, "heartbeat-timeout", workflows.DefaultHeartbeatTimeout, "how long an activity attempt may go without a heartbeat")
 	fs.DurationVar(&ro.ScheduleToCloseTimeout, "schedule-to-close-timeout", workflows.DefaultScheduleToCloseTimeout, "one activity call's total time, retries included")
 	attempts := fs.Int("max-attempts", workflows.DefaultMaxAttempts, "attempts of one model call (-1: unlimited)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	pos, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
 	}
 	if len(pos) != 2 {
-		fmt.Fprintln(stderr, usageLine("run"))
+		usageError(stderr, "run", "want METHOD and INPUTS.json")
 		return 2
 	}
 	if *execTimeout <= 0 || ro.ActivityTimeout <= 0 || ro.HeartbeatTimeout <= 0 || ro.ScheduleToCloseTimeout <= 0 || *timeout < 0 ||
