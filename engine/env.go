@@ -79,6 +79,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 		e.opts.Seed = DefaultSeed
 	}
 	e.filters = make(map[string]builtins.FilterFunc, len(builtins.Filters)+len(o.Filters))
+	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(e.filters, builtins.Filters)
 	for _, k := range ordered.Keys(o.Filters) {
 		f := o.Filters[k]
@@ -92,6 +93,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 		delete(e.unwrapped, k) // the host's filter of that name is called
 	}
 	e.tests = make(map[string]builtins.TestFunc, len(builtins.Tests)+len(o.Tests))
+	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(e.tests, builtins.Tests)
 	for _, k := range ordered.Keys(o.Tests) {
 		t := o.Tests[k]

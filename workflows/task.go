@@ -129,8 +129,7 @@ func encode(v any) (encoded, error) {
 func payloadsSize(p *commonpb.Payload) int64 {
 	field := func(n int) int { return 1 + varintLen(n) + n }
 	keys := make([]string, 0, len(p.GetMetadata()))
-	// The sizes are summed: the order cannot matter.
-	//workflowcheck:ignore
+	//workflowcheck:ignore the sizes are summed: the order cannot matter
 	for k := range p.GetMetadata() {
 		keys = append(keys, k)
 	}
