@@ -419,7 +419,7 @@ func TestProviderDownFailsTyped(t *testing.T) {
 				p = newRecProvider(t, 0, tc.status)
 				base = p.srv.URL
 			}
-			w := worker.New(c, queue, worker.Options{})
+			w := worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: workflows.DeadlockDetectionTimeout})
 			(&workflows.Workflows{}).Register(w)
 			activities.Register(w, &activities.Activities{Provider: &activities.OpenAIProvider{BaseURL: base, Model: "m"}})
 			if err := w.Start(); err != nil {
