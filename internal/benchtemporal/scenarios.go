@@ -18,6 +18,9 @@ type Scenario struct {
 	Inputs [][]byte
 	// Note describes the scenario in the table's caption.
 	Note string
+	// Items is the items of one run (a batch's size) the per-item figures
+	// divide by; 0: one a run.
+	Items int
 }
 
 // SampleMethod is the sample method of the repository (JSON twin of
