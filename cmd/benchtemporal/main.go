@@ -144,8 +144,7 @@ func scenario(name string, window int) (*benchtemporal.Scenario, error) {
 			Note: "the 400-field PipeCompose (each field a loop over 3,000 items): its renders spread over stretches"}, nil
 	}
 	if n, ok := num("batch"); ok {
-		return &benchtemporal.Scenario{Name: name, Method: benchtemporal.BatchMethod(window), Inputs: [][]byte{benchtemporal.BatchInputs(n)}, Items: n,
-			Note: fmt.Sprintf("one PipeBatch of %d items, max_concurrency %d, each item a PipeLLM on the local provider", n, window)}, nil
+		return benchtemporal.BatchScenario(name, n, window), nil
 	}
 	return nil, fmt.Errorf("unknown scenario %q", name)
 }

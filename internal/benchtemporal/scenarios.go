@@ -60,6 +60,12 @@ func BatchMethod(window int) []byte {
 }}`)
 }
 
+// BatchScenario is one run of BatchMethod(window) over n items.
+func BatchScenario(name string, n, window int) *Scenario {
+	return &Scenario{Name: name, Method: BatchMethod(window), Inputs: [][]byte{BatchInputs(n)}, Items: n,
+		Note: fmt.Sprintf("one PipeBatch of %d items, max_concurrency %d, each item a PipeLLM on the local provider", n, window)}
+}
+
 // BatchInputs are n items.
 func BatchInputs(n int) []byte {
 	var b strings.Builder
