@@ -128,20 +128,7 @@ func (echoProvider) CompleteText(_ context.Context, req method.CompletionRequest
 
 func echoOutput(t *testing.T, lib, inputs []byte) string {
 	t.Helper()
-	m, err := method.ValidateJSON(lib, method.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := method.LoadInputs(inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := (&method.Runner{Library: m, Provider: echoProvider{}}).Run(context.Background(), mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(res.Output)
-	return string(b)
+	return runPure(t, &method.Runner{Provider: echoProvider{}}, lib, inputs)
 }
 
 // providerWorker is a cmd/worker process calling p, with its log kept

@@ -99,18 +99,8 @@ func nastyInputs(items, n int) []byte {
 // the pure runner.
 func renderUnits(t *testing.T, lib, inputs []byte) int64 {
 	t.Helper()
-	m, err := method.ValidateJSON(lib, method.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := method.LoadInputs(inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var units int64
-	if _, err := (&method.Runner{Library: m, OnRender: func(e method.RenderEvent) { units = max(units, e.Units) }}).Run(context.Background(), mem); err != nil {
-		t.Fatal(err)
-	}
+	runPure(t, &method.Runner{OnRender: func(e method.RenderEvent) { units = max(units, e.Units) }}, lib, inputs)
 	return units
 }
 
