@@ -118,11 +118,11 @@ func (c *children) start(ch method.Child) (workflow.Future, error) {
 	return c.r.startChild(typ, ch.Key, in, "the input of pipe "+strconv.Quote(ch.Pipe), ch.Pipe, ch.Item)
 }
 
-// isLeaf reports whether a pipe runs no child of its own but through a
-// condition: a PipeLLM, a PipeCompose, a PipeFunc, ... and a
-// PipeCondition, whose expression is a render (its outcome is a child
-// again, a leaf or not). A sequence, a batch and a parallel are
-// controllers: each stays a child workflow, whose history grows with its
+// isLeaf reports whether a batch page runs a pipe itself: a pipe of any
+// kind but a controller (a PipeLLM, a PipeCompose, a PipeFunc, ...), and
+// a PipeCondition, whose expression is one render (its outcome is a
+// child again, run by the same rule). A sequence, a batch and a
+// parallel stay child workflows: each one's history grows with its
 // steps, items or branches, not its parent's.
 func (r *run) isLeaf(pipe string) bool {
 	e, ok := r.lib.Pipe(pipe)
