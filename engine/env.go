@@ -243,7 +243,7 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 	r.env = t.env
 	r.meter = m
 	r.autoescape = t.env.opts.Autoescape
-	r.maxDepth = int(m.Limits.NestingDepth)
+	r.maxDepth = recursionSteps(m.Limits.NestingDepth)
 	r.rng = t.env.opts.Seed
 	r.pos = -1
 	r.fast = m

@@ -334,6 +334,17 @@ func (l *loop) Iter(c value.Ctx) []value.Value {
 	return l.items[l.i+1:]
 }
 
+// Held implements value.Holder: every item the loop can give back
+// (previtem, the current item, nextitem and the items not yet reached;
+// changeditem compares with the last), not only what iterating it yields.
+func (l *loop) Held() []value.Value {
+	held := []value.Value{l.prev, l.cur, l.last}
+	if l.str != nil {
+		return held // a string's items are one-character strings
+	}
+	return append(held, l.items...)
+}
+
 func (l *loop) Repr() string {
 	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, l.length())
 }

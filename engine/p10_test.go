@@ -47,6 +47,17 @@ func TestNamespaceDataOnlyAtEveryDepth(t *testing.T) {
 		"generator-items":        "{% set ns = namespace(a=[range]|select) %}",
 		"dict-items-view":        "{% set ns = namespace(a={'k': range}.items()) %}",
 		"super":                  "{% extends 'base' %}{% block b %}{% set ns = namespace(s=super) %}{% endblock %}",
+		// red team round 3: objects that hold values (value.Holder)
+		"cycler-macro":            "{% macro m() %}M{% endmacro %}{% set ns = namespace(c=cycler(m)) %}{{ ns.c.current() }}",
+		"cycler-macro-set":        "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% set ns.x = cycler(1, m) %}",
+		"cycler-range":            "{% set ns = namespace(c=cycler(range)) %}",
+		"cycler-bound-method":     "{% set ns = namespace(c=cycler('a'.upper)) %}",
+		"cycler-namespace-global": "{% set ns = namespace(c=cycler(namespace)) %}",
+		"cycler-list-macro":       "{% macro m() %}M{% endmacro %}{% set ns = namespace(c=cycler([m])) %}",
+		"cycler-in-cycler":        "{% macro m() %}M{% endmacro %}{% set ns = namespace(c=cycler(cycler(m))) %}",
+		"loop-previtem-macro":     "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% for i in [m, 1] %}{% set ns.x = loop %}{% endfor %}",
+		"loop-current-macro":      "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% for i in [1, m] %}{% if loop.last %}{% set ns.x = loop %}{% endif %}{% endfor %}",
+		"loop-in-list-previtem":   "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% for i in [m, 1] %}{% set ns.x = [loop] %}{% endfor %}",
 	}
 	for name, tpl := range refused {
 		cases = append(cases, sandboxCase{name, tpl, data, errs.Security, ""})
@@ -55,6 +66,8 @@ func TestNamespaceDataOnlyAtEveryDepth(t *testing.T) {
 		sandboxCase{"data-at-depth", "{% set ns = namespace(a={(1, 'x'): [{'k': (2, none)}]}) %}{{ ns.a }}", data, 0, "{(1, 'x'): [{'k': (2, None)}]}"},
 		sandboxCase{"self", "{% block b %}B{% endblock %}{% set ns = namespace(s=self) %}{{ ns.s.b() }}", data, 0, "BB"},
 		sandboxCase{"cycler", "{% set ns = namespace(c=cycler('x')) %}{{ ns.c.next() }}", data, 0, "x"},
+		sandboxCase{"cycler-of-data", "{% set ns = namespace(c=cycler('x', [1, {'k': 2}])) %}{{ ns.c.next() }}{{ ns.c.next() }}{{ ns.c.current }}", data, 0, "x[1, {'k': 2}]x"},
+		sandboxCase{"loop-of-data", "{% set ns = namespace() %}{% for i in [1, 2] %}{% set ns.x = loop %}{% endfor %}{{ ns.x.previtem }}|{{ ns.x.index }}", data, 0, "1|2"},
 		sandboxCase{"plain-loop", "{% set ns = namespace() %}{% for i in [7] %}{% set ns.l = loop %}{{ ns.l.index }}{% endfor %}", data, 0, "1"},
 		sandboxCase{"artefact", "{% set ns = namespace(n=note) %}{{ ns.n.text }}", data, 0, "hello"},
 		sandboxCase{"generator-data", "{% set ns = namespace(a=[1, 0, 2]|select) %}{{ ns.a|list }}", data, 0, "[1, 2]"},

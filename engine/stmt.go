@@ -82,6 +82,18 @@ func (r *renderer) quiet() bool { return r.suppress && r.capturing == 0 }
 // calls a call, lookups an element. A skipped output statement of an
 // extending template costs nothing and does nothing.
 func (r *renderer) exec(st syntax.Stmt, sc *scope) {
+	// one recursion step a statement (enter): a statement nests bodies and
+	// expressions
+	r.depth++
+	if r.depth > r.maxDepth {
+		r.recursionFail()
+	}
+	r.execNode(st, sc)
+	r.depth--
+}
+
+// execNode is exec's work, counted by exec.
+func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 	switch n := st.(type) {
 	case *syntax.Text:
 		r.text(n)
