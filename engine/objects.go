@@ -387,6 +387,29 @@ type superFn struct {
 
 func (s *superFn) CallName() string { return "super" }
 
+// TypeName implements value.ObjectImpl: Jinja2's super is a
+// BlockReference (jinja2.runtime), callable and with attributes.
+func (s *superFn) TypeName() string { return "BlockReference" }
+
+// Attr implements value.ObjectImpl: BlockReference.name, the block's name,
+// and .super, the block after this one in the chain (undefined past the
+// last, as BlockReference.super).
+func (s *superFn) Attr(c value.Ctx, name string) (value.Value, bool) {
+	if len(s.chain) == 0 {
+		return value.Value{}, false
+	}
+	switch name {
+	case "name":
+		return value.FromString(s.chain[0].block.Name), true
+	case "super":
+		if s.i+1 >= len(s.chain) {
+			return value.UndefHint("", "no parent block called "+errs.Quote(s.chain[0].block.Name)+"."), true
+		}
+		return value.FromObject(&superFn{chain: s.chain, i: s.i + 1, sc: s.sc}), true
+	}
+	return value.Value{}, false
+}
+
 func (s *superFn) Call(c value.Ctx, args *value.Args) value.Value {
 	r := c.(*renderer)
 	out := r.capture(func() { r.renderBlock(s.chain, s.i, s.sc) })
@@ -428,7 +451,7 @@ func (s *selfObj) Attr(c value.Ctx, name string) (value.Value, bool) {
 	if len(chain) == 0 {
 		return value.Value{}, false
 	}
-	return value.FromCallable(&superFn{chain: chain, i: 0, sc: s.fr.root}), true
+	return value.FromObject(&superFn{chain: chain, i: 0, sc: s.fr.root}), true
 }
 
 // Callable implements value.CallableState: a loop object is callable (and

@@ -86,3 +86,28 @@ func TestNamespaceCheckLinear(t *testing.T) {
 		{"tuple-dag-stored", tpl, nil, 0, "ok"},
 	})
 }
+
+// TestSuperIsBlockReference holds Jinja2's BlockReference surface of
+// super (red team round 3's older family): super.name is the block's name,
+// super() renders the parent block, super.super the one above it, and a
+// block with no parent's super is undefined. Outputs from Jinja2 3.1.2.
+func TestSuperIsBlockReference(t *testing.T) {
+	env, err := NewEnvironment(Options{Templates: map[string]string{
+		"a": "{% block b %}A{% endblock %}",
+		"m": "{% extends 'a' %}{% block b %}M{{ super() }}{% endblock %}",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]string{
+		"{% extends 'a' %}{% block b %}[{{ super.name }}]{% endblock %}":                        "[b]",
+		"{% extends 'm' %}{% block b %}{{ super() }}|{{ super.super() }}{% endblock %}":         "MA|A",
+		"{% extends 'a' %}{% block b %}{{ super.super is defined }}{% endblock %}":              "False",
+		"{% extends 'a' %}{% block b %}{{ self.b.name }}|{{ super is callable }}{% endblock %}": "b|True",
+	} {
+		res, err := env.RenderString("t", src, nil, RenderOptions{})
+		if err != nil || res.Output != want {
+			t.Errorf("%s: got %q, %v; want %q", src, res.Output, err, want)
+		}
+	}
+}

@@ -346,7 +346,7 @@ func (r *renderer) renderBlock(chain []*blockRef, i int, sc *scope) {
 	}
 	bs := &scope{parent: parent}
 	if i+1 < len(chain) {
-		bs.set("super", value.FromCallable(&superFn{chain: chain, i: i + 1, sc: sc}))
+		bs.set("super", value.FromObject(&superFn{chain: chain, i: i + 1, sc: sc}))
 	}
 	savedCur := r.cur
 	r.cur = ref.tmpl

@@ -254,8 +254,8 @@ func (f *formatter) resolve(name string) value.Value {
 		if rest != "" && rest[0] != '.' && rest[0] != '[' {
 			valueError("Only '.' or '[' may follow ']' in format field specifier")
 		}
-		if n, err := strconv.ParseInt(key, 10, 64); err == nil && isDigits(key) {
-			v = f.c.Item(v, value.FromInt(n))
+		if isDigits(key) {
+			v = f.c.Item(v, value.FromInt(parseIndex(key)))
 		} else {
 			v = f.c.Item(v, value.FromString(key))
 		}
@@ -289,10 +289,12 @@ func (f *formatter) precheck(rest string) {
 	}
 }
 
+// parseIndex reads a field's digits as CPython's get_integer does: past
+// Py_ssize_t it is a ValueError, not an index that is merely missing.
 func parseIndex(s string) int64 {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 1 << 62
+		valueError("Too many decimal digits in format string")
 	}
 	return n
 }

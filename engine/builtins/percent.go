@@ -122,6 +122,11 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 				if p.Kind() != value.Int && p.Kind() != value.Bool {
 					typeError("* wants int")
 				}
+				// CPython reads a '*' precision as a C int
+				// (_PyLong_AsInt in unicode_format_arg_parse)
+				if p.Int() > math.MaxInt32 || p.Int() < math.MinInt32 {
+					pyErr(errs.Render, "OverflowError", "Python int too large to convert to C int")
+				}
 				spec.prec = max(p.Int(), 0)
 				i++
 			} else {
