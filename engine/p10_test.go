@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -104,6 +105,34 @@ func TestSuperIsBlockReference(t *testing.T) {
 		"{% extends 'm' %}{% block b %}{{ super() }}|{{ super.super() }}{% endblock %}":         "MA|A",
 		"{% extends 'a' %}{% block b %}{{ super.super is defined }}{% endblock %}":              "False",
 		"{% extends 'a' %}{% block b %}{{ self.b.name }}|{{ super is callable }}{% endblock %}": "b|True",
+	} {
+		res, err := env.RenderString("t", src, nil, RenderOptions{})
+		if err != nil || res.Output != want {
+			t.Errorf("%s: got %q, %v; want %q", src, res.Output, err, want)
+		}
+	}
+}
+
+// TestPythonFormatEdges holds CPython's errors at the numeric edges of
+// formatting (red team round 3's older family), checked with Jinja2 3.1.2.
+func TestPythonFormatEdges(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	for src, want := range map[string]string{
+		"{{ '{0[99999999999999999999]}'.format([1]) }}": "Too many decimal digits in format string",
+		"{{ '{99999999999999999999}'.format(1) }}":      "Too many decimal digits in format string",
+		"{{ '%.*f' % (-2**63, 1.0) }}":                  "Python int too large to convert to C int",
+		"{{ '%.*f' % (2147483648, 1.0) }}":              "Python int too large to convert to C int",
+	} {
+		_, err := env.RenderString("t", src, nil, RenderOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != errs.Render || !strings.Contains(e.Error(), want) {
+			t.Errorf("%s: want a render error %q, got %v", src, want, err)
+		}
+	}
+	for src, want := range map[string]string{
+		"{{ '%.*f' % (-5, 1.0) }}":                         "1",
+		"{{ '%.*f' % (2, 1.0) }}":                          "1.00",
+		"{{ '{0[0]}|{0[k]}'.format({0: 'a', 'k': 'b'}) }}": "a|b",
 	} {
 		res, err := env.RenderString("t", src, nil, RenderOptions{})
 		if err != nil || res.Output != want {
