@@ -201,6 +201,12 @@ func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
 // charged to one meter under ro's limits.
 func (e *Environment) RenderString(name, source string, data map[string]any, ro RenderOptions) (Result, error) {
 	m := budget.NewMeter(e.limitsFor(ro))
+	if ctx := ro.Context; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return Result{}, cancelledError(err)
+		}
+		m.Cancelled = ctx.Err
+	}
 	t, err := e.parse(name, source, m)
 	if err != nil {
 		return Result{}, err

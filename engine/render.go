@@ -424,6 +424,13 @@ func (r *renderer) tick() {
 // cancelCheckCharges is the number of charges between two polls at most.
 const cancelCheckCharges = 16
 
+// Poll is value.Poller's: prepaid bulk work polls between its chunks.
+func (r *renderer) Poll() {
+	if r.ctx != nil {
+		r.poll()
+	}
+}
+
 // poll ends the render when the host cancelled it (RenderOptions.Context)
 // and schedules the next poll CancelCheckUnits of work later.
 func (r *renderer) poll() {
@@ -432,10 +439,15 @@ func (r *renderer) poll() {
 	}
 	r.nextPoll = r.meter.Used() + CancelCheckUnits
 	if err := r.ctx.Err(); err != nil {
-		e := errs.Wrap(errs.Budget, err)
-		e.Message = "the render was cancelled by its host: " + err.Error()
-		panic(e)
+		panic(cancelledError(err))
 	}
+}
+
+// cancelledError is the refusal of a render its host cancelled.
+func cancelledError(err error) *errs.Error {
+	e := errs.Wrap(errs.Budget, err)
+	e.Message = "the render was cancelled by its host: " + err.Error()
+	return e
 }
 
 func (r *renderer) step(op string) {

@@ -351,6 +351,7 @@ func (f *formatter) formatField(v value.Value, spec string) (string, int64) {
 // formatStr is FormatValue of a string value, with the result's count.
 func formatStr(c value.Ctx, v value.Value, spec string) (string, int64) {
 	fs := parseSpec(spec, "str")
+	fs.c = c
 	c.Charge(fs.estimate(int64(len(v.Str()))), "format field")
 	return formatStrSpec(v.Str(), int64(v.RuneCount()), fs)
 }
@@ -369,10 +370,12 @@ func FormatValue(c value.Ctx, v value.Value, spec string) string {
 		fallthrough
 	case value.Int:
 		fs := parseSpec(spec, "int")
+		fs.c = c
 		c.Charge(fs.estimate(80), "format field")
 		return formatIntSpec(v.Int(), fs)
 	case value.Float:
 		fs := parseSpec(spec, "float")
+		fs.c = c
 		c.Charge(fs.estimate(330), "format field")
 		return formatFloatSpec(v.Float(), fs)
 	case value.Undefined:

@@ -434,16 +434,17 @@ func strMaketrans(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	// (red team round 3: three 100 MB arguments took 1,266 MiB before the
 	// refusal)
 	xs, ys := strArg("maketrans", a[0]), strArg("maketrans", a[1])
-	nx := utf8.RuneCountInString(xs)
-	if nx != utf8.RuneCountInString(ys) {
+	nx := value.RuneCountPolled(c, xs)
+	if nx != value.RuneCountPolled(c, ys) {
 		valueError("the first two maketrans arguments must have equal length")
 	}
 	var zs string
 	if !a[2].IsMissing() {
 		zs = strArg("maketrans", a[2])
 	}
-	chargeElems(c, nx+utf8.RuneCountInString(zs), "str.maketrans")
-	d := value.NewDict(nx + utf8.RuneCountInString(zs))
+	nz := value.RuneCountPolled(c, zs)
+	chargeElems(c, nx+nz, "str.maketrans")
+	d := value.NewDict(nx + nz)
 	rest := ys
 	for _, r := range xs {
 		ry, w := utf8.DecodeRuneInString(rest)
