@@ -3,7 +3,6 @@ package builtins
 import (
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -37,6 +36,10 @@ type twChunk struct {
 	off, end int
 	n        int
 }
+
+// twChunkBytes is the size of a twChunk (three ints): the engine imports
+// no unsafe to ask.
+const twChunkBytes = 3 * 8
 
 // twScratchBytes is twSplit's scratch a code point: the rune and its
 // byte offset.
@@ -265,7 +268,7 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	// the chunk list's scratch before twSplit grows it: a word and the
 	// whitespace after it are two chunks
-	c.Charge(budget.Mul(2*words+1, int64(unsafe.Sizeof(twChunk{}))), "filter wordwrap")
+	c.Charge(budget.Mul(2*words+1, twChunkBytes), "filter wordwrap")
 	if width > 0 {
 		words += int64(len(s)) / int64(width)
 	}

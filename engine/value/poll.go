@@ -3,7 +3,6 @@ package value
 import (
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Poller is a Ctx that can be told that prepaid bulk work is under way:
@@ -30,22 +29,24 @@ const BulkChunk = 1 << 20
 
 // RepeatPolled is strings.Repeat(s, n) (n >= 0, the result's bytes charged
 // by the caller) built a chunk at a time with c polled between chunks.
+// The result is one allocation, as strings.Repeat's: a chunk of whole
+// repeats of s is made once and written into it until it is full.
 func RepeatPolled(c Ctx, s string, n int) string {
 	total := len(s) * n
 	if total <= BulkChunk || len(s) == 0 {
 		return strings.Repeat(s, n)
 	}
-	buf := make([]byte, total) //scratch: the result, charged by the caller
-	// a round copies whole repeats of s: a chunk cut mid-s would shift
-	// every later copy (a 3-byte s and a 1 MiB chunk)
-	chunk := max(BulkChunk/len(s), 1) * len(s)
-	k := copy(buf, s)
-	for k < total {
-		// double what is written, a chunk at most a round
-		k += copy(buf[k:], buf[:min(k, chunk)])
+	// a chunk holds whole repeats of s: one cut mid-s would shift every
+	// later copy (a 3-byte s and a 1 MiB chunk)
+	per := max(BulkChunk/len(s), 1)
+	chunk := strings.Repeat(s, per)
+	var b strings.Builder
+	b.Grow(total)
+	for left := n; left > 0; left -= per {
+		b.WriteString(chunk[:min(left, per)*len(s)])
 		Poll(c)
 	}
-	return unsafe.String(&buf[0], total)
+	return b.String()
 }
 
 // RuneCountPolled is utf8.RuneCountInString(s) counted a chunk at a time
