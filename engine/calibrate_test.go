@@ -180,7 +180,7 @@ func calMeasure(env *Environment, c *calCase, n, reps int, data map[string]any) 
 	t, err := env.parse(c.name, src, m)
 	var res Result
 	if err == nil {
-		res, err = t.render(data, nil, m, &RenderOptions{Context: ctx}, nil)
+		res, err = t.render(data, m, &RenderOptions{Context: ctx}, nil)
 	}
 	d := time.Since(start)
 	if cpu := cpuTime() - cpu0; cpu > 0 && cpu < d {

@@ -27,8 +27,8 @@ func (c *countdownCtx) Err() error {
 
 // TestRenderCancellation holds the host cancellation rule: a render whose
 // RenderOptions.Context is done stops at its next poll (within
-// CancelCheckUnits of work) with a budget error wrapping ctx.Err() and no
-// output, even under a budget that would let it run for hours; without a
+// CancelCheckUnits of work) with a render error wrapping ErrCanceled and
+// ctx.Err() (never a budget error: nothing was overdrawn) and no output, even under a budget that would let it run for hours; without a
 // context nothing is polled.
 func TestRenderCancellation(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
@@ -39,7 +39,7 @@ func TestRenderCancellation(t *testing.T) {
 	cancel()
 	res, err := env.RenderString("t", "x{{ 1 }}", nil, RenderOptions{Context: done})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Budget || !errors.Is(err, context.Canceled) || res.Output != "" {
+	if !errors.As(err, &e) || e.Kind != errs.Render || !errors.Is(err, ErrCanceled) || !errors.Is(err, context.Canceled) || e.BudgetError() != nil || res.Output != "" {
 		t.Fatalf("cancelled before rendering: %q %v", res.Output, err)
 	}
 
@@ -50,7 +50,7 @@ func TestRenderCancellation(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := tpl.RenderResult(nil, RenderOptions{Limits: huge, Context: ctx})
-		if !errors.As(err, &e) || e.Kind != errs.Budget || !errors.Is(err, context.DeadlineExceeded) || res.Output != "" {
+		if !errors.As(err, &e) || e.Kind != errs.Render || !errors.Is(err, ErrCanceled) || !errors.Is(err, context.DeadlineExceeded) || res.Output != "" {
 			t.Fatalf("%d polls: want a cancellation, got %q %v", polls, res.Output, err)
 		}
 		if ctx.polls != polls {

@@ -45,10 +45,19 @@ const MaxPathSegments = value.MaxDepth
 // value.MaxGraphEntries entries, value.MaxDepth levels), and returns it
 // as a Context. Later changes to data have no effect on it. A refused
 // copy is a type error naming the path, as a render's is.
-func (e *Environment) Prepare(data map[string]any) (*Context, error) {
-	cp := copiers.Get().(*value.Copier)
-	defer copiers.Put(cp)
-	c, err := copyData(cp, nil, data, nil)
+//
+// data is render data (Template.Execute): a map[string]any (godata.Map
+// makes one of a struct), a *value.OrderedMap or nil.
+func (e *Environment) Prepare(data any) (*Context, error) {
+	var c copied
+	var err error
+	if m, ok := data.(map[string]any); ok || data == nil {
+		cp := copiers.Get().(*value.Copier)
+		c, err = copyData(cp, nil, m, nil)
+		copiers.Put(cp)
+	} else {
+		_, c, err = copyAny(data)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +229,7 @@ func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
 	if c == nil {
 		c = &Context{}
 	}
-	return t.render(nil, c, nil, &ro, nil)
+	return t.render(c, nil, &ro, nil)
 }
 
 // RenderTo renders the template from a prepared context and writes the
@@ -241,6 +250,6 @@ func (t *Template) RenderTo(w io.Writer, c *Context, ro RenderOptions) (units in
 	}
 	// a refused render returns no units (Result{}); a writer's error
 	// comes with the render's
-	res, err := t.render(nil, c, nil, &ro, w)
+	res, err := t.render(c, nil, &ro, w)
 	return res.Units, err
 }

@@ -80,8 +80,9 @@ type RenderOptions struct {
 	// servers: a deadline, a client gone). The evaluator polls it at its
 	// charge points, every CancelCheckUnits work units or 16 charges,
 	// whichever comes first, so a cancelled render stops within that much
-	// work and returns a budget error that wraps ctx.Err()
-	// (errors.Is(err, context.DeadlineExceeded) holds). Workflow code
+	// work and returns a render error that wraps ErrCanceled and ctx.Err()
+	// (errors.Is(err, ErrCanceled) and errors.Is(err,
+	// context.DeadlineExceeded) hold). Workflow code
 	// leaves it nil: there the meter alone bounds a render,
 	// deterministically, and nothing is polled.
 	Context context.Context
@@ -104,6 +105,7 @@ const CancelCheckUnits = 1 << 16
 // Result is a successful render.
 type Result struct {
 	Output string
-	// Units is the work units spent, parse excluded.
+	// Units is the work units the render spent; for RenderString, which
+	// parses and renders on one meter, the parse's units too.
 	Units int64
 }

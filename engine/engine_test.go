@@ -213,7 +213,7 @@ func TestRenderValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := tpl.RenderValue(map[string]any{"x": 3})
+	v, err := tpl.RenderValue(map[string]any{"x": 3}, RenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,8 +222,8 @@ func TestRenderValue(t *testing.T) {
 	}
 }
 
-// TestCopyInRefusesNonData: funcs and arbitrary structs do not cross the
-// boundary; the error names the path.
+// TestCopyInRefusesNonData: funcs, channels and structs do not cross
+// the boundary; the error names the path and the Go type.
 func TestCopyInRefusesNonData(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	tpl, _ := env.Parse("t", "{{ x }}")
@@ -232,9 +232,16 @@ func TestCopyInRefusesNonData(t *testing.T) {
 	if !errors.As(err, &e) || !strings.Contains(e.Message, "x") || !strings.Contains(e.Message, "f") {
 		t.Fatalf("want a copy-in error naming the path, got %v", err)
 	}
+	// a struct does not cross (the engine never reflects): the error
+	// names its Go type and says what converts it
 	type secret struct{ A int }
-	if _, err := tpl.Render(map[string]any{"x": secret{1}}); err == nil {
-		t.Fatal("a struct without a surface crossed the boundary")
+	_, err = tpl.Render(map[string]any{"x": secret{1}})
+	if !errors.As(err, &e) || !strings.Contains(e.Message, "engine.secret") || !strings.Contains(e.Message, "godata.Convert") {
+		t.Fatalf("a struct without a surface: %v", err)
+	}
+	_, err = tpl.Render(map[string]any{"x": map[string]any{"c": make(chan int)}})
+	if !errors.As(err, &e) || !strings.Contains(e.Message, "x.c") || !strings.Contains(e.Message, "chan int") {
+		t.Fatalf("want a copy-in error naming the path and the Go type, got %v", err)
 	}
 	deep := map[string]any{}
 	cur := deep

@@ -20,7 +20,9 @@ import (
 const DefaultSeed uint64 = 0x6a696e6a61626f78 // "jinjabox"
 
 // Environment holds the configuration, registries and trusted template set.
-// It is immutable once built and safe for concurrent use.
+// It is immutable once built (NewEnvironment) and safe for concurrent use.
+// The zero Environment is usable: it is NewEnvironment(Options{}), Jinja2's
+// defaults under the default budget.
 type Environment struct {
 	opts    Options
 	synOpts syntax.Options
@@ -131,8 +133,27 @@ func NewEnvironment(o Options) (*Environment, error) {
 	return e, nil
 }
 
+// zeroEnv is what the zero Environment stands for (ready).
+var zeroEnv = sync.OnceValue(func() *Environment {
+	e, err := NewEnvironment(Options{})
+	if err != nil {
+		panic(err) // the defaults always build
+	}
+	return e
+})
+
+// ready returns e, or the default environment when e is the zero
+// Environment (never built: it has no filters).
+func (e *Environment) ready() *Environment {
+	if e == nil || e.filters == nil {
+		return zeroEnv()
+	}
+	return e
+}
+
 // Parse parses source under the environment's default limits.
 func (e *Environment) Parse(name, source string) (*Template, error) {
+	e = e.ready()
 	m := budget.NewMeter(e.opts.Limits)
 	return e.parse(name, source, m)
 }
@@ -198,25 +219,37 @@ func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
 }
 
 // RenderString parses and renders source in one go, parse and render both
-// charged to one meter under ro's limits.
-func (e *Environment) RenderString(name, source string, data map[string]any, ro RenderOptions) (Result, error) {
+// charged to one meter under ro's limits: Result.Units counts both. data
+// is render data (Template.Execute).
+func (e *Environment) RenderString(name, source string, data any, ro RenderOptions) (Result, error) {
+	e = e.ready()
 	m := budget.NewMeter(e.limitsFor(ro))
 	if ctx := ro.Context; ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return Result{}, cancelledError(err)
 		}
-		m.Cancelled = ctx.Err
+		m.Cancelled = func() error {
+			if err := ctx.Err(); err != nil {
+				return cancelledError(err)
+			}
+			return nil
+		}
 	}
 	t, err := e.parse(name, source, m)
 	if err != nil {
 		return Result{}, err
 	}
-	return t.render(data, nil, m, &ro, nil)
+	res, err := t.render(data, m, &ro, nil)
+	if err == nil {
+		res.Units = m.Used() // the parse's units and the render's
+	}
+	return res, err
 }
 
-// Render renders the template with data.
-func (t *Template) Render(data map[string]any) (string, error) {
-	r, err := t.render(data, nil, nil, &noOptions, nil)
+// Render renders the template with data (render data: Execute) under
+// the environment's limits.
+func (t *Template) Render(data any) (string, error) {
+	r, err := t.render(data, nil, &noOptions, nil)
 	return r.Output, err
 }
 
@@ -225,9 +258,26 @@ func (t *Template) Render(data map[string]any) (string, error) {
 // some twenty instructions of a one-line condition's render).
 var noOptions RenderOptions
 
-// RenderResult renders with per-render options and reports the units spent.
-func (t *Template) RenderResult(data map[string]any, ro RenderOptions) (Result, error) {
-	return t.render(data, nil, nil, &ro, nil)
+// RenderResult renders data (render data: Execute) with per-render
+// options and reports the units spent.
+func (t *Template) RenderResult(data any, ro RenderOptions) (Result, error) {
+	return t.render(data, nil, &ro, nil)
+}
+
+// Execute renders data with per-render options and writes the output to
+// w once the render has succeeded (a refused render writes nothing); the
+// Result's Output is empty, its Units are the render's. An error from w
+// is returned as it is.
+//
+// data is a map[string]any, a *Context (Environment.Prepare), a
+// *value.OrderedMap or nil; godata.Map turns a struct, a pointer to one
+// or a typed map into a map[string]any. It is copied into the template's
+// value model once, at the start (never bound live), under the copy-in
+// ceilings of value.MaxGraphEntries entries, value.MaxGraphBytes bytes of
+// strings and value.MaxDepth levels; a value that is not data (a func, a
+// channel) is refused with an error naming its Go type and its path.
+func (t *Template) Execute(w io.Writer, data any, ro RenderOptions) (Result, error) {
+	return t.render(data, nil, &ro, w)
 }
 
 // Name returns the template's name.
@@ -258,12 +308,12 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 	}
 }
 
-// render renders t from pc, or from data copied in at the start of the
-// render when pc is nil. m is the meter when the render shares one (with
+// render renders t from data (bindAny: a *Context, or data copied in at
+// the start of the render). m is the meter when the render shares one (with
 // a parse: RenderString); nil gives the render its own, under ro's limits.
 // With w, the output is written to w once the render succeeded, from the
 // renderer's pooled buffer, and Result.Output is empty.
-func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro *RenderOptions, w io.Writer) (Result, error) {
+func (t *Template) render(data any, m *budget.Meter, ro *RenderOptions, w io.Writer) (Result, error) {
 	r := t.getRenderer(m, ro)
 	defer putRenderer(r)
 	start := r.meter.Used()
@@ -277,11 +327,7 @@ func (t *Template) render(data map[string]any, pc *Context, m *budget.Meter, ro 
 	}
 	err := r.run(func() {
 		r.poll()
-		if pc != nil {
-			r.bindDict(pc.data)
-		} else {
-			r.bindData(data)
-		}
+		r.bindAny(data)
 		r.renderTemplate(t, r.newRoot())
 	})
 	if err != nil {
@@ -319,28 +365,31 @@ func ownsOutput(staticBytes int64, size int) bool {
 }
 
 // RenderValue evaluates a template that is a lone {{ expr }} and returns
-// the typed value; any other template renders to a string value.
-func (t *Template) RenderValue(data map[string]any) (Value, error) {
+// the typed value; any other template renders to a string value. ro's
+// limits, context and host state apply as to RenderResult. The value
+// goes back to Go with its Export or Decode method.
+func (t *Template) RenderValue(data any, ro RenderOptions) (Value, error) {
 	body := t.tree.Body
-	if len(body) != 1 {
-		s, err := t.Render(data)
-		if err != nil {
-			return Value{}, err
-		}
-		return value.FromString(s), nil
+	out, ok := (*syntax.Output)(nil), len(body) == 1
+	if ok {
+		out, ok = body[0].(*syntax.Output)
 	}
-	out, ok := body[0].(*syntax.Output)
 	if !ok {
-		s, err := t.Render(data)
+		res, err := t.render(data, nil, &ro, nil)
 		if err != nil {
 			return Value{}, err
 		}
-		return value.FromString(s), nil
+		return value.FromString(res.Output), nil
 	}
-	r := t.newRenderer(budget.NewMeter(t.env.opts.Limits), nil)
+	var m budget.Meter
+	t.env.setMeter(&m, &ro)
+	// not pooled: the value may be a macro bound to its renderer
+	r := t.newRenderer(&m, ro.Context)
+	r.hostState = ro.Host
 	var v value.Value
 	err := r.run(func() {
-		r.bindData(data)
+		r.poll()
+		r.bindAny(data)
 		r.fr = &frame{tmpl: t, root: r.newRoot()}
 		r.cur = t
 		v = r.eval(out.X, r.fr.root)

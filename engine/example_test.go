@@ -3,11 +3,13 @@ package engine_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/godata"
 )
 
 // Parse once, render many times: a parsed Template is immutable and safe
@@ -83,7 +85,7 @@ func ExampleTemplate_RenderValue() {
 		if err != nil {
 			panic(err)
 		}
-		v, err := tpl.RenderValue(data)
+		v, err := tpl.RenderValue(data, engine.RenderOptions{})
 		if err != nil {
 			panic(err)
 		}
@@ -241,4 +243,32 @@ func ExampleTemplate_RenderTo() {
 	fmt.Printf("%q, refused: %v\n", out.String(), err != nil)
 	// Output:
 	// "n is 3.", refused: true
+}
+
+// Execute renders any render data to a writer; a Go struct becomes data
+// through godata.Map (encoding/json's field names and tags), copied once.
+func ExampleTemplate_Execute() {
+	type Item struct {
+		Name  string `json:"name"`
+		Price int    `json:"price"`
+	}
+	type Order struct {
+		ID    int     `json:"id"`
+		Items []Item  `json:"items"`
+		Note  *string `json:"note"`
+	}
+	var env engine.Environment // the zero Environment: Jinja2's defaults
+	tpl, err := env.Parse("order", "#{{ id }}: {{ items | map(attribute='name') | join(', ') }} ({{ note or 'no note' }})")
+	if err != nil {
+		panic(err)
+	}
+	data, err := godata.Map(Order{ID: 7, Items: []Item{{"pen", 3}, {"ink", 12}}})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := tpl.Execute(os.Stdout, data, engine.RenderOptions{}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// #7: pen, ink (no note)
 }

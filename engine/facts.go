@@ -38,6 +38,7 @@ func (t *Template) Facts(optional map[string]bool) Facts {
 // the parse or static-pass error (a *Error), if any. A validator reports
 // both without parsing twice.
 func (e *Environment) Check(name, source string, optional map[string]bool) (*Facts, error) {
+	e = e.ready()
 	m := budget.NewMeter(e.opts.Limits)
 	m.Phase = budget.PhaseParse
 	tree, err := syntax.Parse(name, source, e.synOpts, m)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"runtime/debug"
@@ -443,9 +444,10 @@ func (r *renderer) poll() {
 	}
 }
 
-// cancelledError is the refusal of a render its host cancelled.
+// cancelledError is the refusal of a render its host cancelled: a render
+// error wrapping ErrCanceled and the context's error.
 func cancelledError(err error) *errs.Error {
-	e := errs.Wrap(errs.Budget, err)
+	e := errs.Wrap(errs.Render, errors.Join(ErrCanceled, err))
 	e.Message = "the render was cancelled by its host: " + err.Error()
 	return e
 }

@@ -207,8 +207,12 @@ func (p *parser) node(pos int) Base {
 	}
 	if p.nodes&pollNodes == 0 && p.m.Cancelled != nil {
 		if err := p.m.Cancelled(); err != nil {
-			e := errs.Wrap(errs.Budget, err)
-			e.Message = "the render was cancelled by its host: " + err.Error()
+			// the caller's refusal as it made it (the engine's is a
+			// render error wrapping ErrCanceled)
+			e, ok := err.(*errs.Error)
+			if !ok {
+				e = errs.Wrap(errs.Render, err)
+			}
 			p.setPosOrig(e, pos)
 			panic(e)
 		}

@@ -2,6 +2,7 @@ package value
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -332,9 +333,11 @@ func sortedKeys[V any](c *Copier, m map[string]V) []string {
 
 // CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
 // numbers, json.Number, bools, nil, and the common typed slices and maps)
-// into the closed value model. Anything else (funcs, channels, arbitrary
-// structs) is refused with an error naming the path; so are cycles (they
-// exceed the depth ceiling) and data past the entry ceilings.
+// into the closed value model. Anything else (funcs, channels, structs:
+// package godata converts a struct first, by reflection, outside the
+// engine) is refused with an error naming the path and the Go type; so
+// are cycles (they exceed the depth ceiling) and data past the entry
+// ceilings.
 func CopyIn(x any) (Value, error) {
 	var c Copier
 	return c.Copy(x)
@@ -822,9 +825,13 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 		}
 		return v
 	}
-	c.fail(path, "values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)")
+	c.fail(path, "values of Go type "+goType(x)+" are not data here: convert structs, pointers and typed maps and slices with godata.Convert first (only JSON-shaped values and declared surfaces cross the boundary)")
 	return Value{}
 }
+
+// goType names x's Go type in a refusal (fmt's %T: the engine itself
+// never reflects).
+func goType(x any) string { return fmt.Sprintf("%T", x) }
 
 // copyAtKey copies x, the value at key k of the container being copied
 // at depth, with k on the path its refusals name (none in a walk

@@ -385,7 +385,7 @@ func TestCopyRefusalNamesPath(t *testing.T) {
 	cyc := []any{nil}
 	cyc[0] = cyc
 	row := func(a, b any) map[string]any { return map[string]any{"a": a, "b": b} }
-	notData := ": values of this Go type are not data (only JSON-shaped values and declared surfaces cross the boundary)"
+	notData := ": values of Go type func() are not data here: convert structs, pointers and typed maps and slices with godata.Convert first (only JSON-shaped values and declared surfaces cross the boundary)"
 	for _, tc := range []struct {
 		name string
 		data map[string]any

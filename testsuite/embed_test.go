@@ -1,0 +1,44 @@
+package testsuite
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestEmbedModule runs the tests of examples/embed, a module of its own
+// that requires jinjabox through a replace to this clone, as a program
+// embedding the engine does today: it renders a struct with json tags,
+// a pointer, a map[string]int, a []bool and a time.Time and checks the
+// page byte for byte. Its go.mod and go.sum must be tidy, or the
+// module would not build for a user either (-mod=readonly).
+func TestEmbedModule(t *testing.T) {
+	goBin := goTool(t)
+	dir := filepath.Join("..", "examples", "embed")
+	for _, args := range [][]string{
+		{"mod", "tidy", "-diff"},
+		{"vet", "./..."},
+		{"test", "-count=1", "./..."},
+	} {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %v in examples/embed: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// TestModTidy keeps go.mod and go.sum as go mod tidy leaves them: every
+// direct dependency marked direct, nothing unused (issue 33).
+func TestModTidy(t *testing.T) {
+	goBin := goTool(t)
+	cmd := exec.Command(goBin, "mod", "tidy", "-diff")
+	cmd.Dir = ".."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go mod tidy -diff: %v\n%s", err, out)
+	}
+}
