@@ -28,7 +28,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test bench bench-instructions bench-temporal calibrate lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -98,6 +98,19 @@ CALIBRATE ?=
 calibrate:
 	$(GO) test -count=1 -run '^TestCalibrate$$' -timeout 60m -v ./engine -calibrate \
 		-calibrate.run '$(CALIBRATE)' -calibrate.table $(CURDIR)/calibrate.md | tee calibrate.out
+
+# Every public red-team case (hostile/redteam*.jsonl) through `jinjabox
+# check` in a process of its own (a crash fails the case, not the run),
+# with each case's and each family's CPU time and peak RSS. make test runs
+# the same test (TestRedteamOneCasePerProcess) without the table.
+redteam:
+	JINJABOX_REDTEAM_TABLE=1 $(GO) test -count=1 -run '^TestRedteamOneCasePerProcess$$' -v ./testsuite | grep -v '^=== RUN'
+
+# Every red-team template rendered with a context whose deadline passes
+# mid-render: how late past the deadline each returns (10 ms is the
+# quiet-machine target; make test holds a loaded-machine bound).
+redteam-cancel:
+	JINJABOX_CANCEL_TABLE=1 $(GO) test -count=1 -run '^TestRedteamCancelPromptly$$' -v ./testsuite | grep -v '^=== RUN'
 
 # The marker file pins the version: changing STATICCHECK_VERSION reinstalls.
 $(BIN)/.staticcheck-$(STATICCHECK_VERSION):

@@ -199,6 +199,11 @@ type Meter struct {
 	// and subtracts one field instead of first subtracting two.
 	left  int64
 	calls int64
+	// Cancelled, when set, reports the host's cancellation of the work
+	// the meter measures (a render's context.Err): the parser polls it
+	// every thousand nodes, so a cancelled render does not wait for the
+	// parse of a large template to end.
+	Cancelled func() error
 }
 
 // NewMeter returns a meter for the given limits (zero fields are defaults).

@@ -527,14 +527,14 @@ func calRequired(t *testing.T) []string {
 
 // evaluatorOperators reads the operators the evaluator dispatches from
 // expr.go: the string cases of every switch on an Op field, keyed by the
-// function that holds it (unary in eval, evalBinary, compare).
+// function that holds it (unary in evalNode, evalBinary, compare).
 func evaluatorOperators(t *testing.T) []string {
 	fs := token.NewFileSet()
 	f, err := parser.ParseFile(fs, "expr.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]string{"eval": "unary", "evalBinary": "binary", "compare": "compare"}
+	kinds := map[string]string{"evalNode": "unary", "evalBinary": "binary", "compare": "compare"}
 	var ops []string
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)

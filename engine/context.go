@@ -125,6 +125,10 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 	if c != nil {
 		root, entries, nbytes = c.data, c.entries, c.bytes
 	}
+	if root == nil {
+		// the nil (or zero) context is the empty one
+		root = value.NewDict(0)
+	}
 	// Walk first: the containers on the path, and what is replaced.
 	chain := make([]value.Value, 0, len(path))
 	cur := value.FromDict(root)
@@ -166,9 +170,14 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 		}
 		baseBytes += int64(len(path[len(path)-1]))
 	}
+	if !found && len(path) == 1 && root.Len() >= value.MaxContainerEntries {
+		return nil, errs.New(errs.Type, "cannot copy data at "+errs.Quote(path[0])+": the top-level mapping has "+strconv.Itoa(value.MaxContainerEntries)+" entries, its most")
+	}
 	var cp value.Copier
 	cp.Join(base)
-	cp.JoinBytes(baseBytes)
+	if err := cp.JoinBytes(baseBytes); err != nil {
+		return nil, err
+	}
 	nv, err := cp.CopyPath(path, x)
 	if err != nil {
 		return nil, err
@@ -225,9 +234,12 @@ func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
 
 // RenderTo renders the template from a prepared context and writes the
 // output to w, returning the units spent. The render is fail-stop as
-// every render is: the output is buffered and written, in one Write,
-// only once the render has succeeded, so on a refused render w sees
-// nothing and the error is the render's. An error from w is returned as
+// every render is: the output is buffered and written only once the
+// render has succeeded, so on a refused render w sees nothing and the
+// error is the render's. A small output is one Write; a large one is one
+// Write per chunk of the buffer (a 3 MB output about 15), never joined
+// into one more copy first: a writer that needs the output whole should
+// buffer it (or use RenderContext, which returns one string). An error from w is returned as
 // it is, with the units spent. Static text is copied once, into the
 // buffer, which the engine recycles: a render to a writer allocates no
 // output of its own (w must not keep the slice it is given, as

@@ -81,6 +81,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 		e.opts.Seed = DefaultSeed
 	}
 	e.filters = make(map[string]builtins.FilterFunc, len(builtins.Filters)+len(o.Filters))
+	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(e.filters, builtins.Filters)
 	for _, k := range ordered.Keys(o.Filters) {
 		f := o.Filters[k]
@@ -94,6 +95,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 		delete(e.unwrapped, k) // the host's filter of that name is called
 	}
 	e.tests = make(map[string]builtins.TestFunc, len(builtins.Tests)+len(o.Tests))
+	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(e.tests, builtins.Tests)
 	for _, k := range ordered.Keys(o.Tests) {
 		t := o.Tests[k]
@@ -209,6 +211,17 @@ func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
 func (e *Environment) RenderString(name, source string, data any, ro RenderOptions) (Result, error) {
 	e = e.ready()
 	m := budget.NewMeter(e.limitsFor(ro))
+	if ctx := ro.Context; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return Result{}, cancelledError(err)
+		}
+		m.Cancelled = func() error {
+			if err := ctx.Err(); err != nil {
+				return cancelledError(err)
+			}
+			return nil
+		}
+	}
 	t, err := e.parse(name, source, m)
 	if err != nil {
 		return Result{}, err
@@ -273,7 +286,7 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 	r.env = t.env
 	r.meter = m
 	r.autoescape = t.env.opts.Autoescape
-	r.maxDepth = int(m.Limits.NestingDepth)
+	r.maxDepth = recursionSteps(m.Limits.NestingDepth)
 	r.rng = t.env.opts.Seed
 	r.pos = -1
 	r.fast = m

@@ -115,7 +115,34 @@ func (r *renderer) chargeWalk(levels int64) {
 	}
 }
 
+// eval evaluates an expression. A constant and a name are leaves; every
+// other node may recurse, and counts one step against the render's
+// recursion bound (enter) while it is evaluated.
 func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
+	switch n := e.(type) {
+	case *syntax.Const:
+		return n.Value
+	case *syntax.Name:
+		if i := r.rootDataIndex(n.Name, sc, &n.Slot); i >= 0 && r.spent(budget.Elem) {
+			return r.data.ValAt(i)
+		}
+		if i := r.innerIndex(n.Name, sc); i >= 0 {
+			return sc.vars[i].val
+		}
+		return r.lookupOuter(n.Name, sc, &n.Slot)
+	}
+	r.depth++
+	if r.depth > r.maxDepth {
+		r.recursionFail()
+	}
+	v := r.evalNode(e, sc)
+	r.depth--
+	return v
+}
+
+// evalNode is eval's work for every node, counted by eval for the nodes
+// that recurse.
+func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
 	case *syntax.Const:
 		// A constant is no work of its own: the node holding it charges

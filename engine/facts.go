@@ -94,12 +94,15 @@ func (s *factScope) guard(names map[string]bool) *factScope {
 		return s
 	}
 	g := copySet(s.guarded)
-	maps.Copy(g, names) // guardsOf's sets hold only true
+	// guardsOf's sets hold only true
+	//workflowcheck:ignore a copy into a map is the same map in any order
+	maps.Copy(g, names)
 	return &factScope{bound: s.bound, guarded: g}
 }
 
 func copySet(m map[string]bool) map[string]bool {
 	c := make(map[string]bool, len(m)+2)
+	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(c, m)
 	return c
 }

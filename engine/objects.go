@@ -334,6 +334,17 @@ func (l *loop) Iter(c value.Ctx) []value.Value {
 	return l.items[l.i+1:]
 }
 
+// Held implements value.Holder: every item the loop can give back
+// (previtem, the current item, nextitem and the items not yet reached;
+// changeditem compares with the last), not only what iterating it yields.
+func (l *loop) Held() []value.Value {
+	held := []value.Value{l.prev, l.cur, l.last}
+	if l.str != nil {
+		return held // a string's items are one-character strings
+	}
+	return append(held, l.items...)
+}
+
 func (l *loop) Repr() string {
 	return fmt.Sprintf("<LoopContext %d/%d>", l.i+1, l.length())
 }
@@ -376,6 +387,29 @@ type superFn struct {
 
 func (s *superFn) CallName() string { return "super" }
 
+// TypeName implements value.ObjectImpl: Jinja2's super is a
+// BlockReference (jinja2.runtime), callable and with attributes.
+func (s *superFn) TypeName() string { return "BlockReference" }
+
+// Attr implements value.ObjectImpl: BlockReference.name, the block's name,
+// and .super, the block after this one in the chain (undefined past the
+// last, as BlockReference.super).
+func (s *superFn) Attr(c value.Ctx, name string) (value.Value, bool) {
+	if len(s.chain) == 0 {
+		return value.Value{}, false
+	}
+	switch name {
+	case "name":
+		return value.FromString(s.chain[0].block.Name), true
+	case "super":
+		if s.i+1 >= len(s.chain) {
+			return value.UndefHint("", "no parent block called "+errs.Quote(s.chain[0].block.Name)+"."), true
+		}
+		return value.FromObject(&superFn{chain: s.chain, i: s.i + 1, sc: s.sc}), true
+	}
+	return value.Value{}, false
+}
+
 func (s *superFn) Call(c value.Ctx, args *value.Args) value.Value {
 	r := c.(*renderer)
 	out := r.capture(func() { r.renderBlock(s.chain, s.i, s.sc) })
@@ -417,7 +451,7 @@ func (s *selfObj) Attr(c value.Ctx, name string) (value.Value, bool) {
 	if len(chain) == 0 {
 		return value.Value{}, false
 	}
-	return value.FromCallable(&superFn{chain: chain, i: 0, sc: s.fr.root}), true
+	return value.FromObject(&superFn{chain: chain, i: 0, sc: s.fr.root}), true
 }
 
 // Callable implements value.CallableState: a loop object is callable (and

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -47,6 +48,17 @@ func TestNamespaceDataOnlyAtEveryDepth(t *testing.T) {
 		"generator-items":        "{% set ns = namespace(a=[range]|select) %}",
 		"dict-items-view":        "{% set ns = namespace(a={'k': range}.items()) %}",
 		"super":                  "{% extends 'base' %}{% block b %}{% set ns = namespace(s=super) %}{% endblock %}",
+		// red team round 3: objects that hold values (value.Holder)
+		"cycler-macro":            "{% macro m() %}M{% endmacro %}{% set ns = namespace(c=cycler(m)) %}{{ ns.c.current() }}",
+		"cycler-macro-set":        "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% set ns.x = cycler(1, m) %}",
+		"cycler-range":            "{% set ns = namespace(c=cycler(range)) %}",
+		"cycler-bound-method":     "{% set ns = namespace(c=cycler('a'.upper)) %}",
+		"cycler-namespace-global": "{% set ns = namespace(c=cycler(namespace)) %}",
+		"cycler-list-macro":       "{% macro m() %}M{% endmacro %}{% set ns = namespace(c=cycler([m])) %}",
+		"cycler-in-cycler":        "{% macro m() %}M{% endmacro %}{% set ns = namespace(c=cycler(cycler(m))) %}",
+		"loop-previtem-macro":     "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% for i in [m, 1] %}{% set ns.x = loop %}{% endfor %}",
+		"loop-current-macro":      "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% for i in [1, m] %}{% if loop.last %}{% set ns.x = loop %}{% endif %}{% endfor %}",
+		"loop-in-list-previtem":   "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% for i in [m, 1] %}{% set ns.x = [loop] %}{% endfor %}",
 	}
 	for name, tpl := range refused {
 		cases = append(cases, sandboxCase{name, tpl, data, errs.Security, ""})
@@ -55,6 +67,8 @@ func TestNamespaceDataOnlyAtEveryDepth(t *testing.T) {
 		sandboxCase{"data-at-depth", "{% set ns = namespace(a={(1, 'x'): [{'k': (2, none)}]}) %}{{ ns.a }}", data, 0, "{(1, 'x'): [{'k': (2, None)}]}"},
 		sandboxCase{"self", "{% block b %}B{% endblock %}{% set ns = namespace(s=self) %}{{ ns.s.b() }}", data, 0, "BB"},
 		sandboxCase{"cycler", "{% set ns = namespace(c=cycler('x')) %}{{ ns.c.next() }}", data, 0, "x"},
+		sandboxCase{"cycler-of-data", "{% set ns = namespace(c=cycler('x', [1, {'k': 2}])) %}{{ ns.c.next() }}{{ ns.c.next() }}{{ ns.c.current }}", data, 0, "x[1, {'k': 2}]x"},
+		sandboxCase{"loop-of-data", "{% set ns = namespace() %}{% for i in [1, 2] %}{% set ns.x = loop %}{% endfor %}{{ ns.x.previtem }}|{{ ns.x.index }}", data, 0, "1|2"},
 		sandboxCase{"plain-loop", "{% set ns = namespace() %}{% for i in [7] %}{% set ns.l = loop %}{{ ns.l.index }}{% endfor %}", data, 0, "1"},
 		sandboxCase{"artefact", "{% set ns = namespace(n=note) %}{{ ns.n.text }}", data, 0, "hello"},
 		sandboxCase{"generator-data", "{% set ns = namespace(a=[1, 0, 2]|select) %}{{ ns.a|list }}", data, 0, "[1, 2]"},
@@ -72,4 +86,57 @@ func TestNamespaceCheckLinear(t *testing.T) {
 	runSandboxCases(t, Options{Limits: budget.Limits{WorkUnits: 1_000_000}}, []sandboxCase{
 		{"tuple-dag-stored", tpl, nil, 0, "ok"},
 	})
+}
+
+// TestSuperIsBlockReference holds Jinja2's BlockReference surface of
+// super (red team round 3's older family): super.name is the block's name,
+// super() renders the parent block, super.super the one above it, and a
+// block with no parent's super is undefined. Outputs from Jinja2 3.1.2.
+func TestSuperIsBlockReference(t *testing.T) {
+	env, err := NewEnvironment(Options{Templates: map[string]string{
+		"a": "{% block b %}A{% endblock %}",
+		"m": "{% extends 'a' %}{% block b %}M{{ super() }}{% endblock %}",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]string{
+		"{% extends 'a' %}{% block b %}[{{ super.name }}]{% endblock %}":                        "[b]",
+		"{% extends 'm' %}{% block b %}{{ super() }}|{{ super.super() }}{% endblock %}":         "MA|A",
+		"{% extends 'a' %}{% block b %}{{ super.super is defined }}{% endblock %}":              "False",
+		"{% extends 'a' %}{% block b %}{{ self.b.name }}|{{ super is callable }}{% endblock %}": "b|True",
+	} {
+		res, err := env.RenderString("t", src, nil, RenderOptions{})
+		if err != nil || res.Output != want {
+			t.Errorf("%s: got %q, %v; want %q", src, res.Output, err, want)
+		}
+	}
+}
+
+// TestPythonFormatEdges holds CPython's errors at the numeric edges of
+// formatting (red team round 3's older family), checked with Jinja2 3.1.2.
+func TestPythonFormatEdges(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	for src, want := range map[string]string{
+		"{{ '{0[99999999999999999999]}'.format([1]) }}": "Too many decimal digits in format string",
+		"{{ '{99999999999999999999}'.format(1) }}":      "Too many decimal digits in format string",
+		"{{ '%.*f' % (-2**63, 1.0) }}":                  "Python int too large to convert to C int",
+		"{{ '%.*f' % (2147483648, 1.0) }}":              "Python int too large to convert to C int",
+	} {
+		_, err := env.RenderString("t", src, nil, RenderOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != errs.Render || !strings.Contains(e.Error(), want) {
+			t.Errorf("%s: want a render error %q, got %v", src, want, err)
+		}
+	}
+	for src, want := range map[string]string{
+		"{{ '%.*f' % (-5, 1.0) }}":                         "1",
+		"{{ '%.*f' % (2, 1.0) }}":                          "1.00",
+		"{{ '{0[0]}|{0[k]}'.format({0: 'a', 'k': 'b'}) }}": "a|b",
+	} {
+		res, err := env.RenderString("t", src, nil, RenderOptions{})
+		if err != nil || res.Output != want {
+			t.Errorf("%s: got %q, %v; want %q", src, res.Output, err, want)
+		}
+	}
 }

@@ -425,6 +425,13 @@ func (r *renderer) tick() {
 // cancelCheckCharges is the number of charges between two polls at most.
 const cancelCheckCharges = 16
 
+// Poll is value.Poller's: prepaid bulk work polls between its chunks.
+func (r *renderer) Poll() {
+	if r.ctx != nil {
+		r.poll()
+	}
+}
+
 // poll ends the render when the host cancelled it (RenderOptions.Context)
 // and schedules the next poll CancelCheckUnits of work later.
 func (r *renderer) poll() {
@@ -433,10 +440,16 @@ func (r *renderer) poll() {
 	}
 	r.nextPoll = r.meter.Used() + CancelCheckUnits
 	if err := r.ctx.Err(); err != nil {
-		e := errs.Wrap(errs.Render, errors.Join(ErrCanceled, err))
-		e.Message = "the render was cancelled by its host: " + err.Error()
-		panic(e)
+		panic(cancelledError(err))
 	}
+}
+
+// cancelledError is the refusal of a render its host cancelled: a render
+// error wrapping ErrCanceled and the context's error.
+func cancelledError(err error) *errs.Error {
+	e := errs.Wrap(errs.Render, errors.Join(ErrCanceled, err))
+	e.Message = "the render was cancelled by its host: " + err.Error()
+	return e
 }
 
 func (r *renderer) step(op string) {
@@ -731,11 +744,56 @@ func (r *renderer) stringify(v value.Value) string {
 	return value.StrIn(r, v)
 }
 
+// enter counts one recursive step of evaluation against the render's
+// recursion bound: every expression node with sub-expressions (eval),
+// every statement (exec), every macro frame and caller, every template
+// (include, import, extends) and block, every recursive loop level. Each
+// of those is one or a few Go frames, so the bound on steps is a bound on
+// the goroutine's stack whatever the template's shape (filter chains,
+// macro recursion times expression depth). TestDeepestRenderFitsSmallStack
+// renders the deepest templates the limits allow under a small
+// debug.SetMaxStack.
 func (r *renderer) enter() {
 	r.depth++
 	if r.depth > r.maxDepth {
-		value.ThrowErr(r.meter.Check(budget.LimitNestingDepth, int64(r.depth), "render recursion"))
+		r.recursionFail()
 	}
+}
+
+// recursionFail refuses a step past the render's recursion bound. Kept out
+// of enter so that enter stays small enough to inline in eval.
+func (r *renderer) recursionFail() {
+	value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: r.meter.Phase,
+		Op:         "render recursion (" + strconv.Itoa(stepsPerLevel) + " evaluation steps a nesting level)",
+		Configured: int64(r.maxDepth), Observed: int64(r.depth)})
+}
+
+// stepsPerLevel is how many recursive evaluation steps (enter) a render
+// may take per level of the nesting_depth limit. A level of template
+// nesting is one to a few steps (a statement, its expression, an
+// operand), so 16 leaves room for real recursion: at the default 160,
+// 2,560 steps, more than the 1,000 Python frames at which Jinja2's own
+// recursion stops (a recursive macro about 200 deep, a filter chain about
+// 400 links).
+const stepsPerLevel = 16
+
+// maxRecursionSteps caps the steps whatever nesting_depth is configured:
+// measured at about 1.5 KiB of goroutine stack a step (the default
+// 2,560 steps need 3-4 MiB: JINJABOX_DEEP_STACK in
+// TestDeepestRenderFitsSmallStack's child finds it), 160,000 steps stay
+// at about 256 MiB, far below Go's
+// 1 GB maximum stack, whose overflow is a fatal error no recover catches.
+const maxRecursionSteps = 160_000
+
+// recursionSteps is the render's recursion bound for a nesting_depth limit.
+func recursionSteps(nesting int64) int {
+	if nesting <= 0 {
+		return 0
+	}
+	if nesting > maxRecursionSteps/stepsPerLevel {
+		return maxRecursionSteps
+	}
+	return int(nesting) * stepsPerLevel
 }
 
 func (r *renderer) leave() { r.depth-- }

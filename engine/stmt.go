@@ -82,6 +82,18 @@ func (r *renderer) quiet() bool { return r.suppress && r.capturing == 0 }
 // calls a call, lookups an element. A skipped output statement of an
 // extending template costs nothing and does nothing.
 func (r *renderer) exec(st syntax.Stmt, sc *scope) {
+	// one recursion step a statement (enter): a statement nests bodies and
+	// expressions
+	r.depth++
+	if r.depth > r.maxDepth {
+		r.recursionFail()
+	}
+	r.execNode(st, sc)
+	r.depth--
+}
+
+// execNode is exec's work, counted by exec.
+func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 	switch n := st.(type) {
 	case *syntax.Text:
 		r.text(n)
@@ -334,7 +346,7 @@ func (r *renderer) renderBlock(chain []*blockRef, i int, sc *scope) {
 	}
 	bs := &scope{parent: parent}
 	if i+1 < len(chain) {
-		bs.set("super", value.FromCallable(&superFn{chain: chain, i: i + 1, sc: sc}))
+		bs.set("super", value.FromObject(&superFn{chain: chain, i: i + 1, sc: sc}))
 	}
 	savedCur := r.cur
 	r.cur = ref.tmpl

@@ -128,20 +128,7 @@ func (echoProvider) CompleteText(_ context.Context, req method.CompletionRequest
 
 func echoOutput(t *testing.T, lib, inputs []byte) string {
 	t.Helper()
-	m, err := method.ValidateJSON(lib, method.ValidateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := method.LoadInputs(inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := (&method.Runner{Library: m, Provider: echoProvider{}}).Run(context.Background(), mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(res.Output)
-	return string(b)
+	return runPure(t, &method.Runner{Provider: echoProvider{}}, lib, inputs)
 }
 
 // providerWorker is a cmd/worker process calling p, with its log kept
@@ -419,7 +406,7 @@ func TestProviderDownFailsTyped(t *testing.T) {
 				p = newRecProvider(t, 0, tc.status)
 				base = p.srv.URL
 			}
-			w := worker.New(c, queue, worker.Options{})
+			w := worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: workflows.DeadlockDetectionTimeout})
 			(&workflows.Workflows{}).Register(w)
 			activities.Register(w, &activities.Activities{Provider: &activities.OpenAIProvider{BaseURL: base, Model: "m"}})
 			if err := w.Start(); err != nil {

@@ -22,6 +22,10 @@ import (
 var server *temporaltest.DevServer
 
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(hogEnv); spec != "" {
+		hog(spec) // TestNastyComposeUnderLoad's CPU hog
+		os.Exit(0)
+	}
 	bin := os.Getenv("JINJABOX_TEMPORAL_BIN")
 	if bin == "" {
 		os.Exit(m.Run())
@@ -64,7 +68,7 @@ func needServer(t *testing.T) client.Client {
 // test ends.
 func startWorker(t *testing.T, c client.Client, queue string) {
 	t.Helper()
-	w := worker.New(c, queue, worker.Options{})
+	w := worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: workflows.DeadlockDetectionTimeout})
 	(&workflows.Workflows{}).Register(w)
 	activities.Register(w, &activities.Activities{})
 	if err := w.Start(); err != nil {

@@ -18,6 +18,13 @@ import (
 // pureOutput is what the pure runner (`jinjabox exec`) gives.
 func pureOutput(t *testing.T, lib, inputs []byte) string {
 	t.Helper()
+	return runPure(t, &method.Runner{Provider: method.LocalProvider{}}, lib, inputs)
+}
+
+// runPure validates lib, runs it over inputs with r (its Library set
+// here) and returns the output as JSON.
+func runPure(t *testing.T, r *method.Runner, lib, inputs []byte) string {
+	t.Helper()
 	m, err := method.ValidateJSON(lib, method.ValidateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +33,8 @@ func pureOutput(t *testing.T, lib, inputs []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := (&method.Runner{Library: m, Provider: method.LocalProvider{}}).Run(context.Background(), mem)
+	r.Library = m
+	res, err := r.Run(context.Background(), mem)
 	if err != nil {
 		t.Fatal(err)
 	}

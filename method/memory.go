@@ -3,6 +3,7 @@ package method
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync/atomic"
 
@@ -80,9 +81,9 @@ func NewMemory(stuffs ...Stuff) *Memory {
 // With returns memory plus s (replacing a stuff of the same name in place).
 func (m *Memory) With(s Stuff) *Memory {
 	n := &Memory{names: slices.Clone(m.names), stuffs: make(map[string]Stuff, len(m.stuffs)+1), set: s.Name}
-	for k, v := range m.stuffs {
-		n.stuffs[k] = v
-	}
+	// the names slice keeps the order; the map is only looked up
+	//workflowcheck:ignore a copy into a map is the same map in any order
+	maps.Copy(n.stuffs, m.stuffs)
 	n.put(s)
 	hops := 1
 	if m.tc.Load() == nil {

@@ -97,6 +97,7 @@ func (p *Pipe) outputOr(def string) string {
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
+	//workflowcheck:ignore the keys are sorted below
 	for k := range m {
 		keys = append(keys, k)
 	}

@@ -4,12 +4,14 @@
 # at DIR (default: here). The workflow functions of ./workflows are
 # checked as upstream workflowcheck does (static calls), and -strict
 # requires every function of the packages that run inside workflow code
-# (engine/..., budget, policy, method/...) to be deterministic, reachable
-# or not. Exemptions: workflowcheck.config.yaml. The lint canary
-# (testsuite.TestWorkflowcheckCatchesMapIteration) runs this same script.
+# (workflows, engine/..., budget, policy, method/...) to be deterministic,
+# reachable or not. Exemptions: by line (//workflowcheck:ignore with its
+# reason), and workflowcheck.config.yaml for the runtime. The lint
+# canaries (testsuite.TestWorkflowcheckCatchesMapIteration,
+# TestWorkflowcheckPlantsOneAtATime) run this same script.
 set -euo pipefail
 bin=$1
 cd "${2:-.}"
 exec "$bin" -show-pos -config workflowcheck.config.yaml \
-	-strict '^github\.com/jinjabox/jinjabox/(engine|budget|policy|method)(/|$)' \
+	-strict '^github\.com/jinjabox/jinjabox/(workflows|engine|budget|policy|method)(/|$)' \
 	./workflows/... ./engine/... ./budget/... ./policy/... ./method/...

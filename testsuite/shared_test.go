@@ -19,9 +19,7 @@ const corporaDir = "testdata/shared"
 // and TestCorpusIDsUnique check) that the floor and invariant tests do not
 // run yet, each with the reason. Removing an entry puts the file under the
 // floors; TestFloorsFileCoversCorpora then asks for its floor.
-var heldBack = map[string]string{
-	"hostile/redteam3.jsonl": "the 2026-12 red-team round holds templates that overflow the Go stack (issue 29); it joins the floors when every case runs in its own process",
-}
+var heldBack = map[string]string{}
 
 // corpusFiles lists the corpora under the floors, as paths relative to
 // corporaDir (the keys of testdata/floors.json): every conformance and

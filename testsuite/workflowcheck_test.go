@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -43,9 +44,48 @@ func workflowcheckBin(t *testing.T) string {
 }
 
 // plant is non-deterministic code the canary inserts at the top of a
-// function's body, and the report it must produce.
+// function's body (with the imports it needs), and the report it must
+// produce.
 type plant struct {
 	file, fn, code, reason string
+	imports                []string
+}
+
+// plantIn inserts p into the copy of the module at dir.
+func (p plant) plantIn(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, p.file)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(src, []byte(p.fn))
+	if i < 0 {
+		t.Fatalf("%s: no %q to plant in (update the canary)", p.file, p.fn)
+	}
+	j := i + bytes.Index(src[i:], []byte("{\n")) + 2
+	planted := append(append(append([]byte{}, src[:j]...), "\t"+p.code+"\n"...), src[j:]...)
+	for _, imp := range p.imports {
+		q := strconv.Quote(imp)
+		if !bytes.Contains(planted, []byte("\t"+q+"\n")) {
+			planted = bytes.Replace(planted, []byte("import (\n"), []byte("import (\n\t"+q+"\n"), 1)
+		}
+	}
+	if err := os.WriteFile(path, planted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// name is the planted function's name, as workflowcheck reports it.
+func (p plant) name() string {
+	return regexp.MustCompile(`func (\([^)]*\) )?(\w+)`).FindStringSubmatch(p.fn)[2]
+}
+
+// reported reports whether workflowcheck's output names the planted
+// function, its reason and its file.
+func (p plant) reported(report string) bool {
+	re := regexp.MustCompile(regexp.QuoteMeta(p.name()) + ` is non-deterministic, reason: ` + regexp.QuoteMeta(p.reason) + ` at ` + regexp.QuoteMeta(p.file))
+	return re.MatchString(report)
 }
 
 // Each plant sits in code workflow code reaches only through dynamic
@@ -53,13 +93,13 @@ type plant struct {
 // the engine, where upstream workflowcheck never looks.
 var plants = []plant{
 	// the engine's statement executor: the issue's canary
-	{"engine/stmt.go", `func (r *renderer) execStmts(`, "for range map[int]int{1: 1} {\n\t}", "iterates over map"},
+	{"engine/stmt.go", `func (r *renderer) execStmts(`, "for range map[int]int{1: 1} {\n\t}", "iterates over map", nil},
 	// a filter, reached through the filter table
-	{"engine/builtins/filters_html.go", `func fUrlize(`, "for range map[string]bool{} {\n\t}", "iterates over map"},
+	{"engine/builtins/filters_html.go", `func fUrlize(`, "for range map[string]bool{} {\n\t}", "iterates over map", nil},
 	// a pipe kind's run, reached through the kinds table
-	{"method/kind_llm.go", `func runLLM(`, "for range map[string]int{} {\n\t}", "iterates over map"},
+	{"method/kind_llm.go", `func runLLM(`, "for range map[string]int{} {\n\t}", "iterates over map", nil},
 	// a goroutine in the budget meter
-	{"budget/budget.go", `func NewMeter(`, "go func() {}()", "starts goroutine"},
+	{"budget/budget.go", `func NewMeter(`, "go func() {}()", "starts goroutine", nil},
 }
 
 // TestWorkflowcheckCatchesMapIteration is the lint canary: `make lint`'s
@@ -90,20 +130,7 @@ func TestWorkflowcheckCatchesMapIteration(t *testing.T) {
 	dir := t.TempDir()
 	copyModule(t, root, dir)
 	for _, p := range plants {
-		path := filepath.Join(dir, p.file)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := bytes.Index(src, []byte(p.fn))
-		if i < 0 {
-			t.Fatalf("%s: no %q to plant in (update the canary)", p.file, p.fn)
-		}
-		j := i + bytes.Index(src[i:], []byte("{\n")) + 2
-		planted := append(append(append([]byte{}, src[:j]...), "\t"+p.code+"\n"...), src[j:]...)
-		if err := os.WriteFile(path, planted, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p.plantIn(t, dir)
 	}
 	start = time.Now()
 	out, err = exec.Command(script, bin, dir).CombinedOutput()
@@ -114,11 +141,76 @@ func TestWorkflowcheckCatchesMapIteration(t *testing.T) {
 	t.Logf("planted copy: failed (exit %d) in %v", exit.ExitCode(), time.Since(start).Round(time.Millisecond))
 	report := string(out)
 	for _, p := range plants {
-		name := regexp.MustCompile(`func (\([^)]*\) )?(\w+)`).FindStringSubmatch(p.fn)[2]
-		re := regexp.MustCompile(regexp.QuoteMeta(name) + ` is non-deterministic, reason: ` + regexp.QuoteMeta(p.reason) + ` at ` + regexp.QuoteMeta(p.file))
-		if !re.MatchString(report) {
-			t.Errorf("no report of %s (%s) in %s:\n%s", name, p.reason, p.file, report)
+		if !p.reported(report) {
+			t.Errorf("no report of %s (%s) in %s:\n%s", p.name(), p.reason, p.file, report)
 		}
+	}
+}
+
+// gluePlants are issue 31's cases, each a change that makes a run and
+// its replay differ in code upstream workflowcheck cannot see: the
+// Temporal glue reached only through method's interfaces (the runner
+// calls Renderer.Render and Provider.CompleteText; Render calls activity
+// and breathe), reflect's map iteration, the environment, an address,
+// and code added to a function once exempted by name.
+var gluePlants = []plant{
+	// a clock that changes the render budget
+	{file: "workflows/render.go", fn: `func (rd *renderer) Render(`, imports: []string{"time"},
+		code: "if time.Now().Nanosecond()&1 == 1 {\n\t\trd.r.task.units += RenderFixedUnits\n\t}", reason: "calls non-deterministic function time.Now"},
+	// a map range that changes a model request
+	{file: "workflows/workflows.go", fn: `func (p workflowProvider) CompleteText(`,
+		code: "for k := range map[string]bool{\"a\": true, \"b\": true} {\n\t\treq.Prompt += k\n\t}", reason: "iterates over map"},
+	// the environment in the render activity's call
+	{file: "workflows/render.go", fn: `func (rd *renderer) activity(`, imports: []string{"os"},
+		code: "j.Field += os.Getenv(\"JINJABOX_PLANT\")", reason: "calls non-deterministic function os.Getenv"},
+	// a receive in the stretch's breath
+	{file: "workflows/task.go", fn: `func (t *task) breathe(`,
+		code: "c := make(chan int, 1)\n\tc <- 1\n\tt.units = int64(<-c)", reason: "sends to channel"},
+	// reflect's map iteration in the engine's values
+	{file: "engine/value/copyin.go", fn: `func (c *Copier) CopyMapInto(`, imports: []string{"reflect"},
+		code: "for it := reflect.ValueOf(data).MapRange(); it.Next(); {\n\t\tc.sawObject = true\n\t}", reason: "calls non-deterministic function (reflect.Value).MapRange"},
+	// the environment in a pipe kind
+	{file: "method/kind_llm.go", fn: `func runLLM(`, imports: []string{"os"},
+		code: "if os.Getenv(\"JINJABOX_PLANT\") != \"\" {\n\t\treturn nil, nil, nil\n\t}", reason: "calls non-deterministic function os.Getenv"},
+	// an address in a prompt
+	{file: "method/kind_llm.go", fn: `func (p *Pipe) systemPrompt(`, imports: []string{"fmt"},
+		code: "if fmt.Sprintf(\"%p\", b) > \"0xc\" {\n\t\treturn \"\"\n\t}", reason: "formats a pointer with %p"},
+	// a map range added to a function exempted by name before issue 31
+	{file: "method/memory.go", fn: `func (m *Memory) With(`,
+		code: "for k := range m.stuffs {\n\t\ts.Code += k\n\t}", reason: "iterates over map"},
+}
+
+// TestWorkflowcheckPlantsOneAtATime plants each of gluePlants alone in a
+// fresh copy of the module and requires scripts/workflowcheck.sh to fail
+// naming it: the lint bites on each, not only on a copy where some other
+// plant already fails it. The copy must still compile (a failing exit
+// from a type error would prove nothing): the report must name the plant.
+func TestWorkflowcheckPlantsOneAtATime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs workflowcheck once a plant (about 6 s each)")
+	}
+	bin := workflowcheckBin(t)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "scripts", "workflowcheck.sh")
+	base := t.TempDir()
+	copyModule(t, root, base)
+	for _, p := range gluePlants {
+		t.Run(p.file+":"+p.name(), func(t *testing.T) {
+			dir := t.TempDir()
+			copyModule(t, base, dir)
+			p.plantIn(t, dir)
+			out, err := exec.Command(script, bin, dir).CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				t.Fatalf("workflowcheck with %s planted: %v, want a failing exit\n%s", p.name(), err, out)
+			}
+			if !p.reported(string(out)) && !strings.Contains(string(out), "(strict) fmt.Sprintf "+p.reason) {
+				t.Errorf("exit %d, but no report of %s (%s) in %s:\n%s", exit.ExitCode(), p.name(), p.reason, p.file, out)
+			}
+		})
 	}
 }
 

@@ -17,8 +17,10 @@ import (
 //
 //   - a page is a run of consecutive items, at most Plan.PageItems of
 //     them and Plan.PageInputBytes of item inputs; a workflow running a
-//     page starts its items as children, at most the batch's window at
-//     once (at most 6 events and about an input an item);
+//     page runs its leaf items itself (children.go's leaf: a model call
+//     is one activity) and starts a controller item as a child, at most
+//     the batch's window at once (at most 6 events and about an input an
+//     item);
 //   - a batch that is one page runs in the PipeBatch's workflow itself;
 //     otherwise its coordinator starts its pages as BatchWorkflow
 //     children, or, when there are more than Plan.RangeChildren of them
@@ -159,7 +161,7 @@ func (r *run) plan(b *method.Batch) (*batchPlan, error) {
 // the outputs' running total checked.
 func (r *run) page(b *method.Batch) ([]method.ChildResult, error) {
 	var total int64
-	c := &children{r: r, check: func(i int, out *method.Stuff) (err error) {
+	c := &children{r: r, leaves: true, check: func(i int, out *method.Stuff) (err error) {
 		total, err = r.outputBytes(b, total, b.Offset+i, out)
 		return err
 	}}

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"context"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,10 @@ type children struct {
 	// check, when set, sees each child's output as it comes, in index
 	// order, and may fail the rest (a batch's running output total).
 	check func(i int, out *method.Stuff) error
+	// leaves, set in a batch page (batch.go) and in the items it runs,
+	// runs a leaf child (isLeaf) in this workflow, in a coroutine of its
+	// own (leaf), instead of as a child workflow.
+	leaves bool
 }
 
 // Run implements method.Children. The window is at most MaxConcurrency
@@ -32,7 +37,7 @@ type children struct {
 // has more pending children than the server allows.
 func (c *children) Run(n int, child func(i int) method.Child, window int) ([]method.ChildResult, error) {
 	window = max(1, min(window, method.MaxConcurrency))
-	futures := make([]workflow.ChildWorkflowFuture, n)
+	futures := make([]workflow.Future, n)
 	items := make([]int, n)
 	start := func(i int) error {
 		ch := child(i)
@@ -97,16 +102,58 @@ func (r *run) childInput(ch method.Child) (PipeInput, string, error) {
 	return in, WorkflowFor(e.Pipe.Type), nil
 }
 
-// start starts one child workflow, its input checked as a payload (a
-// TemporalLimitError naming the child's pipe and item when it is too
-// large) and accounted to the current task. Its ID extends the parent's
-// with the child's key (childID).
-func (c *children) start(ch method.Child) (workflow.ChildWorkflowFuture, error) {
+// start starts one child: a leaf in this workflow when c.leaves, or a
+// child workflow, its input checked as a payload (a TemporalLimitError
+// naming the child's pipe and item when it is too large) and accounted
+// to the current task. A child workflow's ID extends the parent's with
+// the child's key (childID).
+func (c *children) start(ch method.Child) (workflow.Future, error) {
+	if c.leaves && c.r.isLeaf(ch.Pipe) {
+		return c.r.leaf(ch), nil
+	}
 	in, typ, err := c.r.childInput(ch)
 	if err != nil {
 		return nil, err
 	}
 	return c.r.startChild(typ, ch.Key, in, "the input of pipe "+strconv.Quote(ch.Pipe), ch.Pipe, ch.Item)
+}
+
+// isLeaf reports whether a batch page runs a pipe itself: a pipe of any
+// kind but a controller (a PipeLLM, a PipeCompose, a PipeFunc, ...), and
+// a PipeCondition, whose expression is one render (its outcome is a
+// child again, run by the same rule). A sequence, a batch and a
+// parallel stay child workflows: each one's history grows with its
+// steps, items or branches, not its parent's.
+func (r *run) isLeaf(pipe string) bool {
+	e, ok := r.lib.Pipe(pipe)
+	if !ok {
+		return false // childInput reports it
+	}
+	k, ok := method.KindOf(e.Pipe.Type)
+	return ok && (!k.Controller || k.Name == method.KindCondition)
+}
+
+// leaf runs a leaf child in this workflow, in a coroutine of its own (a
+// batch page runs a window of items at once): what the child's pipe
+// workflow would run (PipeWorkflow), its renders under this workflow's
+// task meter, its model calls one activity each, its failure flattened
+// as the child's would be. So a leaf batch item costs its page the
+// events of its activity (three) and a share of a workflow task, not a
+// child workflow's eleven and the child's own history.
+func (r *run) leaf(ch method.Child) workflow.Future {
+	f, set := workflow.NewFuture(r.ctx)
+	workflow.Go(r.ctx, func(ctx workflow.Context) {
+		c := *r
+		c.ctx, c.actx, c.task = ctx, activityContext(ctx, r.opts), r.task.in(ctx)
+		c.batchHere, c.leaves, c.keyPrefix = false, true, r.keyPrefix+ch.Key+"/"
+		res, err := c.runner().Invoke(context.Background(), ch.Pipe, ch.Memory, ch.Depth, ch.Output)
+		if err != nil {
+			set.Set(nil, failure.Flatten(err, ch.Pipe))
+			return
+		}
+		set.Set(PipeOutput{Output: res.Output, Added: res.Added}, nil)
+	})
+	return f
 }
 
 // startChild starts a child workflow of type typ with input in (checked
@@ -119,6 +166,6 @@ func (r *run) startChild(typ, key string, in any, what, pipe string, item int) (
 	if err := r.task.issue(e, what, pipe, "", item); err != nil {
 		return nil, err
 	}
-	cctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{WorkflowID: childID(r.ctx, key)})
+	cctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{WorkflowID: childID(r.ctx, r.keyPrefix+key)})
 	return workflow.ExecuteChildWorkflow(cctx, typ, e.raw), nil
 }

@@ -40,7 +40,8 @@ func ExampleWorkflows_Register() {
 	}
 	defer c.Close()
 	w := worker.New(c, "jinjabox", worker.Options{
-		WorkerStopTimeout: workflows.DefaultActivityTimeout + 10*time.Second,
+		WorkerStopTimeout:        workflows.DefaultActivityTimeout + 10*time.Second,
+		DeadlockDetectionTimeout: workflows.DeadlockDetectionTimeout,
 		DeploymentOptions: worker.DeploymentOptions{
 			UseVersioning:             true,
 			Version:                   worker.WorkerDeploymentVersion{DeploymentName: "jinjabox", BuildID: "v1.4.0"},

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"errors"
+	"time"
 
 	"go.temporal.io/sdk/temporal"
 
@@ -54,6 +55,27 @@ const (
 	// recorded histories replay on it.
 	BindUnitsPerValue int64 = 128
 )
+
+// DeadlockDetectionTimeout is the worker's DeadlockDetectionTimeout
+// (cmd/worker's --deadlock-timeout default, the benchmark's and the
+// tests' workers): how long one stretch of workflow code may run, in
+// wall time, before the SDK fails its task (TMPRL1101). The SDK's 1 s
+// holds a stretch (StretchWorkUnits, about 100 ms of CPU at the slowest
+// case) on an idle core only: the detector times wall time, so a stretch
+// takes longer by the host's runnable threads per core, and longer again
+// by the worker's own workflow-task slots per GOMAXPROCS (the Go
+// scheduler preempts a render for another slot's). At 8 runnable threads
+// a core and the default 2 slots a core that is 100 ms x 8 x 2 = 1.6 s:
+// the SDK default trips (integration.TestNastyComposeUnderLoad measured
+// it, docs/temporal.md), 5 s holds with three times the margin, and stays
+// below the 8 s after which the SDK completes a task waiting on local
+// activities and goes on in a new one (task.breathe). A real deadlock is
+// still reported, 4 s later.
+//
+// The stretch stays 12 Mi units: where a render breathes is recorded in
+// every history (a local activity marker), so a smaller stretch would
+// make every recorded run fail to replay (workflows/testdata/histories).
+const DeadlockDetectionTimeout = 5 * time.Second
 
 // renderer is the runner's Renderer under Temporal.
 type renderer struct {

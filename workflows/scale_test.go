@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -307,8 +308,8 @@ func TestBatchPagesAndRanges(t *testing.T) {
 		t.Fatalf("got %s\nwant %s", got, want)
 	}
 	pages := env.children[workflows.WorkflowBatch]
-	if len(pages) < 8 || len(env.children["PipeComposeWorkflow"]) != 23 {
-		t.Fatalf("children %v", env.children)
+	if len(pages) < 8 || len(env.children["PipeComposeWorkflow"]) != 0 {
+		t.Fatalf("children %v: want pages, each running its compose items itself", env.children)
 	}
 	deepest := 0
 	for _, id := range pages {
@@ -321,6 +322,47 @@ func TestBatchPagesAndRanges(t *testing.T) {
 	ae := appError(t, err)
 	var d failure.Details
 	if ae.Type() != failure.ErrTypeRender || ae.Details(&d) != nil || d.Item != 13 || d.Pipe != "one" {
+		t.Fatalf("got %v (%+v)", err, d)
+	}
+}
+
+// A batch page runs its leaf items in its own workflow: a PipeLLM item
+// is one CompleteText activity and no child workflow, a PipeCondition
+// item's expression renders there too; a controller (here the sequence a
+// condition picks) stays a child workflow, with the ID it would have had
+// under the item's own workflow (<page>/<item>/<key>), distinct between
+// items. Outputs and failures are exec's.
+func TestLeafItemsRunInThePage(t *testing.T) {
+	llm := []byte(`{"main_pipe": "all", "pipes": {
+		"all": {"type": "PipeBatch", "inputs": {"xs": "Text[]"}, "output": "Text[]", "branch_pipe_code": "ask", "input_list_name": "xs", "input_item_name": "x", "max_concurrency": 3},
+		"ask": {"type": "PipeLLM", "inputs": {"x": "Text"}, "output": "Text", "prompt": "Say $x"}}}`)
+	env := newWatched(t)
+	runLikeExec(t, env.TestWorkflowEnvironment, llm, batchInputs(7, -1))
+	if env.activities["CompleteText"] != 7 || len(env.children) != 1 || len(env.children["PipeBatchWorkflow"]) != 1 {
+		t.Fatalf("activities %v, children %v: want 7 model calls in the batch's workflow", env.activities, env.children)
+	}
+
+	cond := []byte(`{"main_pipe": "all", "pipes": {
+		"all": {"type": "PipeBatch", "inputs": {"xs": "Text[]"}, "output": "Text[]", "branch_pipe_code": "route", "input_list_name": "xs", "input_item_name": "x", "max_concurrency": 2},
+		"route": {"type": "PipeCondition", "inputs": {"x": "Text"}, "expression": "'long' if x.text|length > 6 else 'short'", "outcomes": {"long": "seq", "short": "one"}, "default_outcome": "fail", "output": "Text"},
+		"seq": {"type": "PipeSequence", "inputs": {"x": "Text"}, "output": "Text", "steps": [{"pipe": "one", "result": "r"}]},
+		"one": {"type": "PipeCompose", "inputs": {"x": "Text"}, "output": "Text", "template": "{{ x|upper }}"}}}`)
+	xs, _ := json.Marshal(map[string]any{"xs": map[string]any{"concept": "Text[]", "content": []string{"a", "longer 1", "b", "longer 3", "longer 4"}}})
+	env = newWatched(t)
+	runLikeExec(t, env.TestWorkflowEnvironment, cond, xs)
+	seqs := env.children["PipeSequenceWorkflow"]
+	if len(env.children["PipeConditionWorkflow"]) != 0 || len(seqs) != 3 || len(env.children["PipeComposeWorkflow"]) != 3 {
+		t.Fatalf("children %v: want the three sequences as children (each with its step), the conditions and short composes in the page", env.children)
+	}
+	for i, item := range []int{1, 3, 4} {
+		if !strings.Contains(seqs[i], "/all/"+strconv.Itoa(item)+"/") {
+			t.Errorf("sequence %d has ID %s: want it under item %d's key", i, seqs[i], item)
+		}
+	}
+	_, err := runWith(t, newWatched(t).TestWorkflowEnvironment, batchLib, batchInputs(6, 4), workflows.RunOptions{})
+	var d failure.Details
+	if ae := appError(t, err); ae.Type() != failure.ErrTypeRender || ae.Details(&d) != nil || d.Item != 4 || d.Pipe != "one" ||
+		strings.Join(d.Path, " > ") != "all > one" {
 		t.Fatalf("got %v (%+v)", err, d)
 	}
 }

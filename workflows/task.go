@@ -19,8 +19,19 @@ import (
 // (GetCurrentHistoryLength), which changes exactly at task boundaries
 // and is the same on replay, so every decision below replays
 // identically.
+//
+// The counters are the workflow's: a batch page's items running in
+// coroutines of their own (children.go) share them, each through a task
+// of its own coroutine's context (in), which is the one a coroutine must
+// block on. The SDK runs one coroutine at a time, in an order that
+// replays, so the shared counters replay too.
 type task struct {
-	ctx    workflow.Context
+	ctx workflow.Context
+	*counters
+}
+
+// counters are a workflow's counters of its current workflow task.
+type counters struct {
 	bounds Bounds
 	// key is the task the counters belong to.
 	key   int
@@ -31,8 +42,11 @@ type task struct {
 }
 
 func newTask(ctx workflow.Context, b Bounds) *task {
-	return &task{ctx: ctx, bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}
+	return &task{ctx: ctx, counters: &counters{bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}}
 }
+
+// in is the task seen from the coroutine of ctx: the same counters.
+func (t *task) in(ctx workflow.Context) *task { return &task{ctx: ctx, counters: t.counters} }
 
 // sync resets the counters when a new workflow task has started.
 func (t *task) sync() {
@@ -129,8 +143,7 @@ func encode(v any) (encoded, error) {
 func payloadsSize(p *commonpb.Payload) int64 {
 	field := func(n int) int { return 1 + varintLen(n) + n }
 	keys := make([]string, 0, len(p.GetMetadata()))
-	// The sizes are summed: the order cannot matter.
-	//workflowcheck:ignore
+	//workflowcheck:ignore the sizes are summed: the order cannot matter
 	for k := range p.GetMetadata() {
 		keys = append(keys, k)
 	}

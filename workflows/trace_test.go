@@ -120,10 +120,11 @@ func TestWorkflowRenderSpansAndInterceptor(t *testing.T) {
 }
 
 // Replaying a recorded history records no render spans: a render is
-// reported once, when it first runs.
+// reported once, when it first runs. The history is the sample's batch
+// page, which renders its items' conditions and composes itself.
 func TestNoRenderSpansOnReplay(t *testing.T) {
 	sr, tp := recorder()
-	files, _ := filepath.Glob("testdata/histories/*/sample/*draft_reply.json")
+	files, _ := filepath.Glob("testdata/histories/*/sample/*s0-answer_all.json")
 	if len(files) == 0 {
 		t.Fatal("no recorded history")
 	}

@@ -143,6 +143,14 @@ type run struct {
 	// batchHere is set in a PipeBatch's workflow: its batch is its whole
 	// job, so it runs a page of items itself (batch.go).
 	batchHere bool
+	// leaves is set in a batch page's items (children.go): their leaf
+	// children run in this workflow too, not as child workflows.
+	leaves bool
+	// keyPrefix is what the keys of this run's children extend: empty in
+	// a workflow's own run, the item's key and "/" in a leaf item run in
+	// a page, so that a controller it starts gets the ID it would have
+	// had under the item's own workflow.
+	keyPrefix string
 }
 
 func (w *Workflows) newRun(ctx workflow.Context, lib *method.Library, o RunOptions) *run {
@@ -157,7 +165,7 @@ func (r *run) runner() *method.Runner {
 		Library:  r.lib,
 		Provider: workflowProvider{w: r},
 		Funcs:    r.w.Funcs,
-		Children: &children{r: r},
+		Children: &children{r: r, leaves: r.leaves},
 		Renderer: &renderer{r: r},
 	}
 	if rec := r.w.Recorder; rec != nil {

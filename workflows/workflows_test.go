@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	temporaltest "go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/failure"
@@ -50,6 +51,9 @@ func newEnvWith(t *testing.T, w *workflows.Workflows) *temporaltest.TestWorkflow
 	var s temporaltest.WorkflowTestSuite
 	s.SetLogger(quietLogger())
 	env := s.NewTestWorkflowEnvironment()
+	// the worker's detector (the SDK's 1 s failed TestHostileCorpusInWorkflow
+	// and TestTaskPayloadIsSplit at load 17 on 2 cores)
+	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: workflows.DeadlockDetectionTimeout})
 	w.Register(env)
 	return env
 }

@@ -66,6 +66,7 @@ func run(bin, names string, window int, timeout time.Duration) error {
 		// throughput and stretches every task toward the deadlock detector.
 		MaxConcurrentWorkflowTaskExecutionSize: 2 * runtime.GOMAXPROCS(0),
 		MaxConcurrentActivityTaskPollers:       activityPollers,
+		DeadlockDetectionTimeout:               workflows.DeadlockDetectionTimeout,
 	})
 	(&workflows.Workflows{}).Register(w)
 	activities.Register(w, &activities.Activities{})
@@ -89,6 +90,8 @@ func run(bin, names string, window int, timeout time.Duration) error {
 		}
 	}
 	benchtemporal.WriteTable(os.Stdout, results)
+	fmt.Println()
+	benchtemporal.WritePerItem(os.Stdout, results)
 	fmt.Println()
 	for _, sc := range scs {
 		fmt.Printf("- %s: %s\n", sc.Name, sc.Note)
@@ -141,8 +144,7 @@ func scenario(name string, window int) (*benchtemporal.Scenario, error) {
 			Note: "the 400-field PipeCompose (each field a loop over 3,000 items): its renders spread over stretches"}, nil
 	}
 	if n, ok := num("batch"); ok {
-		return &benchtemporal.Scenario{Name: name, Method: benchtemporal.BatchMethod(window), Inputs: [][]byte{benchtemporal.BatchInputs(n)},
-			Note: fmt.Sprintf("one PipeBatch of %d items, max_concurrency %d, each item a PipeLLM on the local provider", n, window)}, nil
+		return benchtemporal.BatchScenario(name, n, window), nil
 	}
 	return nil, fmt.Errorf("unknown scenario %q", name)
 }

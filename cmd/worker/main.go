@@ -109,8 +109,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (tu
 		"activities started per second on the whole task queue, across every worker (TaskQueueActivitiesPerSecond, enforced by the server; 0: unlimited): the knob for a provider's rate limit")
 	fs.DurationVar(&t.stopTimeout, "stop-timeout", DefaultStopTimeout,
 		"on SIGINT/SIGTERM, how long activities in flight may run before they are cancelled (WorkerStopTimeout); keep it above the model call timeout and below the orchestrator's grace period")
-	fs.DurationVar(&t.deadlockTimeout, "deadlock-timeout", 0,
-		"how long a workflow task may run without yielding (DeadlockDetectionTimeout; 0: the SDK's 1 s); raise it only on a host whose CPU is throttled")
+	fs.DurationVar(&t.deadlockTimeout, "deadlock-timeout", workflows.DeadlockDetectionTimeout,
+		"how long a stretch of workflow code may run without yielding (DeadlockDetectionTimeout; 0: the SDK's 1 s). The default holds a render stretch at 8 runnable threads a core with the default slots; raise it on a host busier than that")
 	fs.IntVar(&t.workflowCacheLimit, "workflow-cache", 0, "workflows kept in the sticky cache (worker.SetStickyWorkflowCacheSize, process-wide; 0: the SDK's 10,000)")
 	deploymentName := cmp.Or(getenv("TEMPORAL_DEPLOYMENT_NAME"), DefaultDeploymentName)
 	fs.StringVar(&t.deployment.DeploymentName, "deployment-name", deploymentName,

@@ -29,7 +29,7 @@ func TestFlags(t *testing.T) {
 		t.Errorf("default stop timeout %v does not outlast a model call (%v)", o.WorkerStopTimeout, workflows.DefaultActivityTimeout)
 	}
 	if o.MaxConcurrentWorkflowTaskExecutionSize != max(2, 2*runtime.GOMAXPROCS(0)) || o.MaxConcurrentActivityExecutionSize != 64 ||
-		o.MaxConcurrentWorkflowTaskPollers != 2 || o.MaxConcurrentActivityTaskPollers != 4 || o.DeadlockDetectionTimeout != 0 {
+		o.MaxConcurrentWorkflowTaskPollers != 2 || o.MaxConcurrentActivityTaskPollers != 4 || o.DeadlockDetectionTimeout != workflows.DeadlockDetectionTimeout {
 		t.Errorf("default options %+v", o)
 	}
 	f, err := parseFlags([]string{"--unversioned", "--workflow-task-slots", "6", "--activity-slots", "9", "--workflow-pollers", "3",

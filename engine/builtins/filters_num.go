@@ -48,7 +48,7 @@ func fAbs(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // pyParseFloat is Python's float(str): surrounding whitespace, a sign,
 // digits with single underscores between them, inf/infinity/nan.
 func pyParseFloat(c value.Ctx, op, s string) (float64, bool) {
-	s, ok := asciiDigits(c, op, pyStrip(s, nil, true, true))
+	s, ok := asciiDigits(c, op, pyStrip(c, s, nil, true, true))
 	if !ok {
 		return 0, false
 	}
@@ -136,7 +136,7 @@ func pyParseInt(c value.Ctx, op, s string, base int64) (n int64, ok, wide bool) 
 	if base != 0 && (base < 2 || base > 36) {
 		return 0, false, false
 	}
-	s, ok = asciiDigits(c, op, pyStrip(s, nil, true, true))
+	s, ok = asciiDigits(c, op, pyStrip(c, s, nil, true, true))
 	if !ok {
 		return 0, false, false
 	}

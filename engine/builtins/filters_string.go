@@ -98,7 +98,7 @@ func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	s := softStr(c, v)
 	c.Charge(int64(len(s.Str())), "filter trim")
 	if isNoneOrMissing(a[0]) {
-		return value.StringLike(s, pyStrip(s.Str(), nil, true, true))
+		return value.StringLike(s, pyStrip(c, s.Str(), nil, true, true))
 	}
 	if !a[0].IsString() {
 		value.Throwf(errs.Type, "strip arg must be None or str")
@@ -107,7 +107,8 @@ func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if s.IsSafe() {
 		chars = value.EscapeStr(a[0]) // Markup.strip escapes its argument
 	}
-	return value.StringLike(s, pyStrip(s.Str(), &chars, true, true))
+	chargeStripChars(c, s.Str(), chars, "filter trim")
+	return value.StringLike(s, pyStrip(c, s.Str(), &chars, true, true))
 }
 
 // fCenter is str.center; the padded width is charged before padding.
@@ -157,19 +158,20 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	str := s.Str()
 	c.Charge(int64(len(str)), "filter replace")
-	var k int64
+	// each match is a search and a copy of its own (tens of ns), on top
+	// of the bytes: without it, replacing every byte of a long text costs
+	// far more time than its units say; charged while they are counted
+	var k, extra int64
 	if old == "" {
 		k = int64(value.RuneLen(str)) + 1
+		extra = budget.Mul(k, matchUnits)
 	} else {
-		k = int64(strings.Count(str, old))
+		k = countCharged(c, str, old, matchUnits, "filter replace")
 	}
 	if count >= 0 && count < k {
 		k = count
 	}
-	// each match is a search and a copy of its own (tens of ns), on top
-	// of the bytes: without it, replacing every byte of a long text costs
-	// far more time than its units say
-	size := budget.Add(int64(len(str)), budget.Mul(k, int64(len(nw))+budget.Elem/2))
+	size := budget.Add(int64(len(str)), budget.Add(extra, budget.Mul(k, int64(len(nw)))))
 	c.Charge(size, "filter replace")
 	return value.StringLike(s, strings.Replace(str, old, nw, int(k)))
 }

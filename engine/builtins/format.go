@@ -254,8 +254,8 @@ func (f *formatter) resolve(name string) value.Value {
 		if rest != "" && rest[0] != '.' && rest[0] != '[' {
 			valueError("Only '.' or '[' may follow ']' in format field specifier")
 		}
-		if n, err := strconv.ParseInt(key, 10, 64); err == nil && isDigits(key) {
-			v = f.c.Item(v, value.FromInt(n))
+		if isDigits(key) {
+			v = f.c.Item(v, value.FromInt(parseIndex(key)))
 		} else {
 			v = f.c.Item(v, value.FromString(key))
 		}
@@ -289,10 +289,12 @@ func (f *formatter) precheck(rest string) {
 	}
 }
 
+// parseIndex reads a field's digits as CPython's get_integer does: past
+// Py_ssize_t it is a ValueError, not an index that is merely missing.
 func parseIndex(s string) int64 {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 1 << 62
+		valueError("Too many decimal digits in format string")
 	}
 	return n
 }
@@ -349,6 +351,7 @@ func (f *formatter) formatField(v value.Value, spec string) (string, int64) {
 // formatStr is FormatValue of a string value, with the result's count.
 func formatStr(c value.Ctx, v value.Value, spec string) (string, int64) {
 	fs := parseSpec(spec, "str")
+	fs.c = c
 	c.Charge(fs.estimate(int64(len(v.Str()))), "format field")
 	return formatStrSpec(v.Str(), int64(v.RuneCount()), fs)
 }
@@ -367,10 +370,12 @@ func FormatValue(c value.Ctx, v value.Value, spec string) string {
 		fallthrough
 	case value.Int:
 		fs := parseSpec(spec, "int")
+		fs.c = c
 		c.Charge(fs.estimate(80), "format field")
 		return formatIntSpec(v.Int(), fs)
 	case value.Float:
 		fs := parseSpec(spec, "float")
+		fs.c = c
 		c.Charge(fs.estimate(330), "format field")
 		return formatFloatSpec(v.Float(), fs)
 	case value.Undefined:

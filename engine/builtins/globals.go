@@ -281,6 +281,10 @@ type Cycler struct {
 // TypeName implements value.ObjectImpl.
 func (cy *Cycler) TypeName() string { return "Cycler" }
 
+// Held implements value.Holder: the items, any of which current and
+// next() give back.
+func (cy *Cycler) Held() []value.Value { return cy.items }
+
 // Attr implements value.ObjectImpl: next(), reset(), current, items, pos.
 func (cy *Cycler) Attr(c value.Ctx, name string) (value.Value, bool) {
 	switch name {

@@ -105,7 +105,7 @@ func strCount(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		return value.FromInt(end - start + 1)
 	}
 	w := cpWindow(s, n, start, end)
-	return value.FromInt(int64(strings.Count(w, sub)))
+	return value.FromInt(countCharged(c, w, sub, matchUnits, "str.count"))
 }
 
 func findMethod(name string, last, raise bool) methodFunc {
@@ -305,7 +305,9 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if old == "" {
 		occ = int64(value.RuneLen(s)) + 1 // before every character and at the end
 	} else {
-		occ = int64(strings.Count(s, old))
+		// each match also costs a search and a copy of its own (see the
+		// replace filter), charged while the matches are counted
+		occ = countCharged(c, s, old, matchUnits, "str.replace")
 	}
 	if count >= 0 && count < occ {
 		occ = count
@@ -314,9 +316,11 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if grow < 0 {
 		grow = 0
 	}
-	// each match also costs a search and a copy of its own (see the
-	// replace filter)
-	c.Charge(budget.Add(int64(len(s)), budget.Mul(occ, grow+budget.Elem/2)), "str.replace")
+	extra := int64(0)
+	if old == "" {
+		extra = budget.Mul(occ, matchUnits)
+	}
+	c.Charge(budget.Add(int64(len(s)), budget.Add(extra, budget.Mul(occ, grow))), "str.replace")
 	return value.StringLike(recv, strings.Replace(s, old, nw, int(occ)))
 }
 
@@ -329,8 +333,8 @@ func stripArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (st
 		return s, uniSpace
 	}
 	chars := strArg(name, a[0])
-	c.Charge(budget.Mul(int64(len(chars)), int64(len(s))/64+1), "str."+name)
-	return s, func(r rune) bool { return strings.ContainsRune(chars, r) }
+	chargeStripChars(c, s, chars, "str."+name)
+	return s, runeSet(c, chars, "str."+name)
 }
 
 func strStrip(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -481,6 +485,7 @@ func init() {
 	}
 	impls[policy.Str] = m
 	mk := make(map[string]methodFunc, len(m)+3)
+	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(mk, m)
 	// markupsafe wraps these: string arguments are escaped first and the
 	// result is Markup.

@@ -83,6 +83,7 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 			i = k
 		}
 		var spec pctSpec
+		spec.c = c
 		spec.prec = -1
 	flags:
 		for i < len(s) {
@@ -121,6 +122,11 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 				p := next()
 				if p.Kind() != value.Int && p.Kind() != value.Bool {
 					typeError("* wants int")
+				}
+				// CPython reads a '*' precision as a C int
+				// (_PyLong_AsInt in unicode_format_arg_parse)
+				if p.Int() > math.MaxInt32 || p.Int() < math.MinInt32 {
+					pyErr(errs.Render, "OverflowError", "Python int too large to convert to C int")
 				}
 				spec.prec = max(p.Int(), 0)
 				i++
@@ -184,6 +190,8 @@ func percentKey(c value.Ctx, m value.Value, key string) value.Value {
 type pctSpec struct {
 	left, plus, space, alt, zero bool
 	width, prec                  int64
+	// c is the render, polled while a wide field is padded (padJoin)
+	c value.Ctx
 }
 
 // percentOne formats one conversion; it returns its length in code
@@ -353,9 +361,9 @@ func (sp pctSpec) pad(head, body string, n int64, number bool) (string, int64) {
 	p := int(sp.width - n)
 	switch {
 	case sp.left:
-		return head + body + strings.Repeat(" ", p), sp.width
+		return padJoin(sp.c, piece{head, 1}, piece{body, 1}, piece{" ", p}), sp.width
 	case sp.zero && number:
-		return head + strings.Repeat("0", p) + body, sp.width
+		return padJoin(sp.c, piece{head, 1}, piece{"0", p}, piece{body, 1}), sp.width
 	}
-	return strings.Repeat(" ", p) + head + body, sp.width
+	return padJoin(sp.c, piece{" ", p}, piece{head, 1}, piece{body, 1}), sp.width
 }

@@ -205,8 +205,24 @@ func (p *parser) node(pos int) Base {
 	if err := p.m.Charge(budget.Elem, "parse"); err != nil {
 		p.budgetFail(err, pos)
 	}
+	if p.nodes&pollNodes == 0 && p.m.Cancelled != nil {
+		if err := p.m.Cancelled(); err != nil {
+			// the caller's refusal as it made it (the engine's is a
+			// render error wrapping ErrCanceled)
+			e, ok := err.(*errs.Error)
+			if !ok {
+				e = errs.Wrap(errs.Render, err)
+			}
+			p.setPosOrig(e, pos)
+			panic(e)
+		}
+	}
 	return Base{P: p.orig(pos)}
 }
+
+// pollNodes+1 is how many nodes the parser makes between two polls of
+// the meter's Cancelled: about 0.1 ms of parsing.
+const pollNodes = 1<<10 - 1
 
 // enter increases the nesting depth; every recursive descent goes through
 // it so that no input can exhaust the Go stack.

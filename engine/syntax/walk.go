@@ -137,31 +137,38 @@ func EachChild(n Node, f func(Node)) {
 }
 
 // checkTreeDepth refuses an AST deeper than the nesting limit. Recursive
-// descent already bounds the parser's own recursion, but operator, filter
-// and postfix chains are built by loops and can still produce a deep tree,
+// descent already bounds the parser's own recursion, but operator, filter,
+// test and postfix chains are built by loops and can still produce a deep tree,
 // which a recursive evaluator would walk. Statements at the top level are
 // at depth 1. An If alone in the Else of an If (an elif chain) stays at the
 // depth of its parent, so that long elif chains are not refused.
 func (p *parser) checkTreeDepth(body []Stmt) {
+	// d counts quarter levels: a level of nesting is chainLinksPerLevel
+	// quarters, a link of a filter or test chain one.
+	limit := p.maxDepth * chainLinksPerLevel
 	var walk func(n Node, d int)
 	walk = func(n Node, d int) {
-		if d > p.maxDepth {
-			e := errs.FromBudget(p.depthError(d))
+		if d > limit {
+			e := errs.FromBudget(p.depthError((d + chainLinksPerLevel - 1) / chainLinksPerLevel))
 			p.setPosOrig(e, n.Pos())
 			panic(e)
 		}
 		if ifn, ok := n.(*If); ok && len(ifn.Else) == 1 {
 			if elif, ok := ifn.Else[0].(*If); ok {
-				walk(ifn.Cond, d+1)
+				walk(ifn.Cond, d+chainLinksPerLevel)
 				for _, s := range ifn.Body {
-					walk(s, d+1)
+					walk(s, d+chainLinksPerLevel)
 				}
 				walk(elif, d)
 				return
 			}
 		}
-		// A filter or test chain (x|f|g|h) is a flat pipeline: its operand
-		// sits at the chain's own depth; its arguments nest.
+		// A filter or test chain (x|f|g|h) nests one link at a time, as
+		// the evaluator recurses into each link's operand, but a link is
+		// a quarter of a level: Jinja2 renders a 200-link chain
+		// (hostile nesting/ok-filter-chain-200) and stops near 400 links
+		// (Python's recursion limit), so a chain of up to 4 x
+		// nesting_depth links parses. Its arguments nest a full level.
 		var operand Node
 		switch x := n.(type) {
 		case *Filter:
@@ -173,13 +180,17 @@ func (p *parser) checkTreeDepth(body []Stmt) {
 		}
 		EachChild(n, func(c Node) {
 			if operand != nil && c == operand {
-				walk(c, d)
+				walk(c, d+1)
 				return
 			}
-			walk(c, d+1)
+			walk(c, d+chainLinksPerLevel)
 		})
 	}
 	for _, s := range body {
-		walk(s, 1)
+		walk(s, chainLinksPerLevel)
 	}
 }
+
+// chainLinksPerLevel is how many links of a filter or test chain count as
+// one level of nesting in checkTreeDepth.
+const chainLinksPerLevel = 4

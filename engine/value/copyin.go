@@ -187,6 +187,11 @@ func keepShape(kept *[]Value, shape []Value) bool {
 // (Reset), so a caller that owns a dict nothing else refers to (a pooled
 // renderer's top-level data) reuses its storage; nil makes a new one.
 func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error) {
+	if len(data) > MaxContainerEntries {
+		// the top-level dict is a container like any other: its names
+		// are not graph entries, but it holds at most as many
+		return nil, errs.New(errs.Type, "cannot copy data: the top-level mapping has more than "+strconv.Itoa(MaxContainerEntries)+" entries")
+	}
 	if d == nil {
 		d = NewDict(len(data))
 	} else {
@@ -359,8 +364,17 @@ func (c *Copier) CopyPath(path []string, x any) (v Value, err error) {
 // the whole graph would, when the total passes MaxGraphEntries.
 func (c *Copier) Join(entries int) { c.entries = entries }
 
-// JoinBytes is Join for the graph's string bytes (MaxGraphBytes).
-func (c *Copier) JoinBytes(n int64) { c.bytes = n }
+// JoinBytes is Join for the graph's string bytes (MaxGraphBytes). It
+// refuses a graph whose bytes are already past the ceiling (a key added
+// by a path), which no later copy would see.
+func (c *Copier) JoinBytes(n int64) error {
+	c.bytes = 0
+	if n > MaxGraphBytes {
+		return c.bytesError("the path", int(min(n, 1<<40)))
+	}
+	c.bytes = n
+	return nil
+}
 
 // Bytes returns the string bytes counted so far (the graph's, after
 // JoinBytes).

@@ -32,6 +32,14 @@ type CallableState interface {
 	Callable() bool
 }
 
+// Holder is an object that holds values a template can read back through
+// it (a cycler's items, a loop's previous, current and next items). Rule
+// P10's data-only walk (CheckData) looks at every value Held returns, so
+// an object that holds a callable is not data, wherever it is stored.
+type Holder interface {
+	Held() []Value
+}
+
 // IsCallable is Python's callable(): a callable value, or an object with a
 // Call method (unless it says it is not callable in its present state).
 func IsCallable(v Value) bool {
@@ -105,6 +113,17 @@ func checkData(c Ctx, v Value, where string) (stable bool) {
 	case Object:
 		if _, ok := v.ref.(*Namespace); ok {
 			return true
+		}
+		if h, ok := v.ref.(Holder); ok {
+			// everything it can give back (a cycler's items, a loop's
+			// previous, current and later items): not only what iterating
+			// it yields next
+			items := h.Held()
+			c.Charge(int64(len(items))*budget.Slot, "checking namespace data")
+			for _, x := range items {
+				checkData(c, x, where)
+			}
+			return false
 		}
 		if it, ok := v.ref.(Iterable); ok {
 			items := it.Iter(c)

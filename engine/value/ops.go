@@ -138,7 +138,7 @@ func Mul(c Ctx, a, b Value) Value {
 		case String:
 			c.Charge(budget.Mul(int64(len(a.s)), n), "string repetition")
 			runes := int64(a.RuneCount()) * n // within the bytes just charged
-			return Value{k: String, safe: a.safe, s: strings.Repeat(a.s, int(n)), n: runes + 1}
+			return Value{k: String, safe: a.safe, s: RepeatPolled(c, a.s, int(n)), n: runes + 1}
 		case List, Tuple:
 			items := a.Items()
 			if len(items) == 0 || n == 0 {

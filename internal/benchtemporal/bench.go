@@ -27,6 +27,9 @@ type Result struct {
 	// CPUSeconds is this process's user+system CPU during the scenario
 	// (the in-process worker and the benchmark's client).
 	CPUSeconds float64
+	// ServerCPUSeconds is the dev server's user+system CPU during the
+	// scenario's runs (not their measurement, which reads every history).
+	ServerCPUSeconds float64
 	// Suggested lists the workflows whose last task had the server's
 	// continue-as-new suggestion set (none expected).
 	Errors []string
@@ -48,7 +51,7 @@ func Run(ctx context.Context, s *Server, queue, prefix string, sc *Scenario) (*R
 		}
 		want[k] = w
 	}
-	cpu0 := cpuSeconds()
+	cpu0, scpu0 := cpuSeconds(), s.CPUSeconds()
 	start := time.Now()
 	roots := make([]string, len(sc.Inputs))
 	errs := make([]error, len(sc.Inputs))
@@ -76,7 +79,7 @@ func Run(ctx context.Context, s *Server, queue, prefix string, sc *Scenario) (*R
 		}()
 	}
 	wg.Wait()
-	res := &Result{Scenario: sc, Wall: time.Since(start), CPUSeconds: cpuSeconds() - cpu0}
+	res := &Result{Scenario: sc, Wall: time.Since(start), CPUSeconds: cpuSeconds() - cpu0, ServerCPUSeconds: s.CPUSeconds() - scpu0}
 	for i, err := range errs {
 		if err != nil {
 			res.Errors = append(res.Errors, roots[i]+": "+err.Error())
@@ -151,6 +154,26 @@ func WriteTable(w io.Writer, results []*Result) {
 		fmt.Fprintf(w, "| | | | **all** | %d | %s / %s | %s / %s | %s | %s | | |\n", t.Count,
 			commas(t.SumEvents/int64(max(t.Count, 1))), commas(t.MaxEvents),
 			commas(t.SumBytes/int64(max(t.Count, 1))), commas(t.MaxBytes), commas(t.SumEvents), commas(t.SumBytes))
+	}
+}
+
+// Items is the scenario's items over all its runs.
+func (r *Result) Items() int { return len(r.Scenario.Inputs) * max(1, r.Scenario.Items) }
+
+// WritePerItem prints the results per item as a Markdown table: events,
+// history bytes and the server's and the worker's CPU an item (a batch's
+// item, or a run).
+func WritePerItem(w io.Writer, results []*Result) {
+	fmt.Fprintln(w, "| scenario | items | workflows | events / item | history bytes / item | server CPU | server CPU / item | worker CPU / item |")
+	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, r := range results {
+		if r.M == nil {
+			continue
+		}
+		n := float64(r.Items())
+		fmt.Fprintf(w, "| %s | %d | %d | %.1f | %s | %.1f s | %.1f ms | %.1f ms |\n", r.Scenario.Name, r.Items(), r.M.Total.Count,
+			float64(r.M.Total.SumEvents)/n, commas(int64(float64(r.M.Total.SumBytes)/n)), r.ServerCPUSeconds,
+			1000*r.ServerCPUSeconds/n, 1000*r.CPUSeconds/n)
 	}
 }
 

@@ -33,7 +33,7 @@ func TestBenchSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Stop()
-	w := worker.New(s.Client, "smoke", worker.Options{})
+	w := worker.New(s.Client, "smoke", worker.Options{DeadlockDetectionTimeout: workflows.DeadlockDetectionTimeout})
 	(&workflows.Workflows{}).Register(w)
 	activities.Register(w, &activities.Activities{})
 	if err := w.Start(); err != nil {
@@ -46,7 +46,7 @@ func TestBenchSmoke(t *testing.T) {
 	}
 	scs := []*Scenario{
 		{Name: "sample2", Method: lib, Inputs: [][]byte{SampleInputs(3), SampleInputs(3)}},
-		{Name: "batch30", Method: BatchMethod(5), Inputs: [][]byte{BatchInputs(30)}},
+		BatchScenario("batch30", 30, 5),
 	}
 	var results []*Result
 	for _, sc := range scs {
@@ -59,18 +59,21 @@ func TestBenchSmoke(t *testing.T) {
 		}
 		results = append(results, r)
 	}
-	if n := results[0].M.Total.Count; n != 20 {
-		t.Errorf("two sample runs: %d workflows, want 20", n)
+	// a run, its sequence, the sequence's batch (its items' conditions,
+	// model calls and composes run in its page) and the digest's compose
+	if n := results[0].M.Total.Count; n != 8 {
+		t.Errorf("two sample runs: %d workflows, want 8", n)
 	}
-	if n := results[1].M.Total.Count; n != 32 {
-		t.Errorf("a batch of 30: %d workflows, want 32 (the run, the batch, 30 items)", n)
+	if n := results[1].M.Total.Count; n != 2 {
+		t.Errorf("a batch of 30: %d workflows, want 2 (the run, the batch running its 30 items)", n)
 	}
 	if results[1].ServerPeakRSSKiB <= 0 {
 		t.Error("no server RSS")
 	}
 	var b bytes.Buffer
 	WriteTable(&b, results)
-	if !strings.Contains(b.String(), "| batch30 | 1 |") || !strings.Contains(b.String(), "PipeLLM") {
+	WritePerItem(&b, results)
+	if !strings.Contains(b.String(), "| batch30 | 1 |") || !strings.Contains(b.String(), "PipeBatch") || !strings.Contains(b.String(), "| batch30 | 30 | 2 |") {
 		t.Fatalf("table:\n%s", b.String())
 	}
 	t.Logf("\n%s", b.String())

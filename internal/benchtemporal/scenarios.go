@@ -18,6 +18,9 @@ type Scenario struct {
 	Inputs [][]byte
 	// Note describes the scenario in the table's caption.
 	Note string
+	// Items is the items of one run (a batch's size) the per-item figures
+	// divide by; 0: one a run.
+	Items int
 }
 
 // SampleMethod is the sample method of the repository (JSON twin of
@@ -55,6 +58,12 @@ func BatchMethod(window int) []byte {
           "branch_pipe_code": "classify", "input_list_name": "items", "input_item_name": "item", "max_concurrency": ` + strconv.Itoa(window) + `},
   "classify": {"type": "PipeLLM", "inputs": {"item": "Item"}, "output": "Text", "prompt": "Classify $item.text"}
 }}`)
+}
+
+// BatchScenario is one run of BatchMethod(window) over n items.
+func BatchScenario(name string, n, window int) *Scenario {
+	return &Scenario{Name: name, Method: BatchMethod(window), Inputs: [][]byte{BatchInputs(n)}, Items: n,
+		Note: fmt.Sprintf("one PipeBatch of %d items, max_concurrency %d, each item a PipeLLM on the local provider", n, window)}
 }
 
 // BatchInputs are n items.

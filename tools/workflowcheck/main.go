@@ -16,11 +16,26 @@
 // the non-determinism is: its own map range, goroutine or channel use,
 // or its call into a package outside the strict set; calls into strict
 // packages are reported in those packages (name them on the command
-// line too). Exemptions are the -config file's decls, as upstream.
+// line too). A function is also reported when it formats a pointer
+// with %p (an address: it differs between a run and its replay), a
+// check upstream has no way to express (fmt.Sprintf is deterministic
+// by its table).
+//
+// extraIdentRefs adds to upstream's table what workflow code must not
+// read either: the process environment and identity, and reflect's map
+// iteration (the order of a map range, without a range statement).
+//
+// Exemptions are by line: a //workflowcheck:ignore comment on the line
+// before a statement exempts that statement (upstream's semantics), and
+// must say why after the marker, or it is itself reported. The -config
+// file's decls (exemptions by name, which exempt a whole function and
+// all it calls, so that code added to it later is never checked) are
+// kept for the Go runtime only, which no comment can reach.
 package main
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"regexp"
 	"strings"
@@ -29,10 +44,11 @@ import (
 	"go.temporal.io/sdk/contrib/tools/workflowcheck/workflow"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/singlechecker"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 func main() {
-	c := workflow.NewChecker(workflow.Config{})
+	c := workflow.NewChecker(workflow.Config{IdentRefs: workflow.DefaultIdentRefs.Clone().SetAll(extraIdentRefs)})
 	a := c.NewAnalyzer()
 	var strict regexpFlag
 	a.Flags.Var(&strict, "strict", "import paths (a regexp) whose every function must be deterministic")
@@ -46,6 +62,25 @@ func main() {
 		return res, nil
 	}
 	singlechecker.Main(a)
+}
+
+// extraIdentRefs are non-deterministic functions upstream's table does
+// not list (true: non-deterministic wherever called).
+var extraIdentRefs = determinism.IdentRefs{
+	// The environment and the process differ between the worker that ran
+	// a workflow task and the one replaying it.
+	"os.Getenv":    true,
+	"os.LookupEnv": true,
+	"os.Environ":   true,
+	"os.ExpandEnv": true,
+	"os.Hostname":  true,
+	"os.Getpid":    true,
+	"os.Getwd":     true,
+	// reflect iterates over a map in Go's random order, as a range does.
+	"(reflect.Value).MapRange": true,
+	"(reflect.Value).MapKeys":  true,
+	"(reflect.Value).Seq":      true,
+	"(reflect.Value).Seq2":     true,
 }
 
 // checkStrict reports the non-deterministic functions of a strict
@@ -88,6 +123,77 @@ func checkStrict(pass *analysis.Pass, strict *regexp.Regexp, showPos bool) {
 		lines := own.AppendChildReasonLines(name, nil, 0, "  ", showPos, pass.Pkg, cache, map[string]bool{})
 		pass.Report(analysis.Diagnostic{Pos: fd.Pos(), Message: "(strict) " + strings.Join(lines, "\n")})
 	}
+	for _, f := range pass.Files {
+		checkIgnores(pass, f)
+		checkPointerFormats(pass, f)
+	}
+}
+
+// checkIgnores reports a //workflowcheck:ignore comment that does not say
+// why: an exemption is a claim a reviewer must be able to check.
+func checkIgnores(pass *analysis.Pass, f *ast.File) {
+	for _, g := range f.Comments {
+		for _, c := range g.List {
+			if rest, ok := strings.CutPrefix(c.Text, ignoreMarker); ok && len(strings.TrimSpace(rest)) < len("a reason") {
+				pass.Report(analysis.Diagnostic{Pos: c.Pos(), Message: "(strict) " + ignoreMarker + " without its reason"})
+			}
+		}
+	}
+}
+
+const ignoreMarker = "//workflowcheck:ignore"
+
+// checkPointerFormats reports a call of a fmt function whose constant
+// format has a %p verb: a pointer's address is not the same on replay.
+func checkPointerFormats(pass *analysis.Pass, f *ast.File) {
+	ignored := map[ast.Node]struct{}{}
+	determinism.UpdateIgnoreMap(pass.Fset, f, ignored)
+	ast.Inspect(f, func(n ast.Node) bool {
+		if _, ok := ignored[n]; ok {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" {
+			return true
+		}
+		sig, ok := fn.Type().(*types.Signature)
+		if !ok {
+			return true
+		}
+		for i := range sig.Params().Len() {
+			if sig.Params().At(i).Name() != "format" || i >= len(call.Args) {
+				continue
+			}
+			tv := pass.TypesInfo.Types[call.Args[i]]
+			if tv.Value != nil && tv.Value.Kind() == constant.String && hasPointerVerb(constant.StringVal(tv.Value)) {
+				pass.Report(analysis.Diagnostic{Pos: call.Pos(), Message: "(strict) " + fn.FullName() + " formats a pointer with %p: an address differs on replay"})
+			}
+		}
+		return true
+	})
+}
+
+// hasPointerVerb reports whether a fmt format has a %p verb (flags,
+// width, precision and argument indexes allowed between).
+func hasPointerVerb(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[j]) >= 0 {
+			j++
+		}
+		if j < len(format) && format[j] == 'p' {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 type regexpFlag struct{ re *regexp.Regexp }

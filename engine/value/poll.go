@@ -1,0 +1,67 @@
+package value
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Poller is a Ctx that can be told that prepaid bulk work is under way:
+// Poll ends the render (panics with its error) when the host cancelled it.
+// The renderer implements it; a Ctx that does not is never cancelled.
+type Poller interface {
+	Poll()
+}
+
+// Poll polls c's cancellation when c can be cancelled.
+func Poll(c Ctx) {
+	if p, ok := c.(Poller); ok {
+		p.Poll()
+	}
+}
+
+// BulkChunk is how many bytes bulk work charged in one piece (a string
+// repeated, code points counted) handles between two polls: about 0.1-0.3
+// ms of copying or counting, so a render cancelled during a 60 MB
+// repetition returns within a chunk, not after the whole of it. The work
+// is charged before it starts, as every allocation is; the chunks only
+// bound how long a cancellation waits.
+const BulkChunk = 1 << 20
+
+// RepeatPolled is strings.Repeat(s, n) (n >= 0, the result's bytes charged
+// by the caller) built a chunk at a time with c polled between chunks.
+// The result is one allocation, as strings.Repeat's: a chunk of whole
+// repeats of s is made once and written into it until it is full.
+func RepeatPolled(c Ctx, s string, n int) string {
+	total := len(s) * n
+	if total <= BulkChunk || len(s) == 0 {
+		return strings.Repeat(s, n)
+	}
+	// a chunk holds whole repeats of s: one cut mid-s would shift every
+	// later copy (a 3-byte s and a 1 MiB chunk)
+	per := max(BulkChunk/len(s), 1)
+	chunk := strings.Repeat(s, per)
+	var b strings.Builder
+	b.Grow(total)
+	for left := n; left > 0; left -= per {
+		b.WriteString(chunk[:min(left, per)*len(s)])
+		Poll(c)
+	}
+	return b.String()
+}
+
+// RuneCountPolled is utf8.RuneCountInString(s) counted a chunk at a time
+// with c polled between chunks (the caller charged the bytes).
+func RuneCountPolled(c Ctx, s string) int {
+	n := 0
+	for len(s) > BulkChunk {
+		// cut at a code point's start so no code point is split
+		cut := BulkChunk
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		n += utf8.RuneCountInString(s[:cut])
+		s = s[cut:]
+		Poll(c)
+	}
+	return n + utf8.RuneCountInString(s)
+}
