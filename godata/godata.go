@@ -495,7 +495,7 @@ func typeFields(t reflect.Type) []goField {
 	next := []level{{t: t}}
 	visited := map[reflect.Type]bool{}
 	var fields []goField
-	count := map[reflect.Type]int{}
+	var count map[reflect.Type]int
 	nextCount := map[reflect.Type]int{}
 	for len(next) > 0 {
 		current, next = next, current[:0]

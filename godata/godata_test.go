@@ -33,8 +33,9 @@ type rfHidden struct {
 type rfTags struct {
 	rfBase
 	*rfHidden
-	Name     string             `json:"name"`
-	Skip     string             `json:"-"`
+	Name string `json:"name"`
+	Skip string `json:"-"`
+	//lint:ignore SA5008 encoding/json documents "-," as the name "-"
 	Dash     string             `json:"-,"`
 	Empty    []int              `json:"empty,omitempty"`
 	Count    int64              `json:"count,string"`
@@ -70,7 +71,7 @@ type A2 struct {
 
 type rfStatus string
 
-type rfMarshal struct{ n int }
+type rfMarshal struct{}
 
 func (m *rfMarshal) MarshalJSON() ([]byte, error) { return []byte(`{"b":1,"a":[true,2.5]}`), nil }
 
