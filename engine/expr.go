@@ -121,8 +121,15 @@ func (r *renderer) chargeWalk(levels int64) {
 func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
 	case *syntax.Const:
+		// A constant is no work of its own: the node holding it charges
+		// its slot (an operand of a charged operator, a literal's item, a
+		// call argument, a statement's value).
 		return n.Value
 	case *syntax.Name:
+		// lookupNameAt written out: a name the innermost scope binds (a
+		// loop's item, a macro's argument) is read where eval returns it,
+		// so is a top-level name of the data (rootDataIndex; a failed
+		// spent leaves the charge to innerIndex)
 		if i := r.rootDataIndex(n.Name, sc, &n.Slot); i >= 0 && r.spent(budget.Elem) {
 			return r.data.ValAt(i)
 		}
@@ -140,27 +147,10 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 	return v
 }
 
-// evalNode is eval's work for every node, counted by eval for the nodes
-// that recurse.
+// evalNode is eval's work for the nodes that may recurse (every node but
+// a constant and a name, which eval reads itself), counted by eval.
 func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
-	case *syntax.Const:
-		// A constant is no work of its own: the node holding it charges
-		// its slot (an operand of a charged operator, a literal's item, a
-		// call argument, a statement's value).
-		return n.Value
-	case *syntax.Name:
-		// lookupNameAt written out: a name the innermost scope binds (a
-		// loop's item, a macro's argument) is read where eval returns it,
-		// so is a top-level name of the data (rootDataIndex; a failed
-		// spent leaves the charge to innerIndex)
-		if i := r.rootDataIndex(n.Name, sc, &n.Slot); i >= 0 && r.spent(budget.Elem) {
-			return r.data.ValAt(i)
-		}
-		if i := r.innerIndex(n.Name, sc); i >= 0 {
-			return sc.vars[i].val
-		}
-		return r.lookupOuter(n.Name, sc, &n.Slot)
 	case *syntax.Attr:
 		// x.name on a name, the common attribute, looks the name up here
 		// (the Name case above) with no call of eval for it

@@ -175,11 +175,10 @@ type piece struct {
 	times int
 }
 
-// padJoin joins pieces. A result past value.BulkChunk bytes (its bytes
-// charged by the caller) is built in one buffer a chunk at a time with c
-// polled between chunks, so a render cancelled during a 60 MB pad stops
-// within a chunk (red team round 3: 160 ms after its deadline); a smaller
-// one is plain concatenation.
+// padJoin joins pieces, each repeat written with c polled between 1 MiB
+// chunks (value.WriteRepeatPolled), so a render cancelled during a 60 MB
+// pad stops within a chunk (red team round 3: 160 ms after its deadline).
+// The caller charged the result's bytes.
 func padJoin(c value.Ctx, pieces ...piece) string {
 	total := 0
 	for _, p := range pieces {
@@ -188,19 +187,7 @@ func padJoin(c value.Ctx, pieces ...piece) string {
 	var b strings.Builder
 	b.Grow(total)
 	for _, p := range pieces {
-		if p.times <= 0 || p.text == "" {
-			continue
-		}
-		per := max(1, value.BulkChunk/len(p.text)) // repeats a chunk
-		chunk := strings.Repeat(p.text, min(p.times, per))
-		for left := p.times; left > 0; {
-			k := min(left, per)
-			b.WriteString(chunk[:k*len(p.text)])
-			left -= k
-			if c != nil && total > value.BulkChunk {
-				value.Poll(c)
-			}
-		}
+		value.WriteRepeatPolled(c, &b, p.text, p.times)
 	}
 	return b.String()
 }

@@ -29,24 +29,34 @@ const BulkChunk = 1 << 20
 
 // RepeatPolled is strings.Repeat(s, n) (n >= 0, the result's bytes charged
 // by the caller) built a chunk at a time with c polled between chunks.
-// The result is one allocation, as strings.Repeat's: a chunk of whole
-// repeats of s is made once and written into it until it is full.
+// The result is one allocation, as strings.Repeat's.
 func RepeatPolled(c Ctx, s string, n int) string {
-	total := len(s) * n
-	if total <= BulkChunk || len(s) == 0 {
+	if len(s)*n <= BulkChunk || len(s) == 0 {
 		return strings.Repeat(s, n)
 	}
-	// a chunk holds whole repeats of s: one cut mid-s would shift every
-	// later copy (a 3-byte s and a 1 MiB chunk)
-	per := max(BulkChunk/len(s), 1)
-	chunk := strings.Repeat(s, per)
 	var b strings.Builder
-	b.Grow(total)
+	b.Grow(len(s) * n)
+	WriteRepeatPolled(c, &b, s, n)
+	return b.String()
+}
+
+// WriteRepeatPolled writes s n times to b: a chunk of whole repeats of s
+// (at most BulkChunk bytes; one cut mid-s would shift every later copy)
+// is made once and written until n repeats are, with c polled after each
+// chunk when the whole is more than a chunk. The caller charged the bytes.
+func WriteRepeatPolled(c Ctx, b *strings.Builder, s string, n int) {
+	if n <= 0 || s == "" {
+		return
+	}
+	per := max(BulkChunk/len(s), 1)
+	chunk := strings.Repeat(s, min(n, per))
+	poll := len(s)*n > BulkChunk
 	for left := n; left > 0; left -= per {
 		b.WriteString(chunk[:min(left, per)*len(s)])
-		Poll(c)
+		if poll {
+			Poll(c)
+		}
 	}
-	return b.String()
 }
 
 // RuneCountPolled is utf8.RuneCountInString(s) counted a chunk at a time
