@@ -5,9 +5,9 @@ package engine
 
 import (
 	"context"
+	"io/fs"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -33,11 +33,19 @@ const (
 // Value is a template value (the closed value model).
 type Value = value.Value
 
-// FilterFunc, TestFunc: application-registered builtins (trusted code).
-type (
-	FilterFunc = builtins.FilterFunc
-	TestFunc   = builtins.TestFunc
-)
+// Filter is a filter the application registers (Options.Filters): trusted
+// Go code that the template calls as `v|name(args)`. It returns the
+// filter's value, or an error that fails the render: an *Error keeps its
+// kind (a KindType error for a wrong argument, say), any other error
+// becomes a KindRender error that wraps it, so errors.Is and errors.As
+// reach the filter's own error through the render's. A filter charges the
+// work it does through c (value.Ctx) before doing it, as the built-in
+// filters do: what it leaves uncharged, the budget cannot bound.
+type Filter func(c value.Ctx, v Value, args *value.Args) (Value, error)
+
+// Test is a test the application registers (Options.Tests), called as
+// `v is name(args)`; its error fails the render as a Filter's does.
+type Test func(c value.Ctx, v Value, args *value.Args) (bool, error)
 
 // Options configure an Environment. The zero value is Jinja2's defaults
 // with the default budget.
@@ -61,10 +69,18 @@ type Options struct {
 	// Templates is a trusted in-memory template set for include, import,
 	// extends and from. Untrusted templates get none.
 	Templates map[string]string
+	// FS is a trusted template set read from a file system (os.DirFS,
+	// embed.FS, fstest.MapFS): a name (a slash-separated path, as fs.FS
+	// names files) that Templates does not hold is read from FS on first
+	// use, parsed once and kept for the environment's life. A file longer
+	// than the source limit is refused before it is read whole. Reading a
+	// file is I/O: an environment used in Temporal workflow code takes its
+	// templates from Templates, which are in memory and never change.
+	FS fs.FS
 	// Filters, Tests and Globals add to (or replace) the defaults. They
 	// are fixed when the environment is built.
-	Filters map[string]FilterFunc
-	Tests   map[string]TestFunc
+	Filters map[string]Filter
+	Tests   map[string]Test
 	Globals map[string]any
 }
 

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"maps"
 	"slices"
 	"sync"
@@ -44,6 +46,9 @@ type Environment struct {
 	defaultMeter budget.Meter
 	// trusted templates, parsed on first use
 	trusted map[string]*trustedTemplate
+	// fsTemplates holds the templates read from opts.FS, by name
+	// (*trustedTemplate), each read and parsed once
+	fsTemplates sync.Map
 }
 
 type trustedTemplate struct {
@@ -88,7 +93,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 		if f == nil {
 			return nil, errs.New(errs.Render, "filter "+errs.Quote(k)+" is nil")
 		}
-		e.filters[k] = f
+		e.filters[k] = hostFilter(f)
 	}
 	e.unwrapped = maps.Clone(builtins.Unwrapped)
 	for _, k := range ordered.Keys(o.Filters) {
@@ -102,7 +107,7 @@ func NewEnvironment(o Options) (*Environment, error) {
 		if t == nil {
 			return nil, errs.New(errs.Render, "test "+errs.Quote(k)+" is nil")
 		}
-		e.tests[k] = t
+		e.tests[k] = hostTest(t)
 	}
 	e.globals = make(map[string]value.Value, len(builtins.GlobalFuncs)+len(o.Globals))
 	for _, k := range ordered.Keys(builtins.GlobalFuncs) {
@@ -131,6 +136,43 @@ func NewEnvironment(o Options) (*Environment, error) {
 	}
 	e.opts.Templates = nil
 	return e, nil
+}
+
+// HasFilter reports whether a template of e can call the filter name: a
+// built-in one or one the application registered (Options.Filters).
+func (e *Environment) HasFilter(name string) bool {
+	_, ok := e.ready().filters[name]
+	return ok
+}
+
+// HasTest reports whether a template of e can use the test name.
+func (e *Environment) HasTest(name string) bool {
+	_, ok := e.ready().tests[name]
+	return ok
+}
+
+// hostFilter adapts an application's filter to the evaluator's calling
+// convention, where a failure unwinds the render (value.ThrowErr keeps an
+// *Error's kind and makes any other error a render error that wraps it).
+func hostFilter(f Filter) builtins.FilterFunc {
+	return func(c value.Ctx, v value.Value, args *value.Args) value.Value {
+		r, err := f(c, v, args)
+		if err != nil {
+			value.ThrowErr(err)
+		}
+		return r
+	}
+}
+
+// hostTest is hostFilter for a test.
+func hostTest(t Test) builtins.TestFunc {
+	return func(c value.Ctx, v value.Value, args *value.Args) bool {
+		r, err := t(c, v, args)
+		if err != nil {
+			value.ThrowErr(err)
+		}
+		return r
+	}
 }
 
 // zeroEnv is what the zero Environment stands for (ready).
@@ -178,12 +220,79 @@ func (e *Environment) parse(name, source string, m *budget.Meter) (*Template, er
 func (e *Environment) loadTrusted(name string) (*Template, error, bool) {
 	tt, ok := e.trusted[name]
 	if !ok {
-		return nil, nil, false
+		if tt, ok = e.fromFS(name); !ok {
+			return nil, nil, false
+		}
 	}
 	tt.once.Do(func() {
+		if tt.err != nil {
+			return
+		}
 		tt.t, tt.err = e.parse(name, tt.src, budget.NewMeter(budget.Limits{}))
 	})
 	return tt.t, tt.err, true
+}
+
+// fromFS returns the entry of name in the file-system template set, read
+// on the first call for that name; false when there is no such file. A
+// file the set holds but cannot read, or one over the source limit, is an
+// entry whose error every use of it reports.
+func (e *Environment) fromFS(name string) (*trustedTemplate, bool) {
+	if e.opts.FS == nil || !fs.ValidPath(name) {
+		return nil, false
+	}
+	if tt, ok := e.fsTemplates.Load(name); ok {
+		return tt.(*trustedTemplate), true
+	}
+	f, err := e.opts.FS.Open(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false
+		}
+		return e.keepFS(name, &trustedTemplate{err: errs.Wrap(errs.Render, err)}), true
+	}
+	defer f.Close()
+	limit := e.limitsFor(RenderOptions{}).Resolved().SourceBytes
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	var src []byte
+	if size <= limit {
+		src, err = io.ReadAll(io.LimitReader(f, limit+1))
+		if err != nil {
+			return e.keepFS(name, &trustedTemplate{err: errs.Wrap(errs.Render, err)}), true
+		}
+		size = int64(len(src))
+	}
+	if size > limit {
+		be := &budget.Error{Limit: budget.LimitSourceBytes, Phase: budget.PhaseParse, Op: "reading template " + errs.Quote(name),
+			Configured: limit, Observed: size, Need: size}
+		return e.keepFS(name, &trustedTemplate{err: errs.FromBudget(be)}), true
+	}
+	return e.keepFS(name, &trustedTemplate{src: string(src)}), true
+}
+
+// keepFS stores the first entry read for name (two renders may read the
+// same file at once; both then use the one stored).
+func (e *Environment) keepFS(name string, tt *trustedTemplate) *trustedTemplate {
+	got, _ := e.fsTemplates.LoadOrStore(name, tt)
+	return got.(*trustedTemplate)
+}
+
+// Template returns the trusted template name (Options.Templates, then
+// Options.FS), parsed once for the environment's life: the way to render
+// a template of the set by name (Execute, RenderResult). A name the set
+// does not hold is a render error whose PyError is TemplateNotFound.
+func (e *Environment) Template(name string) (*Template, error) {
+	e = e.ready()
+	t, err, ok := e.loadTrusted(name)
+	if !ok {
+		ne := errs.New(errs.Render, "template not found: "+errs.Quote(name))
+		ne.PyError = "TemplateNotFound"
+		return nil, ne
+	}
+	return t, err
 }
 
 // setMeter sets *m to the meter of a render under ro's limits: the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"testing/fstest"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
@@ -271,4 +272,55 @@ func ExampleTemplate_Execute() {
 	}
 	// Output:
 	// #7: pen, ink (no note)
+}
+
+// A filter the application registers returns its value or an error; the
+// error fails the render (no partial output) and errors.Is reaches it.
+func ExampleFilter() {
+	errNoRate := errors.New("no exchange rate for this currency")
+	rates := map[string]float64{"EUR": 1.08, "GBP": 1.27}
+	env, err := engine.NewEnvironment(engine.Options{Filters: map[string]engine.Filter{
+		"usd": func(_ value.Ctx, v engine.Value, args *value.Args) (engine.Value, error) {
+			if args.Len() != 1 || len(args.Pos) != 1 || !args.Pos[0].IsString() || !v.IsNumber() {
+				return engine.Value{}, errors.New("usd() takes a number and one currency name")
+			}
+			rate, ok := rates[args.Pos[0].Str()]
+			if !ok {
+				return engine.Value{}, errNoRate
+			}
+			return value.FromFloat(v.Float() * rate), nil
+		},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	for _, cur := range []string{"EUR", "JPY"} {
+		res, err := env.RenderString("price", "{{ (amount | usd(cur)) | round(2) }} USD", map[string]any{"amount": 10, "cur": cur}, engine.RenderOptions{})
+		fmt.Printf("%q %v\n", res.Output, errors.Is(err, errNoRate))
+	}
+	// Output:
+	// "10.8 USD" false
+	// "" true
+}
+
+// A template set read from a file system (os.DirFS, embed.FS), rendered
+// by name.
+func ExampleEnvironment_Template() {
+	env, err := engine.NewEnvironment(engine.Options{FS: fstest.MapFS{
+		"base.html": {Data: []byte("<title>{% block title %}{% endblock %}</title>")},
+		"page.html": {Data: []byte(`{% extends "base.html" %}{% block title %}{{ name | title }}{% endblock %}`)},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	tpl, err := env.Template("page.html")
+	if err != nil {
+		panic(err)
+	}
+	out, err := tpl.Render(map[string]any{"name": "ada lovelace"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(out)
+	// Output: <title>Ada Lovelace</title>
 }

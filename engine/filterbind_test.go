@@ -12,10 +12,10 @@ import (
 // binds the unwrapped default only to names the host left alone), in an
 // expression, through map and in a filter block.
 func TestHostFilterReplacesDefault(t *testing.T) {
-	shout := func(_ value.Ctx, v value.Value, _ *value.Args) value.Value {
-		return value.FromString("host:" + v.Str())
+	shout := func(_ value.Ctx, v value.Value, _ *value.Args) (value.Value, error) {
+		return value.FromString("host:" + v.Str()), nil
 	}
-	env, err := NewEnvironment(Options{Filters: map[string]FilterFunc{"upper": shout}})
+	env, err := NewEnvironment(Options{Filters: map[string]Filter{"upper": shout}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,12 +41,13 @@ func TestUnwrappedFilterUnitsAsWrapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"upper", "truncate", "join", "length", "trim"}
-	host := map[string]FilterFunc{}
+	host := map[string]Filter{}
 	for _, n := range names {
 		if _, ok := plain.unwrapped[n]; !ok {
 			t.Fatalf("%s: not bound unwrapped by default", n)
 		}
-		host[n] = plain.filters[n]
+		f := plain.filters[n]
+		host[n] = func(c value.Ctx, v value.Value, a *value.Args) (value.Value, error) { return f(c, v, a), nil }
 	}
 	wrapped, err := NewEnvironment(Options{Filters: host})
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 
 // buggyFilter stands for a bug below a render (in the engine or in a host
 // filter): it indexes past the end of a slice.
-func buggyFilter(c value.Ctx, v value.Value, args *value.Args) value.Value {
+func buggyFilter(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
 	var xs []int64
-	return value.FromInt(xs[v.Int()])
+	return value.FromInt(xs[v.Int()]), nil
 }
 
 // A panic the engine did not raise is an internal error: one bounded
@@ -23,7 +23,7 @@ func buggyFilter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // message, which a template's author may see. Errors a template causes
 // carry no stack.
 func TestInternalPanicKeepsStack(t *testing.T) {
-	env, err := NewEnvironment(Options{Filters: map[string]FilterFunc{"buggy": buggyFilter}})
+	env, err := NewEnvironment(Options{Filters: map[string]Filter{"buggy": buggyFilter}})
 	if err != nil {
 		t.Fatal(err)
 	}

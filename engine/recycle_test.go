@@ -209,9 +209,9 @@ func TestArenaNeverReusedUnderHostCode(t *testing.T) {
 	})
 	t.Run("host filter", func(t *testing.T) {
 		var kept value.Value
-		env, _ := NewEnvironment(Options{Filters: map[string]FilterFunc{"keep": func(_ value.Ctx, v value.Value, _ *value.Args) value.Value {
+		env, _ := NewEnvironment(Options{Filters: map[string]Filter{"keep": func(_ value.Ctx, v value.Value, _ *value.Args) (value.Value, error) {
 			kept = v
-			return value.FromString("")
+			return value.FromString(""), nil
 		}}})
 		if env.engineOnly {
 			t.Fatal("an environment with a host filter reuses its arenas")

@@ -293,7 +293,7 @@ func TestSecurityMessageNamesTarget(t *testing.T) {
 // TestRegistriesFixedAtBuild: filters, tests and globals are copied when
 // the environment is built; changing the caller's maps later has no effect.
 func TestRegistriesFixedAtBuild(t *testing.T) {
-	filters := map[string]FilterFunc{}
+	filters := map[string]Filter{}
 	globals := map[string]any{"g": 1}
 	env, err := NewEnvironment(Options{Filters: filters, Globals: globals})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
@@ -81,7 +80,7 @@ func (c *pipeCheck) checkTemplate(f tmplField) *engine.Facts {
 	}
 	unknown := 0
 	for _, fl := range facts.Filters {
-		if _, ok := builtins.Filters[fl.Name]; ok || f.cat.HasExtraFilter(fl.Name) {
+		if env.HasFilter(fl.Name) {
 			continue
 		}
 		unknown++

@@ -112,7 +112,7 @@ func NewEnvironmentWith(cat Category, style Style, cfg Config) (*engine.Environm
 }
 
 // extraFilters returns the category's extra filters bound to style.
-func extraFilters(cat Category, style Style) (map[string]engine.FilterFunc, error) {
+func extraFilters(cat Category, style Style) (map[string]engine.Filter, error) {
 	s, ok := specs[cat]
 	if !ok {
 		return nil, fmt.Errorf("unknown template category %q", string(cat))
@@ -122,9 +122,9 @@ func extraFilters(cat Category, style Style) (map[string]engine.FilterFunc, erro
 		return nil, err
 	}
 	f := &filterSet{style: style}
-	filters := make(map[string]engine.FilterFunc, len(s.Filters))
+	filters := make(map[string]engine.Filter, len(s.Filters))
 	for _, name := range s.Filters {
-		filters[name] = f.byName(name)
+		filters[name] = unwinding(f.byName(name))
 	}
 	return filters, nil
 }
@@ -141,7 +141,18 @@ func imagesOf(c value.Ctx) *ImageRegistry {
 	return reg
 }
 
-func (f *filterSet) byName(name string) engine.FilterFunc {
+// unwinding registers a filter written in the evaluator's own convention
+// (it fails by value.Throw, as the built-in filters do, because most of
+// its failures are the value model's and the meter's, raised deep inside
+// the calls it makes) as an engine.Filter: the unwinding reaches the
+// render's recovery either way, with its kind.
+func unwinding(f func(c value.Ctx, v value.Value, args *value.Args) value.Value) engine.Filter {
+	return func(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
+		return f(c, v, args), nil
+	}
+}
+
+func (f *filterSet) byName(name string) func(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	switch name {
 	case "format":
 		return f.format
