@@ -28,7 +28,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate costsearch lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -95,6 +95,17 @@ bench-temporal: devserver
 # matching cases only. Minutes on 2 cores: not part of make test, which
 # runs its smoke version (TestCalibrationSmoke).
 CALIBRATE ?=
+# The adversarial cost search (engine/costsearch_test.go, docs/COSTS.md):
+# every filter, test, global, method and operator on every input shape it
+# accepts, grown from 10^3 to COSTSEARCH_MAX; fails on a shape over the
+# calibration's ceilings. Hours in full: COSTSEARCH=REGEXP searches some
+# operations. costsearch.md is the table for docs/COSTS.md.
+COSTSEARCH ?=
+COSTSEARCH_MAX ?= 10000000
+costsearch:
+	$(GO) test -count=1 -run '^TestCostSearch$$' -timeout 600m -v ./engine -costsearch \
+		-costsearch.run '$(COSTSEARCH)' -costsearch.max $(COSTSEARCH_MAX) -costsearch.table $(CURDIR)/costsearch.md | tee costsearch.out
+
 calibrate:
 	$(GO) test -count=1 -run '^TestCalibrate$$' -timeout 60m -v ./engine -calibrate \
 		-calibrate.run '$(CALIBRATE)' -calibrate.table $(CURDIR)/calibrate.md | tee calibrate.out
@@ -174,4 +185,4 @@ record-histories: devserver
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
-	rm -rf $(BIN) bench.out bench-nometer.out bench-metered.out bench-instructions.md bench-temporal.out calibrate.out calibrate.md
+	rm -rf $(BIN) bench.out bench-nometer.out bench-metered.out bench-instructions.md bench-temporal.out calibrate.out calibrate.md costsearch.out costsearch.md

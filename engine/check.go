@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/jinjabox/jinjabox/engine/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/policy"
@@ -205,6 +206,24 @@ func (c *checker) namedFilterArgs(pos int, name string, args []syntax.Expr, kwar
 			c.namedFilterArgs(pos, f, args[1:], kwargs)
 		}
 	}
+	if at, ok := builtins.RegexPatternArg[name]; ok && c.env.opts.Regex && c.env.opts.Filters[name] == nil {
+		// a literal pattern is checked now: a syntax error, or a construct
+		// RE2 lacks, fails the parse rather than a render
+		var lit syntax.Expr
+		if at.Pos < len(args) {
+			lit = args[at.Pos]
+		}
+		for _, kw := range kwargs {
+			if kw.Name == at.Kw {
+				lit = kw.X
+			}
+		}
+		if s, ok := constString(lit); ok {
+			if err := builtins.CheckRegexPattern(s); err != nil {
+				c.fail(errs.Syntax, pos, name+"(): "+err.(*errs.Error).Message)
+			}
+		}
+	}
 	idx, ok := attrPathFilters[name]
 	if !ok {
 		return
@@ -262,7 +281,11 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 	case *syntax.Filter:
 		f, ok := c.env.filters[n.Name]
 		if !ok && !soft {
-			c.fail(errs.Syntax, n.P, "no filter named "+errs.Quote(n.Name))
+			msg := "no filter named " + errs.Quote(n.Name)
+			if _, re := builtins.RegexFilters[n.Name]; re {
+				msg += " (the regular-expression filters are off; an environment enables them with Options.Regex, the CLI with --regex)"
+			}
+			c.fail(errs.Syntax, n.P, msg)
 		}
 		if u, builtin := c.env.unwrapped[n.Name]; builtin {
 			n.Impl = u

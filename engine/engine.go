@@ -77,6 +77,12 @@ type Options struct {
 	// file is I/O: an environment used in Temporal workflow code takes its
 	// templates from Templates, which are in memory and never change.
 	FS fs.FS
+	// Regex enables the regular-expression filters regex_search,
+	// regex_replace, regex_findall and regex_escape (Ansible's names,
+	// arguments and results), on Go's RE2 syntax: linear-time matching,
+	// no backreferences or lookaround, each compile and scan charged
+	// before it runs. Off by default: Jinja2 has none.
+	Regex bool
 	// Filters, Tests and Globals add to (or replace) the defaults. They
 	// are fixed when the environment is built.
 	Filters map[string]Filter

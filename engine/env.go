@@ -88,6 +88,11 @@ func NewEnvironment(o Options) (*Environment, error) {
 	e.filters = make(map[string]builtins.FilterFunc, len(builtins.Filters)+len(o.Filters))
 	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(e.filters, builtins.Filters)
+	if o.Regex {
+		for _, k := range ordered.Keys(builtins.RegexFilters) {
+			e.filters[k] = builtins.RegexFilters[k]
+		}
+	}
 	for _, k := range ordered.Keys(o.Filters) {
 		f := o.Filters[k]
 		if f == nil {

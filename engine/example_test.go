@@ -324,3 +324,32 @@ func ExampleEnvironment_Template() {
 	fmt.Println(out)
 	// Output: <title>Ada Lovelace</title>
 }
+
+// The regular-expression filters (Ansible's names and results, RE2
+// syntax) are off unless the environment enables them.
+func ExampleOptions_regex() {
+	env, err := engine.NewEnvironment(engine.Options{Regex: true})
+	if err != nil {
+		panic(err)
+	}
+	for _, src := range []string{
+		`{{ 'v=7.12.0' | regex_search('(\\d+)\\.(\\d+)', '\\1', '\\2') }}`,
+		`{{ 'a1b22c333' | regex_findall('\\d+') }}`,
+		`{{ 'Hello World' | regex_replace('(\\w+) (\\w+)', '\\2 \\1') }}`,
+		`{{ ('a' * 100000 ~ '!') | regex_search('(a+)+$') }}`,
+		`{{ 'aa' | regex_search('(a)\\1') }}`,
+	} {
+		res, err := env.RenderString("t", src, nil, engine.RenderOptions{})
+		if err != nil {
+			fmt.Println(err.(*engine.Error).Message)
+			continue
+		}
+		fmt.Println(res.Output)
+	}
+	// Output:
+	// ['7', '12']
+	// ['1', '22', '333']
+	// World Hello
+	// None
+	// regex_search(): regular expression uses a backreference "\\1", which jinjabox's regular expressions (RE2 syntax, linear time) do not support
+}

@@ -224,8 +224,12 @@ func (r *renderer) Lookup(v value.Value, seg string) value.Value {
 	// the name rule before Item: a plain dict holding the key is no
 	// exception on an attribute path (P1)
 	r.checkName(v, seg)
+	// every branch reads the segment (a digit scan, a hash, the name an
+	// undefined result carries): its bytes are charged with the lookup,
+	// once an item (the cost search found groupby over 10^5 items by a
+	// 10^5-byte name at 13 ns a unit when only the lookup was)
 	if allDigits(seg) {
-		r.Charge(budget.Elem, "attribute path")
+		r.Charge(budget.Elem+int64(len(seg)), "attribute path")
 		if i, err := strconv.ParseInt(seg, 10, 64); err == nil {
 			return r.Item(v, value.FromInt(i))
 		}
@@ -239,7 +243,7 @@ func (r *renderer) Lookup(v value.Value, seg string) value.Value {
 		r.Charge(budget.Elem+int64(len(seg)), "attribute path")
 		return r.dictItem(v, value.FromString(seg))
 	}
-	r.Charge(budget.Elem, "attribute path")
+	r.Charge(budget.Elem+int64(len(seg)), "attribute path")
 	return r.Item(v, value.FromString(seg))
 }
 

@@ -235,6 +235,9 @@ type renderState struct {
 	nextPoll  int64
 	charges   uint64
 	hostState any // RenderOptions.Host
+	// memo is the render's memo table (Memo): compiled regular
+	// expressions, by pattern and flags; a render starts without one
+	memo map[string]any
 
 	// A pooled renderer's own storage, so a render allocates next to
 	// nothing of its own: its meter (unless it shares one with a parse)
@@ -302,6 +305,16 @@ const (
 // the render may still reference it: a render returns strings and
 // errors only (RenderValue, which can return a macro bound to its
 // renderer, does not pool).
+// Memo is the render's memo table (value.Memoizer): what a builtin may
+// keep for the rest of this render only. Every render starts with an empty
+// one, so nothing a render computed reaches another.
+func (r *renderer) Memo() map[string]any {
+	if r.memo == nil {
+		r.memo = make(map[string]any)
+	}
+	return r.memo
+}
+
 func putRenderer(r *renderer) {
 	if len(r.free) > 16 {
 		r.free = r.free[:16]

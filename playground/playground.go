@@ -121,6 +121,7 @@ type RequestOptions struct {
 	LstripBlocks        bool   `json:"lstrip_blocks"`
 	KeepTrailingNewline bool   `json:"keep_trailing_newline"`
 	StrictUndefined     bool   `json:"strict_undefined"`
+	Regex               bool   `json:"regex"`                // the regular-expression filters
 	Delimiters          string `json:"delimiters,omitempty"` // "jinja" (default) or "nunjitsu"
 }
 
@@ -188,6 +189,7 @@ func (s *service) environment(req *Request) (*engine.Environment, error) {
 	o := engine.Options{
 		Autoescape: req.Options.Autoescape, TrimBlocks: req.Options.TrimBlocks, LstripBlocks: req.Options.LstripBlocks,
 		KeepTrailingNewline: req.Options.KeepTrailingNewline, StrictUndefined: req.Options.StrictUndefined,
+		Regex:  req.Options.Regex,
 		Limits: s.cfg.Limits,
 	}
 	switch req.Options.Delimiters {

@@ -68,6 +68,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.LstripBlocks, "lstrip-blocks", false, "strip whitespace before a block tag on its line")
 	fs.BoolVar(&o.KeepTrailingNewline, "keep-trailing-newline", false, "keep the template's final newline")
 	fs.BoolVar(&o.StrictUndefined, "strict-undefined", false, "printing, iterating or testing undefined is an error")
+	fs.BoolVar(&o.Regex, "regex", false, "enable regex_search, regex_replace, regex_findall and regex_escape (RE2 syntax)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "seed of the deterministic generator behind random and lipsum")
 	fs.Int64Var(&l.SourceBytes, "max-source-bytes", 0, "source size limit (0: default)")
 	fs.Int64Var(&l.ASTNodes, "max-ast-nodes", 0, "syntax tree size limit (0: default)")

@@ -28,8 +28,9 @@ func regFilter(f FilterFunc, names ...string) {
 	}
 }
 
-// maxBound is the most parameters a filter binds by name (urlize's).
-const maxBound = 5
+// maxBound is the most parameters a filter binds by name
+// (regex_replace's).
+const maxBound = 6
 
 // bind matches args to Python parameter names and returns the values, in
 // an array on the caller's stack (a slice made here was a heap

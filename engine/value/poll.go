@@ -12,6 +12,16 @@ type Poller interface {
 	Poll()
 }
 
+// Memoizer is a Ctx with a memo table that lives for one render: a
+// builtin keeps there what it may reuse later in the same render (a
+// compiled regular expression). The table starts empty with every render,
+// so nothing one render computed reaches another. What a builtin stores
+// it charged for when it made it; what the table holds is a function of
+// the render's own steps, so the units a render spends stay deterministic.
+type Memoizer interface {
+	Memo() map[string]any
+}
+
 // Poll polls c's cancellation when c can be cancelled.
 func Poll(c Ctx) {
 	if p, ok := c.(Poller); ok {
