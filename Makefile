@@ -18,6 +18,7 @@ STATICCHECK_VERSION := v0.8.2
 # with jinjabox's -strict check over the code that runs inside workflows
 # (tools/workflowcheck/main.go; scripts/workflowcheck.sh has the arguments).
 WORKFLOWCHECK := $(BIN)/workflowcheck
+SCRATCHLINT := $(BIN)/scratchlint
 # The Temporal CLI (dev server) is pinned in tools/devserver/go.mod.
 TEMPORAL := $(BIN)/temporal
 # When bin/temporal exists, go test also runs the integration tests
@@ -49,9 +50,9 @@ $(TEMPORAL): tools/devserver/go.mod tools/devserver/go.sum
 # The tests read the module's corpora; JINJABOX_SHARED only tells
 # TestSharedCopyInSync which shared tree the copy must equal.
 # The lint canary (testsuite) runs bin/workflowcheck, so test builds it.
-test: $(WORKFLOWCHECK)
+test: $(WORKFLOWCHECK) $(SCRATCHLINT)
 	$(GO) vet ./...
-	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
+	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SCRATCHLINT=$(SCRATCHLINT) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
 
 # The workloads in every mode (parse+render, render, render from a
 # prepared context, the same to a writer) against text/template; then
@@ -134,11 +135,17 @@ $(WORKFLOWCHECK): tools/workflowcheck/go.mod tools/workflowcheck/go.sum tools/wo
 
 workflowcheck: $(WORKFLOWCHECK)
 
-lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION) $(WORKFLOWCHECK)
+# The scratch-memory lint of engine/builtins and engine/value
+# (tools/scratchlint; testsuite.TestScratchlint plants what it must catch).
+$(SCRATCHLINT): tools/scratchlint/go.mod tools/scratchlint/go.sum tools/scratchlint/main.go
+	cd tools/scratchlint && $(GO) build -o $(SCRATCHLINT) .
+
+lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION) $(WORKFLOWCHECK) $(SCRATCHLINT)
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt -l reports:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(BIN)/staticcheck ./...
 	scripts/workflowcheck.sh $(WORKFLOWCHECK)
+	$(SCRATCHLINT) ./engine/builtins/ ./engine/value/
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh

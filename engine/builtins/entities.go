@@ -22,10 +22,13 @@ type entityTable struct {
 
 // newEntityTable builds the table of m.
 func newEntityTable(m map[string]string) *entityTable {
+	//scratch:ok init: the HTML entity table, built once from a constant map
 	t := &entityTable{name: make([]uint32, 1, len(m)+1), text: make([]uint32, 1, len(m)+1)}
 	var names, texts []byte
 	for _, k := range ordered.Keys(m) {
+		//scratch:ok init: the HTML entity table, built once from a constant map
 		names, texts = append(names, k...), append(texts, m[k]...)
+		//scratch:ok init: the HTML entity table, built once from a constant map
 		t.name, t.text = append(t.name, uint32(len(names))), append(t.text, uint32(len(texts)))
 	}
 	t.names, t.texts = string(names), string(texts)

@@ -362,6 +362,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			if !schemeRe().MatchString(str) {
 				value.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", value.QuoteString(str))
 			}
+			//scratch:ok one string header an item of the extra_schemes list, a value the template already paid for
 			o.schemes = append(o.schemes, str)
 		}
 	}

@@ -72,6 +72,7 @@ func pyParseFloat(c value.Ctx, op, s string) (float64, bool) {
 		return math.NaN(), true
 	}
 	// validate: digits[.digits][e[sign]digits] with _ only between digits
+	//scratch:ok at most the bytes of s, which pyStrip and asciiDigits charged just before
 	clean := make([]byte, 0, min(len(s), 64)) // grows with what is valid
 	if neg {
 		clean = append(clean, '-')
@@ -82,6 +83,7 @@ func pyParseFloat(c value.Ctx, op, s string) (float64, bool) {
 		for i < n {
 			ch := body[i]
 			if ch >= '0' && ch <= '9' {
+				//scratch:ok at most the bytes of s, which pyStrip and asciiDigits charged just before
 				clean = append(clean, ch)
 				i++
 				continue

@@ -52,6 +52,7 @@ func typeKey(v value.Value) string { return "<class '" + v.TypeName() + "'>" }
 
 // sortedItems returns a dict's entry indexes in pprint's order.
 func ppOrder(c value.Ctx, d *value.DictData) []int {
+	//scratch:ok one index an entry of a dict whose repr pprint charged before ordering it
 	idx := make([]int, d.Len())
 	for i := range idx {
 		idx[i] = i
@@ -72,13 +73,16 @@ func sortStable(a []int, less func(x, y int) bool) {
 	m := len(a) / 2
 	sortStable(a[:m], less)
 	sortStable(a[m:], less)
+	//scratch:ok merge scratch of the indexes ppOrder made, one int an entry already charged
 	out := make([]int, 0, len(a))
 	i, j := 0, m
 	for i < m && j < len(a) {
 		if less(a[j], a[i]) {
+			//scratch:ok merge scratch of the indexes ppOrder made, one int an entry already charged
 			out = append(out, a[j])
 			j++
 		} else {
+			//scratch:ok merge scratch of the indexes ppOrder made, one int an entry already charged
 			out = append(out, a[i])
 			i++
 		}
@@ -290,6 +294,7 @@ func splitLinesKeep(s string) []string {
 			if brk == 2 {
 				i++
 			}
+			//scratch:ok one string header a line of a repr whose bytes pprint charged before splitting it
 			out = append(out, s[start:i])
 			start = i
 		}
@@ -320,6 +325,7 @@ func wordParts(line string) []string {
 			}
 			j += w
 		}
+		//scratch:ok one string header a word of a line whose bytes pprint charged before
 		out = append(out, line[i:j])
 		i = j
 	}

@@ -341,6 +341,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if len(items) <= len(small) {
 		strs = small[:len(items)]
 	} else {
+		//scratch:ok one string header (or flag) an item of a list that exists; the joined text is charged before it is built
 		strs = make([]string, len(items))
 	}
 	var later []int             // the items printed as a repr
@@ -361,6 +362,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 			if it.IsSafe() {
 				if safe == nil {
+					//scratch:ok one string header (or flag) an item of a list that exists; the joined text is charged before it is built
 					safe = make([]bool, len(items))
 				}
 				safe[i] = true
@@ -368,6 +370,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			continue
 		}
 		reprSize = budget.Add(reprSize, value.Size(it, c.Meter().Left()-reprSize))
+		//scratch:ok one string header (or flag) an item of a list that exists; the joined text is charged before it is built
 		later, laterVals = append(later, i), append(laterVals, it)
 	}
 	c.Charge(budget.Mul(reprSize, 2), "filter join")

@@ -97,6 +97,7 @@ func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
 				j++
 			}
 		}
+		//scratch:ok sort scratch: one record an item, charged by its callers (keyedBytes an item) and the merges by their comparisons
 		runs = append(runs, i)
 		i = j
 	}
@@ -104,6 +105,7 @@ func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
 	var buf []keyed // made only when there is a merge (not for sorted input)
 	for len(runs) > 2 {
 		if buf == nil {
+			//scratch:ok sort scratch: one record an item, charged by its callers (keyedBytes an item) and the merges by their comparisons
 			buf = make([]keyed, n)
 		}
 		next := runs[:0:0]
@@ -114,8 +116,10 @@ func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
 				mergeRuns(ks[lo:mid], ks[mid:hi], buf[lo:hi], less)
 				copy(ks[lo:hi], buf[lo:hi])
 			}
+			//scratch:ok sort scratch: one record an item, charged by its callers (keyedBytes an item) and the merges by their comparisons
 			next = append(next, runs[r])
 		}
+		//scratch:ok sort scratch: one record an item, charged by its callers (keyedBytes an item) and the merges by their comparisons
 		runs = append(next, n)
 	}
 }
@@ -291,6 +295,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if len(items) == 0 {
 		refuseUnresolved(path)
 	}
+	//scratch:ok one record an item drawn by draw, which charged the items (keyedBytes included in its charge)
 	ks := make([]keyed, len(items))
 	for i, it := range items {
 		ks[i] = keyed{key: []value.Value{fold(c, path.get(c, it, dflt), cs)}, i: i}

@@ -384,6 +384,7 @@ func pyConcat(a, b value.Value) value.Value {
 // pyJoin is sep.join(items): Markup.join escapes plain items, str.join
 // takes every item's text as is.
 func pyJoin(sep value.Value, items []value.Value) value.Value {
+	//scratch:ok one string header an item of a list that exists; the caller charges the joined text
 	strs := make([]string, len(items))
 	for i, it := range items {
 		if sep.IsSafe() {
@@ -400,6 +401,7 @@ func pyJoin(sep value.Value, items []value.Value) value.Value {
 // first=True escapes the whole result once more, as Jinja does.
 func indentMixed(lines []string, ind value.Value, first, blank bool) value.Value {
 	nl := value.FromString("\n")
+	//scratch:ok one value a line of a text whose bytes indent charged before splitting it
 	vals := make([]value.Value, len(lines))
 	for i, ln := range lines {
 		vals[i] = value.FromString(ln)
@@ -410,6 +412,7 @@ func indentMixed(lines []string, ind value.Value, first, blank bool) value.Value
 	} else {
 		rv = vals[0]
 		if len(vals) > 1 {
+			//scratch:ok one value a line of a text whose bytes indent charged before splitting it
 			parts := make([]value.Value, len(vals)-1)
 			for i, ln := range vals[1:] {
 				parts[i] = ln

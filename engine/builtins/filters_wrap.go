@@ -64,7 +64,9 @@ func twSplit(line string, hyphens bool, sc *twScratch) []twChunk {
 	text, offs := sc.text[:0], sc.offs[:0]
 	for i := 0; i < len(line); {
 		r, w := utf8.DecodeRuneInString(line[i:])
+		//scratch:ok wordwrap's scratch: charged up front, twScratchBytes a byte of the text (fWordwrap)
 		text = append(text, r)
+		//scratch:ok wordwrap's scratch: charged up front, twScratchBytes a byte of the text (fWordwrap)
 		offs = append(offs, i)
 		i += w
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -38,18 +39,22 @@ type fmtSpec struct {
 
 func parseSpec(spec string, kind string) fmtSpec {
 	f := fmtSpec{fill: " ", prec: -1}
-	rs := []rune(spec)
+	// The fill may be any code point; everything the grammar reads after
+	// it is ASCII, so the spec is read by bytes from there (a []rune of
+	// it was four bytes a byte of a spec as long as the template made it).
+	rs := spec
 	i := 0
-	isAlign := func(r rune) bool { return r == '<' || r == '>' || r == '^' || r == '=' }
-	if len(rs) >= 2 && isAlign(rs[1]) {
-		f.fill, f.align, f.fillSet = string(rs[0]), byte(rs[1]), true
-		i = 2
+	isAlign := func(b byte) bool { return b == '<' || b == '>' || b == '^' || b == '=' }
+	r0, w0 := utf8.DecodeRuneInString(spec)
+	if len(rs) > w0 && isAlign(rs[w0]) {
+		f.fill, f.align, f.fillSet = string(r0), rs[w0], true
+		i = w0 + 1
 	} else if len(rs) >= 1 && isAlign(rs[0]) {
-		f.align = byte(rs[0])
+		f.align = rs[0]
 		i = 1
 	}
 	if i < len(rs) && (rs[i] == '+' || rs[i] == '-' || rs[i] == ' ') {
-		f.sign = byte(rs[i])
+		f.sign = rs[i]
 		i++
 	}
 	if i < len(rs) && rs[i] == 'z' {
@@ -80,10 +85,10 @@ func parseSpec(spec string, kind string) fmtSpec {
 	}
 	f.width, _ = readNum()
 	if i < len(rs) && (rs[i] == ',' || rs[i] == '_') {
-		f.grouping = byte(rs[i])
+		f.grouping = rs[i]
 		i++
 		if i < len(rs) && (rs[i] == ',' || rs[i] == '_') {
-			if rs[i] == rune(f.grouping) {
+			if rs[i] == f.grouping {
 				valueError("Cannot specify '" + string(rs[i]) + "' with '" + string(rs[i]) + "'.")
 			}
 			valueError("Cannot specify both ',' and '_'.")
@@ -97,14 +102,14 @@ func parseSpec(spec string, kind string) fmtSpec {
 		}
 		f.prec = p
 	}
-	if len(rs)-i > 1 {
+	if utf8.RuneCountInString(rs[i:]) > 1 {
 		valueError("Invalid format specifier '" + spec + "' for object of type '" + kind + "'")
 	}
 	if i < len(rs) {
-		if rs[i] > 0x7f {
-			valueError("Unknown format code '\\x" + strconv.FormatInt(int64(rs[i]), 16) + "' for object of type '" + kind + "'")
+		if r, _ := utf8.DecodeRuneInString(rs[i:]); r > 0x7f {
+			valueError("Unknown format code '\\x" + strconv.FormatInt(int64(r), 16) + "' for object of type '" + kind + "'")
 		}
-		f.typ = byte(rs[i])
+		f.typ = rs[i]
 	}
 	if f.grouping != 0 {
 		ok := false
@@ -232,6 +237,7 @@ func group(digits string, sep byte, g int, minw int64) string {
 		if useSep {
 			chunk += string(sep)
 		}
+		//scratch:ok digit grouping: one part a three digits of a number already formatted (its width bounded and charged by the pad)
 		parts = append(parts, chunk)
 		rem -= nc
 		minw -= l

@@ -98,6 +98,7 @@ func typeError(msg string)  { pyErr(errs.Type, "TypeError", msg) }
 // posArgs returns the positional arguments of a positional-only method,
 // checking their number; missing optional ones are value.Missing.
 func posArgs(fn string, args *value.Args, min, max int) []value.Value {
+	//scratch:ok max is the method's arity, a constant of its table
 	out := make([]value.Value, max)
 	n := 0
 	if args != nil {

@@ -311,14 +311,17 @@ func smallIntKeys(table value.Value) ([]intEntry, bool) {
 		return nil, false
 	}
 	d := table.DictData()
+	//scratch:ok translate's table: one entry a key of a dict that exists
 	out := make([]intEntry, 0, d.Len())
 	for i := 0; i < d.Len(); i++ {
 		k := d.KeyAt(i)
 		switch k.Kind() {
 		case value.Int, value.Bool:
+			//scratch:ok translate's table: one entry a key of a dict that exists
 			out = append(out, intEntry{k.Int(), d.ValAt(i)})
 		case value.Float:
 			if f := k.Float(); f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+				//scratch:ok translate's table: one entry a key of a dict that exists
 				out = append(out, intEntry{int64(f), d.ValAt(i)})
 			}
 		}

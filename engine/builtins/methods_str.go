@@ -149,6 +149,7 @@ func affixMethod(name string, suffix bool) methodFunc {
 				if !it.IsString() {
 					typeError("tuple for " + name + " must only contain str, not " + it.TypeName())
 				}
+				//scratch:ok one string header an item of the tuple argument, a value that exists
 				cands = append(cands, it.Str())
 			}
 		default:
@@ -484,6 +485,7 @@ func init() {
 		"istitle":      predicate("istitle", false, pyIsTitleStr),
 	}
 	impls[policy.Str] = m
+	//scratch:ok init: a method table, built once from a constant map
 	mk := make(map[string]methodFunc, len(m)+3)
 	//workflowcheck:ignore a copy into a map is the same map in any order
 	maps.Copy(mk, m)
@@ -509,6 +511,7 @@ func init() {
 func escapingArgs(f methodFunc) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		if args != nil {
+			//scratch:ok one value an argument of the call, a call that exists
 			na := &value.Args{Pos: make([]value.Value, len(args.Pos)), Kw: make([]value.KV, len(args.Kw))}
 			for i, v := range args.Pos {
 				na.Pos[i] = markupArg(c, v)

@@ -365,8 +365,10 @@ func fRegexSearch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	s := regexText(c, v)
 	r := regexCompile(c, "regex_search", pattern, ignorecase, multiline)
+	//scratch:ok one entry a group argument of the call, a call that exists
 	refs := make([]any, 0, len(groups))
 	for _, g := range groups {
+		//scratch:ok one entry a group argument of the call, a call that exists
 		refs = append(refs, groupRef(r, g))
 	}
 	r.chargeScan(c, s)

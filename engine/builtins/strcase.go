@@ -366,6 +366,7 @@ func fullMapOf(src map[rune]string) *fullMap {
 		size *= 2
 		m.shift--
 	}
+	//scratch:ok init: a case-mapping table, built once from a constant map
 	m.keys, m.spans = make([]rune, size), make([]uint32, size)
 	var text []byte
 	for _, r := range ordered.Keys(src) {
@@ -382,6 +383,7 @@ func fullMapOf(src map[rune]string) *fullMap {
 			j = (j + 1) & uint32(size-1)
 		}
 		m.keys[j], m.spans[j] = r, uint32(len(text))<<8|uint32(len(v))
+		//scratch:ok init: a case-mapping table, built once from a constant map
 		text = append(text, v...)
 	}
 	m.text = string(text)

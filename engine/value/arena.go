@@ -66,6 +66,7 @@ func (c *chunks[T]) take(n int) []T {
 		size = min(2*cap(c.list[k-1]), chunkMax)
 	}
 	size = max(size, n)
+	//scratch:ok the arena's storage for values a caller paid for (the copy-in's ceilings, a charged builder)
 	a := make([]T, n, size)
 	c.list = append(c.list, a)
 	c.size += size

@@ -297,6 +297,7 @@ func (c *Copier) topKeys(data map[string]any) []string {
 		c.top = append(c.top, keys...)
 		// a new array, never written again: the dicts of earlier copies
 		// may share the last one (DictData.shareKeys)
+		//scratch:ok copy-in: the Copier's ceilings (entries, bytes, depth) count each entry before it is copied
 		c.topVals = make([]Value, len(keys))
 		for i, k := range keys {
 			c.topVals[i] = FromString(k)
@@ -459,6 +460,7 @@ func (c *Copier) walkAt(prefix []string, name string, x any) Value {
 	c.restore(saved)
 	path := c.path[:0]
 	for _, s := range prefix {
+		//scratch:ok copy-in: one segment a level of a path the Copier's depth ceiling bounds
 		path = append(path, pathSeg{key: s, idx: -1})
 	}
 	if name != "" {
@@ -789,6 +791,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			d := c.arena.shapedDict(keys)
 			for i, k := range t.Keys {
 				c.countBytes(len(k), path)
+				//scratch:ok copy-in: the Copier's ceilings (entries, bytes, depth) count each entry before it is copied
 				d.vals = append(d.vals, c.copyAtKey(k, t.Values[i], path, depth))
 			}
 			return copiedDict(d, c.leaveContainer(outer))
@@ -890,6 +893,7 @@ func (c *Copier) copyShaped(m map[string]any, path *[]pathSeg, depth int) *DictD
 	for i := range keys {
 		k := keys[i].s
 		c.countBytes(len(k), path) // at the dict: the key is not named
+		//scratch:ok copy-in: the Copier's ceilings (entries, bytes, depth) count each entry before it is copied
 		d.vals = append(d.vals, c.copyAtKey(k, vals[i], path, depth))
 	}
 	return d

@@ -92,10 +92,12 @@ func NewDict(n int) *DictData {
 		x := &dict8{}
 		d, buf = &x.DictData, x.buf[:2*n]
 	default:
+		//scratch:ok dict storage for n entries its caller charged
 		d, buf = &DictData{}, make([]Value, 2*n)
 	}
 	d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
 	if n > smallDict {
+		//scratch:ok dict storage for n entries its caller charged
 		d.ix = make([]uint64, tableSize(n))
 	}
 	return d
@@ -196,6 +198,7 @@ func Grown[T any](s []T) []T {
 	if len(s) < cap(s) {
 		return s
 	}
+	//scratch:ok a container's growth: every caller charges the element it adds (budget.Elem a slot) before it grows
 	return append(make([]T, 0, max(2*cap(s), smallDict)), s...)
 }
 
@@ -236,6 +239,7 @@ func (d *DictData) add(k, v Value, h uint64) {
 	if len(d.keys) == cap(d.keys) {
 		// keys and values grow together, into one array again
 		n := max(2*cap(d.keys), smallDict)
+		//scratch:ok dict storage: callers charge each entry (budget.Elem a slot) before adding it; the arrays at most double it
 		buf := make([]Value, 2*n)
 		d.keys = append(buf[:0:n], d.keys...)
 		d.vals = append(buf[n:n:2*n], d.vals...)
@@ -252,6 +256,7 @@ func (x *keyIndex) push(k Value, h uint64) {
 	switch {
 	case x.ix == nil && n <= smallDict:
 	case x.ix == nil:
+		//scratch:ok dict index: at most twice the entries its callers charged
 		x.ix = make([]uint64, tableSize(cap(x.keys)))
 		for i, k := range x.keys {
 			h, _ := keyHash(k)
@@ -269,6 +274,7 @@ func (x *keyIndex) push(k Value, h uint64) {
 // keys' capacity: once a doubling, each slot placed once in it).
 func (x *keyIndex) resize(size int) {
 	old := x.ix
+	//scratch:ok dict index: at most twice the entries its callers charged
 	x.ix = make([]uint64, size)
 	for _, s := range old {
 		if s != 0 {
@@ -514,6 +520,7 @@ func (d *DictData) Update(src *DictData) {
 		copy(d.ix, src.ix)
 	default:
 		if d.ix == nil {
+			//scratch:ok dict index: at most twice the entries its callers charged
 			d.ix = make([]uint64, tableSize(cap(d.keys)))
 		}
 		for _, s := range src.ix {
@@ -563,8 +570,11 @@ const PairBytes = listHeaderBytes + 3*ValueBytes
 // their items in another, not two allocations a pair.
 func ItemPairs(d *DictData) []Value {
 	n := d.Len()
+	//scratch:ok every caller charges value.PairBytes a pair before (dict.items, dictsort, items)
 	heads := make([]ListData, n)
+	//scratch:ok every caller charges value.PairBytes a pair before (dict.items, dictsort, items)
 	cells := make([]Value, 2*n)
+	//scratch:ok every caller charges value.PairBytes a pair before (dict.items, dictsort, items)
 	out := make([]Value, n)
 	for i := range out {
 		kv := cells[2*i : 2*i+2 : 2*i+2]

@@ -47,6 +47,7 @@ func export(v Value, at string, depth int) (any, error) {
 		return v.Str(), nil
 	case List, Tuple:
 		items := v.Items()
+		//scratch:ok host side: Export copies a render's result out, after the render; the budget bounded that result
 		out := make([]any, len(items))
 		for i, it := range items {
 			x, err := export(it, at+"["+strconv.Itoa(i)+"]", depth+1)
@@ -58,6 +59,7 @@ func export(v Value, at string, depth int) (any, error) {
 		return out, nil
 	case Dict:
 		d := v.DictData()
+		//scratch:ok host side: Export copies a render's result out, after the render; the budget bounded that result
 		out := make(map[string]any, d.Len())
 		for i, k := range d.Keys() {
 			if k.k != String {

@@ -37,6 +37,7 @@ func DecodeJSONObject(data []byte) (map[string]any, error) {
 		}
 		return nil, errors.New("json: top-level value is not an object")
 	}
+	//scratch:ok host side: the host's JSON, decoded before any render; the copy-in's ceilings bound what a render takes in
 	m := make(map[string]any, len(om.Keys))
 	for i, k := range om.Keys {
 		m[k] = om.Values[i]
@@ -73,7 +74,9 @@ func decodeAny(dec *json.Decoder, depth int) (any, error) {
 					continue
 				}
 				idx[k] = len(om.Keys)
+				//scratch:ok host side: the host's JSON, decoded before any render; the copy-in's ceilings bound what a render takes in
 				om.Keys = append(om.Keys, k)
+				//scratch:ok host side: the host's JSON, decoded before any render; the copy-in's ceilings bound what a render takes in
 				om.Values = append(om.Values, v)
 			}
 			_, err := dec.Token()
@@ -85,6 +88,7 @@ func decodeAny(dec *json.Decoder, depth int) (any, error) {
 				if err != nil {
 					return nil, err
 				}
+				//scratch:ok host side: the host's JSON, decoded before any render; the copy-in's ceilings bound what a render takes in
 				arr = append(arr, v)
 			}
 			_, err := dec.Token()

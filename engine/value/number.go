@@ -141,6 +141,7 @@ func ParseFloat(s string) (f float64, ok bool) {
 			exp++
 		}
 		if len(digits) < keep {
+			//scratch:ok at most keep digits (a constant)
 			digits = append(digits, c)
 		} else if c != '0' {
 			sticky = true

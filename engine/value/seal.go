@@ -153,6 +153,7 @@ func listWith(n int) (*ListData, []Value) {
 		x := &list8{}
 		return &x.ListData, x.buf[:n:n]
 	}
+	//scratch:ok list storage for n elements its caller charged
 	return &ListData{}, make([]Value, n)
 }
 

@@ -1,0 +1,90 @@
+package testsuite
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scratchlintBin is bin/scratchlint (JINJABOX_SCRATCHLINT, built by make
+// test), or tools/scratchlint built into a temporary directory.
+func scratchlintBin(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("JINJABOX_SCRATCHLINT")
+	if bin == "" {
+		bin = filepath.Join("..", "bin", "scratchlint")
+	}
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err == nil {
+		return abs
+	}
+	abs = filepath.Join(t.TempDir(), "scratchlint")
+	build := exec.Command("go", "build", "-o", abs, ".")
+	build.Dir = filepath.Join("..", "tools", "scratchlint")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("%s absent; building tools/scratchlint: %v\n%s", bin, err, out)
+	}
+	return abs
+}
+
+// TestScratchlint holds the scratch rule of docs/INVARIANTS.md: the
+// engine's builtins and value model pass the scratch lint as they are, and
+// each plant (a []rune of a string in a builtin, an input-sized make and
+// an append in a loop before any charge, a //scratch:ok without a reason),
+// alone in a fresh copy of the module, fails it naming the plant.
+func TestScratchlint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the lint on copies of the module")
+	}
+	bin := scratchlintBin(t)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := []string{"./engine/builtins/", "./engine/value/"}
+	clean := exec.Command(bin, pkgs...)
+	clean.Dir = root
+	if out, err := clean.CombinedOutput(); err != nil {
+		t.Fatalf("scratchlint on the module: %v\n%s", err, out)
+	}
+	base := t.TempDir()
+	copyModule(t, root, base)
+	for _, p := range []struct{ name, file, code, want string }{
+		{"rune array", "engine/builtins/zz_plant.go",
+			"func plantRunes(s string) int { return len([]rune(s)) }\n", "[]rune of a string"},
+		{"make", "engine/builtins/zz_plant.go",
+			"func plantMake(s string) []byte { return make([]byte, len(s)) }\n", "make with a size from the input"},
+		{"append in a loop", "engine/value/zz_plant.go",
+			"func plantAppend(s string) (out []byte) {\n\tfor i := 0; i < len(s); i++ {\n\t\tout = append(out, s[i], s[i])\n\t}\n\treturn out\n}\n", "append in a loop"},
+		{"bare exemption", "engine/builtins/zz_plant.go",
+			"func plantBare(s string) []byte {\n\t//scratch:ok\n\treturn make([]byte, len(s))\n}\n", "needs its reason"},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyModule(t, base, dir)
+			pkg := "builtins"
+			if strings.Contains(p.file, "/value/") {
+				pkg = "value"
+			}
+			if err := os.WriteFile(filepath.Join(dir, p.file), []byte("package "+pkg+"\n\n"+p.code), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, pkgs...)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				t.Fatalf("scratchlint with %s planted: %v, want a failing exit\n%s", p.name, err, out)
+			}
+			if !strings.Contains(string(out), "zz_plant.go") || !strings.Contains(string(out), p.want) {
+				t.Errorf("no report of the plant (%q) in:\n%s", p.want, out)
+			}
+		})
+	}
+}
