@@ -19,10 +19,15 @@ STATICCHECK_VERSION := v0.8.2
 # (tools/workflowcheck/main.go; scripts/workflowcheck.sh has the arguments).
 WORKFLOWCHECK := $(BIN)/workflowcheck
 SCRATCHLINT := $(BIN)/scratchlint
-# The Temporal CLI (dev server) is pinned in tools/devserver/go.mod.
-TEMPORAL := $(BIN)/temporal
-# When bin/temporal exists, go test also runs the integration tests
-# against a real dev server (./integration); without it they skip.
+# The Temporal CLI (dev server): TEMPORAL=PATH names one; else
+# bin/temporal when it was built; else a temporal on PATH; else
+# bin/temporal is built from tools/devserver (pinned in its go.mod) by
+# `make devserver` (and by `make run`).
+TEMPORAL_BUILT := $(BIN)/temporal
+TEMPORAL ?= $(or $(wildcard $(TEMPORAL_BUILT)),$(shell command -v temporal 2>/dev/null),$(TEMPORAL_BUILT))
+# When that dev server exists, go test also runs the integration tests
+# against it (./integration); without it they skip, and make test lists
+# them among the skips with the reason.
 TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 
 # pipefail so `go test | tee` fails when go test fails.
@@ -41,18 +46,26 @@ worker:
 
 # Builds bin/temporal once (about 7 minutes cold on 2 cores); the file
 # target rebuilds only when the pinned version changes.
-devserver: $(TEMPORAL)
+# Builds bin/temporal unless TEMPORAL names (or PATH has) another.
+devserver: $(if $(filter $(TEMPORAL_BUILT),$(TEMPORAL)),$(TEMPORAL_BUILT))
+	@echo "dev server: $(TEMPORAL)"
 
-$(TEMPORAL): tools/devserver/go.mod tools/devserver/go.sum
-	cd tools/devserver && $(GO) build -o $(TEMPORAL) github.com/temporalio/cli/cmd/temporal
+$(TEMPORAL_BUILT): tools/devserver/go.mod tools/devserver/go.sum
+	@echo "make: building the Temporal dev server into $@ (minutes on a cold cache)"
+	cd tools/devserver && $(GO) build -o $(TEMPORAL_BUILT) github.com/temporalio/cli/cmd/temporal
 
 # -timeout keeps a hung case from eating the CI budget (30 min on 2 cores).
 # The tests read the module's corpora; JINJABOX_SHARED only tells
 # TestSharedCopyInSync which shared tree the copy must equal.
 # The lint canary (testsuite) runs bin/workflowcheck, so test builds it.
+# It says what it is doing, reports each package as it finishes, and
+# ends with every skipped test and its reason (testsuite/cmd/testreport).
 test: $(WORKFLOWCHECK) $(SCRATCHLINT)
+	@echo "make test: go vet ./..."
 	$(GO) vet ./...
-	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SCRATCHLINT=$(SCRATCHLINT) JINJABOX_SHARED=$(SHARED) $(GO) test -count=1 -timeout 20m ./...
+	@echo "make test: go test ./... (dev server: $(if $(TEMPORAL_ENV),$(TEMPORAL),none, so the integration tests skip: make devserver))"
+	@$(GO) build -o $(BIN)/testreport ./testsuite/cmd/testreport
+	$(TEMPORAL_ENV) JINJABOX_WORKFLOWCHECK=$(WORKFLOWCHECK) JINJABOX_SCRATCHLINT=$(SCRATCHLINT) JINJABOX_SHARED=$(SHARED) $(GO) test -json -count=1 -timeout 20m ./... | $(BIN)/testreport
 
 # The workloads in every mode (parse+render, render, render from a
 # prepared context, the same to a writer) against text/template; then
@@ -131,6 +144,7 @@ $(BIN)/.staticcheck-$(STATICCHECK_VERSION):
 
 # Rebuilt when its module or source changes.
 $(WORKFLOWCHECK): tools/workflowcheck/go.mod tools/workflowcheck/go.sum tools/workflowcheck/main.go
+	@echo "make: building $@ (the lint canaries run it)"
 	cd tools/workflowcheck && $(GO) build -o $(WORKFLOWCHECK) .
 
 workflowcheck: $(WORKFLOWCHECK)
@@ -176,7 +190,7 @@ check: build
 # both. The first run builds the dev server.
 run: build worker devserver
 	$(BIN)/jinjabox validate methodfile/testdata/sample_method.mthds
-	scripts/run-temporal.sh $(BIN) methodfile/testdata/sample_method.mthds methodfile/testdata/sample_inputs.json
+	TEMPORAL_CLI=$(TEMPORAL) scripts/run-temporal.sh $(BIN) methodfile/testdata/sample_method.mthds methodfile/testdata/sample_inputs.json
 
 # Records the replay corpus of a release: every workflow of each replay
 # scenario (integration/record_test.go) on a fresh dev server, into

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -450,6 +451,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 			value.Throwf(errs.Type, "argument after ** must be a mapping, not %s", v.TypeName())
 		}
 		r.Charge(int64(d.Len())*budget.Elem, "argument unpacking")
+		a.Kw = slices.Grow(a.Kw, d.Len()) // one allocation, not a doubling's copies
 		for i := 0; i < d.Len(); i++ {
 			k := d.KeyAt(i)
 			if !k.IsString() {

@@ -9,6 +9,8 @@
 set -euo pipefail
 
 bin=$1 method=$2 inputs=$3
+# the Temporal CLI: TEMPORAL_CLI (make run passes the one it found), else $bin/temporal
+temporal=${TEMPORAL_CLI:-$bin/temporal}
 port=${TEMPORAL_PORT:-7233}
 export TEMPORAL_ADDRESS=127.0.0.1:$port
 export JINJABOX_TRACES=${JINJABOX_TRACES:-off}
@@ -27,14 +29,14 @@ if (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then
 	exit 1
 fi
 
-"$bin/temporal" server start-dev --headless --ip 127.0.0.1 --port "$port" \
+"$temporal" server start-dev --headless --ip 127.0.0.1 --port "$port" \
 	--ui-port $((port + 1000)) --log-level warn >"$logs/server.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do
-	if "$bin/temporal" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; then break; fi
+	if "$temporal" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null 2>&1; then break; fi
 	sleep 0.2
 done
-"$bin/temporal" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null
+"$temporal" operator cluster health --address "$TEMPORAL_ADDRESS" >/dev/null
 
 export TEMPORAL_DEPLOYMENT_NAME=${TEMPORAL_DEPLOYMENT_NAME:-jinjabox}
 export TEMPORAL_WORKER_BUILD_ID=${TEMPORAL_WORKER_BUILD_ID:-dev}
@@ -44,7 +46,7 @@ pids+=($!)
 # The server knows a version once its worker has polled; until it is
 # current, the task queue's runs wait for unversioned workers.
 set_current() {
-	"$bin/temporal" worker deployment set-current-version --address "$TEMPORAL_ADDRESS" --yes \
+	"$temporal" worker deployment set-current-version --address "$TEMPORAL_ADDRESS" --yes \
 		--deployment-name "$TEMPORAL_DEPLOYMENT_NAME" --build-id "$TEMPORAL_WORKER_BUILD_ID" "$@"
 }
 current=

@@ -220,8 +220,14 @@ func splitCharged(c value.Ctx, s, sep, op string) []string {
 func (p attrPath) get(c value.Ctx, v value.Value, dflt *value.Value) value.Value {
 	for _, seg := range p {
 		if strings.HasPrefix(seg, intSeg) {
+			// charged as the renderer's Lookup charges a segment of digits,
+			// and an undefined result's record as it charges a missed one
+			c.Charge(budget.Elem, "attribute path")
 			n, _ := strconv.ParseInt(seg[len(intSeg):], 10, 64)
 			v = c.Item(v, value.FromInt(n))
+			if v.IsUndefined() {
+				c.Charge(2*budget.Elem, "attribute path")
+			}
 		} else {
 			v = c.Lookup(v, seg)
 		}
