@@ -42,3 +42,31 @@ func TestModTidy(t *testing.T) {
 		t.Fatalf("go mod tidy -diff: %v\n%s", err, out)
 	}
 }
+
+// TestPlaygroundInBrowser runs playground/browsertest, a module of its own
+// (so the browser driver is never jinjabox's dependency): the playground
+// page in a real headless Chromium, typed into as a person would. It
+// skips, saying so, without a chromium on PATH; .ci/run installs one.
+func TestPlaygroundInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("no chromium on PATH (apt-get install chromium): the playground's browser test needs one")
+	}
+	goBin := goTool(t)
+	dir := filepath.Join("..", "playground", "browsertest")
+	for _, args := range [][]string{
+		{"mod", "tidy", "-diff"},
+		{"vet", "./..."},
+		{"test", "-count=1", "./..."},
+	} {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %v in playground/browsertest: %v\n%s", args, err, out)
+		}
+	}
+}
