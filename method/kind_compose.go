@@ -81,10 +81,12 @@ func checkCompose(c *pipeCheck) {
 	}
 }
 
-// composeSigils: sigils are expanded in text-like compose templates only;
-// in html and mermaid "@" and "$" are too common to reinterpret.
+// composeSigils: Pipelex preprocesses every compose template, whatever its
+// category (PipeCompose renders through preprocess_template), so sigils
+// expand in html and mermaid too; the newest rules leave CSS at-rules,
+// inline "@" words and "$" next to a word as text.
 func composeSigils(c templating.Category) bool {
-	return c == templating.Basic || c == templating.Markdown
+	return true
 }
 
 // construct checks a construct's fields, collecting the inputs they use;

@@ -13,13 +13,16 @@ import (
 // rule table of docs/methodfiles.md names the Pipelex function each rule
 // mirrors.
 const (
-	CodeSyntax             = "syntax_error"
-	CodePrivateName        = "template_private_name"
-	CodeUndeclaredInput    = "undeclared_input"
-	CodeUnusedInput        = "unused_input"
-	CodeOptionalUnguarded  = "optional_input_unguarded"
-	CodeUnknownFilter      = "unknown_filter"
-	CodeTemplate           = "template_error"
+	CodeSyntax            = "syntax_error"
+	CodePrivateName       = "template_private_name"
+	CodeUndeclaredInput   = "undeclared_input"
+	CodeUnusedInput       = "unused_input"
+	CodeOptionalUnguarded = "optional_input_unguarded"
+	CodeUnknownFilter     = "unknown_filter"
+	CodeTemplate          = "template_error"
+	// CodeSigilSyntax is Pipelex's TemplateSigilSyntaxError: an inline
+	// "@" sigil naming a declared input (templating.ValidateSigils).
+	CodeSigilSyntax        = "template_sigil_syntax"
 	CodeInvalidPath        = "invalid_path"
 	CodeUnknownPipe        = "unknown_pipe"
 	CodeUnknownConcept     = "unknown_concept"

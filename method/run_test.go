@@ -88,11 +88,11 @@ func TestRunPipeKinds(t *testing.T) {
 	}{
 		{
 			name:   "llm prompt with images and sigils",
-			method: `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"note": "Text", "photo": "Image", "scan": "Image"}, "system_prompt": "See {{ photo|with_images }}", "prompt": "@note {{ photo|with_images }} and {{ scan|with_images }}", "images": ["scan", "photo"]}}}`,
+			method: `{"main_pipe": "p", "pipes": {"p": {"type": "PipeLLM", "inputs": {"note": "Text", "photo": "Image", "scan": "Image"}, "system_prompt": "See {{ photo|with_images }}", "prompt": "@note\n{{ photo|with_images }} and {{ scan|with_images }}", "images": ["scan", "photo"]}}}`,
 			inputs: `{"note": "hello", "photo": {"concept": "Image", "content": "https://x/p.png"}, "scan": {"concept": "Image", "content": {"url": "https://x/s.png"}}}`,
 			check: func(t *testing.T, r *Result) {
 				req := r.Requests[0]
-				if req.SystemPrompt != "See [Image 1]" || req.Prompt != "<note>\nhello\n</note> [Image 1] and [Image 2]" {
+				if req.SystemPrompt != "See [Image 1]" || req.Prompt != "<note>\nhello\n</note>\n[Image 1] and [Image 2]" {
 					t.Errorf("prompts %q / %q", req.SystemPrompt, req.Prompt)
 				}
 				if len(req.Images) != 2 || req.Images[0].URL != "https://x/p.png" || req.Images[1].URL != "https://x/s.png" {
@@ -324,7 +324,7 @@ func TestSampleEndToEnd(t *testing.T) {
 	if !strings.Contains(req.Prompt, "<ticket>\nsubject: Server down") || !strings.Contains(req.Prompt, "support@example.com") || !strings.Contains(req.Prompt, "priority 4") {
 		t.Errorf("prompt %q", req.Prompt)
 	}
-	if req.SystemPrompt != "You answer support tickets for <brand>\nAcme\n</brand>. Our logo: [Image 1]" || len(req.Images) != 1 {
+	if req.SystemPrompt != "You answer support tickets for Acme. Our logo: [Image 1]" || len(req.Images) != 1 {
 		t.Errorf("system prompt %q, images %v", req.SystemPrompt, req.Images)
 	}
 	mem, err := LoadInputs(in)

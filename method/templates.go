@@ -47,6 +47,18 @@ func (c *pipeCheck) checkTemplate(f tmplField) *engine.Facts {
 		c.add(f.field, CodeInvalidPipe, "unknown template category "+strconv.Quote(string(f.cat)))
 		return nil
 	}
+	if f.sigils {
+		// Pipelex refuses these when it loads the bundle
+		// (preprocess_template with the pipe's declared inputs)
+		declared := make(map[string]bool, len(c.p.Inputs))
+		for in := range c.p.Inputs {
+			declared[in] = true
+		}
+		if err := templating.ValidateSigils(f.src, declared); err != nil {
+			c.add(f.field, CodeSigilSyntax, err.Error())
+			return nil
+		}
+	}
 	src := templating.Prepare(f.src, f.sigils)
 	shift := 0
 	if f.wrap {

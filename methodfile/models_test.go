@@ -106,7 +106,7 @@ func TestModelsRefusedAndSimulated(t *testing.T) {
 		{"research", `{"topic": "payments"}`, false, true, ""},
 		{"illustrate", `{"idea": {"concept": "IllustrationPrompt", "content": "a lighthouse"}}`, true, false, `^\[\["url","local://image/[0-9a-f]{16}\.png"\]\]$`},
 		{"research", `{"topic": "payments"}`, true, false, `search results for: Known issues about payments`},
-		{"describe", `{"shot": {"concept": "triage.Screenshot", "content": {"url": "https://x/s.png"}}, "card": {"concept": "Card", "content": {"title": "T", "photo": {"url": "https://x/c.png"}}}}`, false, false, `^\[\["text","\[local [0-9a-f]{12}\] Compare \[Image 1\] with \[Image 2\] \(titled T\), then \[Image 1\] again\. \(2 images\)"\]\]$`},
+		{"describe", `{"shot": {"concept": "triage.Screenshot", "content": {"url": "https://x/s.png"}}, "card": {"concept": "Card", "content": {"title": "T", "photo": {"url": "https://x/c.png"}}}}`, false, false, `^\[\["text","\[local [0-9a-f]{12}\] Compare \[Image 1\] with \[Image 2\], titled T, then \[Image 1\] again\. \(2 images\)"\]\]$`},
 		{"suggest_answers", `{"message": "hello"}`, false, false, `^\[\[\["text","\[local [0-9a-f]{12} #1\] Suggest answers to hello"\]\],\[\["text",.*#2.*\]\],\[\["text",.*#3.*\]\]\]$`},
 	}
 	for _, tc := range tests {

@@ -32,9 +32,9 @@ func TestRenderCategories(t *testing.T) {
 		images int
 		kind   engine.ErrorKind
 	}{
-		{"basic sigils xml", Basic, DefaultStyle, true, "@note and $n", "<note>\na <b> & c\n</note> and 3", 0, 0},
+		{"basic sigils xml", Basic, DefaultStyle, true, "@note\nand $n", "<note>\na <b> & c\n</note>\nand 3", 0, 0},
 		{"basic ticks", Basic, Style{TagStyle: TagTicks}, true, "@note", "note: ```\na <b> & c\n```", 0, 0},
-		{"optional sigil absent", Basic, DefaultStyle, true, "[@?missing]", "[]", 0, 0},
+		{"optional sigil absent", Basic, DefaultStyle, true, "[\n@?missing\n]", "[\n\n]", 0, 0},
 		{"html escapes tag body", HTML, DefaultStyle, false, "{{ note|tag }}", "<note>\na &lt;b&gt; &amp; c\n</note>", 0, 0},
 		{"html trims blocks", HTML, DefaultStyle, false, "{% if n %}\n  x\n{% endif %}\n", "  x\n", 0, 0},
 		{"html markdown", HTML, DefaultStyle, false, "{{ '# T\\n\\n<i>x</i>'|markdown }}", "<h1>T</h1>\n<p>&lt;i&gt;x&lt;/i&gt;</p>\n", 0, 0},
