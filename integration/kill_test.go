@@ -27,7 +27,7 @@ const killRuns = 300
 // (four workflows and two activities per run).
 const killMethod = `{"main_pipe":"main","pipes":{
  "main":{"type":"PipeSequence","inputs":{"q":"Text"},"output":"Text","steps":[{"pipe":"ask","result":"answer"},{"pipe":"wrap","result":"wrapped"}]},
- "ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","prompt":"Question @q"},
+ "ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","prompt":"Question $q"},
  "wrap":{"type":"PipeCompose","inputs":{"q":"Text","answer":"Text"},"output":"Text","template":"{{ q }} => {{ answer }}"}}}`
 
 // workerProc is a cmd/worker process.

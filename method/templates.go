@@ -50,10 +50,7 @@ func (c *pipeCheck) checkTemplate(f tmplField) *engine.Facts {
 	if f.sigils {
 		// Pipelex refuses these when it loads the bundle
 		// (preprocess_template with the pipe's declared inputs)
-		declared := make(map[string]bool, len(c.p.Inputs))
-		for in := range c.p.Inputs {
-			declared[in] = true
-		}
+		declared := func(name string) bool { _, ok := c.p.Inputs[name]; return ok }
 		if err := templating.ValidateSigils(f.src, declared); err != nil {
 			c.add(f.field, CodeSigilSyntax, err.Error())
 			return nil

@@ -22,8 +22,8 @@ import (
 // twoCalls is a sequence of two model calls.
 const twoCalls = `{"main_pipe":"main","pipes":{
  "main":{"type":"PipeSequence","inputs":{"q":"Text"},"output":"Text","steps":[{"pipe":"ask","result":"a"},{"pipe":"again","result":"b"}]},
- "ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","prompt":"Question @q"},
- "again":{"type":"PipeLLM","inputs":{"a":"Text"},"output":"Text","prompt":"Again @a"}}}`
+ "ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","prompt":"Question $q"},
+ "again":{"type":"PipeLLM","inputs":{"a":"Text"},"output":"Text","prompt":"Again $a"}}}`
 
 // scriptedProvider answers through fail (nil: the local provider's
 // answer) and records every call: its prompt, attempt, idempotency key

@@ -140,7 +140,7 @@ func TestPipeLLMCallsCompleteTextActivity(t *testing.T) {
 			prompts = append(prompts, req.Prompt)
 			return method.CompletionResponse{Text: "mocked"}, nil
 		})
-	lib := []byte(`{"main_pipe":"ask","pipes":{"ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","prompt":"Answer: @q"}}}`)
+	lib := []byte(`{"main_pipe":"ask","pipes":{"ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","prompt":"Answer: $q"}}}`)
 	res, err := runMethod(t, env, lib, []byte(`{"q":"why?"}`))
 	if err != nil {
 		t.Fatal(err)

@@ -163,7 +163,7 @@ func expandAtLine(sb *strings.Builder, src string, i int) (int, bool) {
 // addresses) pass. A sigil alone on its line but padded with non-ASCII
 // spaces gets its own message. Like Pipelex, it reads the whole template,
 // Jinja tags included.
-func ValidateSigils(src string, declared map[string]bool) error {
+func ValidateSigils(src string, declared func(name string) bool) error {
 	if !strings.Contains(src, "@") {
 		return nil
 	}
@@ -174,7 +174,7 @@ func ValidateSigils(src string, declared map[string]bool) error {
 			continue
 		}
 		if stripped := strings.TrimSpace(line); atLine(stripped) {
-			if sig, path, ok := atCandidate(stripped, 0); ok && declared[rootOf(path)] {
+			if sig, path, ok := atCandidate(stripped, 0); ok && declared(rootOf(path)) {
 				return &SigilError{Line: n + 1, Msg: "`" + sig + path + "` on line " + strconv.Itoa(n+1) +
 					" is padded with non-ASCII whitespace (e.g. NBSP, EM SPACE, often from rich-text copy-paste). " +
 					"Only ASCII space/tab is recognized as line indentation. Replace non-ASCII whitespace with " +
@@ -192,7 +192,7 @@ func ValidateSigils(src string, declared map[string]bool) error {
 				}
 			}
 			sig, path, ok := atCandidate(line, k)
-			if !ok || !declared[rootOf(path)] {
+			if !ok || !declared(rootOf(path)) {
 				continue
 			}
 			return &SigilError{Line: n + 1, Msg: "Inline `" + sig + path + "` is not allowed on line " + strconv.Itoa(n+1) +
