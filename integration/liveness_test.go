@@ -631,3 +631,62 @@ func TestRunExecutionTimeout(t *testing.T) {
 	assertClosed(t, ctx, c, id, enumspb.WORKFLOW_EXECUTION_STATUS_TIMED_OUT)
 	t.Logf("execution timeout 4 s: jinjabox run exited 1 after %v", took.Round(time.Millisecond))
 }
+
+// `jinjabox run --id X` while X is running fails, naming the running run
+// and --attach, and starts nothing; with --attach it waits for the
+// running one (here until its own --timeout, the model call being held).
+func TestRunIDConflict(t *testing.T) {
+	c := needServer(t)
+	worker, cli := buildCmd(t, "worker"), buildCmd(t, "jinjabox")
+	const queue = "it-id-conflict"
+	p := newRecProvider(t, time.Minute, 0)
+	startProviderWorker(t, worker, queue, p, "--unversioned")
+	dir := t.TempDir()
+	lib, inputs := filepath.Join(dir, "method.json"), filepath.Join(dir, "inputs.json")
+	if err := os.WriteFile(lib, []byte(oneCall), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(inputs, []byte(`{"q":"slow"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := "id-conflict-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	env := append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue, "JINJABOX_TRACES=off")
+	first := exec.Command(cli, "run", "--id", id, "--execution-timeout", "2m", lib, inputs)
+	first.Env = env
+	var firstErr strings.Builder
+	first.Stderr = &firstErr
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = first.Process.Kill(); _ = first.Wait() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for {
+		if _, err := c.DescribeWorkflowExecution(ctx, id, ""); err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the first run never started: %s", firstErr.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	second := exec.Command(cli, "run", "--id", id, lib, inputs)
+	second.Env = env
+	out, err := second.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "already running") || !strings.Contains(string(out), "--attach") {
+		t.Fatalf("second run with the same ID: %v\n%s", err, out)
+	}
+	attach := exec.Command(cli, "run", "--id", id, "--attach", "--timeout", "3s", lib, inputs)
+	attach.Env = env
+	out, err = attach.CombinedOutput()
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || strings.Contains(string(out), "already running") {
+		t.Fatalf("--attach: %v, want it to wait for the running run until its timeout\n%s", err, out)
+	}
+	// still one run of that ID, and still running
+	desc, err := c.DescribeWorkflowExecution(ctx, id, "")
+	if err != nil || desc.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+		t.Fatalf("the first run: %v %v", err, desc)
+	}
+	_ = c.TerminateWorkflow(ctx, id, "", "test done")
+}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -28,7 +30,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run")
 	var mf methodFlags
 	mf.register(fs)
-	id := fs.String("id", "", "workflow ID (default: jinjabox-run-<uuid>)")
+	id := fs.String("id", "", "workflow ID (default: jinjabox-run-<uuid>); a run of that ID still running is an error unless --attach")
+	attach := fs.Bool("attach", false, "when a run of --id is still running, wait for it and print its result (that run's method and inputs, not these) instead of failing")
 	execTimeout := fs.Duration("execution-timeout", tconfig.DefaultExecutionTimeout,
 		"the run's execution timeout (WorkflowExecutionTimeout): past it the server closes the run and its children as timed out")
 	timeout := fs.Duration("timeout", 0, "give up waiting after this long (default: the execution timeout and a minute)")
@@ -112,9 +115,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	defer c.Close()
 	in := workflows.RunMethodInput{Method: mdata, Inputs: idata, Options: ro}
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: *id, TaskQueue: cfg.TaskQueue, WorkflowExecutionTimeout: *execTimeout},
-		workflows.WorkflowRunMethod, in)
-	if err != nil {
+	// An ID still running is an error (FAIL), never a silent attach:
+	// the running workflow's method and inputs may not be these, and its
+	// result would print as theirs. --attach asks for exactly that.
+	so := client.StartWorkflowOptions{ID: *id, TaskQueue: cfg.TaskQueue, WorkflowExecutionTimeout: *execTimeout,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL, WorkflowExecutionErrorWhenAlreadyStarted: true}
+	if *attach {
+		so.WorkflowIDConflictPolicy, so.WorkflowExecutionErrorWhenAlreadyStarted = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING, false
+	}
+	run, err := c.ExecuteWorkflow(ctx, so, workflows.WorkflowRunMethod, in)
+	var running *serviceerror.WorkflowExecutionAlreadyStarted
+	switch {
+	case errors.As(err, &running):
+		fmt.Fprintf(stderr, "jinjabox: workflow ID %s is already running (run %s): pass --attach to wait for that run, or choose another --id\n", *id, running.RunId)
+		return 1
+	case err != nil:
 		fmt.Fprintln(stderr, "jinjabox: starting the workflow:", err)
 		return 2
 	}
