@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 )
 
@@ -56,6 +57,20 @@ func (r *FuncRegistry) Register(name string, f Func) error {
 	}
 	r.funcs[name] = f
 	return nil
+}
+
+// Clone returns a registry with r's functions, to which more can be
+// registered without changing r.
+func (r *FuncRegistry) Clone() *FuncRegistry {
+	c := NewFuncRegistry()
+	if r == nil {
+		return c
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	//workflowcheck:ignore a copy into a map is the same map in any order
+	maps.Copy(c.funcs, r.funcs)
+	return c
 }
 
 // Lookup returns the named function.

@@ -19,6 +19,9 @@ type methodFlags struct {
 	models  string
 	pipe    string
 	libDirs listFlag
+	// workerFuncs are PipeFunc functions the workers register, not this
+	// process (--worker-func)
+	workerFuncs listFlag
 }
 
 // listFlag is a repeatable string flag (-L DIR -L DIR).
@@ -32,11 +35,30 @@ func (f *methodFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.pipe, "pipe", "", "the pipe to run (default: the bundle's main_pipe); a bare code or domain.code")
 	fs.Var(&f.libDirs, "L", "library directory: every .mthds beneath it loads into the library (repeatable)")
 	fs.Var(&f.libDirs, "library-dir", "same as -L")
+	fs.Var(&f.workerFuncs, "worker-func", "a PipeFunc function_name the workers register (repeatable): validate and run accept it; exec, which runs here, cannot call it")
 }
 
 // options turns the flags into load options.
-func (f *methodFlags) options() (methodfile.Options, error) {
-	opts := methodfile.Options{Pipe: f.pipe, LibraryDirs: f.libDirs}
+//
+// Every PipeFunc's function must be registered, as Pipelex refuses a
+// bundle whose function it cannot find when it loads it
+// (PipeFunc.validate_function_name): in this process (method.DefaultFuncs)
+// or, for validate and run (inProcess false), on the workers as
+// --worker-func says.
+func (f *methodFlags) options(inProcess bool) (methodfile.Options, error) {
+	funcs := method.DefaultFuncs
+	if !inProcess && len(f.workerFuncs) > 0 {
+		funcs = funcs.Clone()
+		for _, name := range f.workerFuncs {
+			err := funcs.Register(name, func(context.Context, method.FuncCall) (any, error) {
+				return nil, fmt.Errorf("function %q is registered on the workers, not in this process", name)
+			})
+			if err != nil {
+				return methodfile.Options{}, err
+			}
+		}
+	}
+	opts := methodfile.Options{Pipe: f.pipe, LibraryDirs: f.libDirs, Funcs: funcs}
 	if f.models == "" {
 		return opts, nil
 	}
@@ -92,7 +114,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		usageError(stderr, "validate", "no PATH given")
 		return 2
 	}
-	opts, err := mf.options()
+	opts, err := mf.options(false)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
@@ -201,7 +223,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		usageError(stderr, "exec", "want METHOD and INPUTS.json")
 		return 2
 	}
-	opts, err := mf.options()
+	opts, err := mf.options(true)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2

@@ -24,7 +24,14 @@ func TestMethodCommands(t *testing.T) {
 		{"validate json", []string{"validate", "../../method/testdata/sample_method.json"}, 0, "ok", ""},
 		{"validate models", []string{"validate", "--models", td + "models_config.json", td + "models.mthds"}, 0, "ok", ""},
 		{"validate broken", []string{"validate", "--models", td + "models_config.json", td + "broken.mthds"}, 1,
-			`broken.mthds:3:1: domain "Broken-Domain", domain: invalid_method|broken.mthds:50:14: pipe "Broken-Domain.summarise", prompt: undeclared_input|broken.mthds:142:1: pipe "Broken-Domain.strange", type: invalid_pipe`, "43 problem(s)"},
+			`broken.mthds:3:1: domain "Broken-Domain", domain: invalid_method|broken.mthds:50:14: pipe "Broken-Domain.summarise", prompt: undeclared_input|broken.mthds:142:1: pipe "Broken-Domain.strange", type: invalid_pipe|broken.mthds:68:1: pipe "Broken-Domain.count", function_name: invalid_pipe: function "not_registered" is not registered`, "44 problem(s)"},
+		// A PipeFunc's function must be registered where the bundle loads, as
+		// Pipelex refuses it at load (PipeFunc.validate_function_name): this
+		// process registers none, so validate refuses them unless
+		// --worker-func says the workers do; exec, which runs here, refuses them.
+		{"validate unregistered funcs", []string{"validate", "--json", td + "kinds.mthds"}, 1, `"valid": false|"runnable": false|function \"word_stats\" is not registered`, ""},
+		{"validate worker funcs", []string{"validate", "--json", "--worker-func", "word_stats", "--worker-func", "page_texts", td + "kinds.mthds"}, 0, `"valid": true|"runnable": true`, ""},
+		{"exec refuses worker funcs", []string{"exec", "--worker-func", "word_stats", "--worker-func", "page_texts", td + "kinds.mthds", td + "sample_inputs.json"}, 1, "", `function "word_stats" is not registered`},
 		{"validate broken json", []string{"validate", "../../method/testdata/broken_method.json"}, 1, `broken_method.json: pipe "bad_llm", prompt: undeclared_input`, "problem(s)"},
 		{"validate missing", []string{"validate", td + "nope.mthds"}, 2, "", "no such file"},
 		{"exec mthds", []string{"exec", td + "sample_method.mthds", td + "sample_inputs.json"}, 0, `"name": "handle_tickets"|"summary": "3 replies for 3 tickets"`, ""},

@@ -57,7 +57,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *timeout == 0 {
 		*timeout = *execTimeout + time.Minute
 	}
-	opts, err := mf.options()
+	opts, err := mf.options(false)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
