@@ -77,3 +77,20 @@ func isKind(err error, k errs.Kind) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == k
 }
+
+// TestFormatPrivateFieldMessage: a private segment of a format field is
+// refused before its receiver is resolved, and the message says so rather
+// than naming an "undefined" receiver it never looked at (issue 29).
+func TestFormatPrivateFieldMessage(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`{{ '{0.__class__}'.format('') }}`, `{{ '{x.a._b}'.format(x={'a': 1}) }}`} {
+		_, err := env.RenderString("t", src, nil, RenderOptions{})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindSecurity || strings.Contains(e.Message, "undefined") || !strings.Contains(e.Message, "format field") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}

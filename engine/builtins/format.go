@@ -282,8 +282,10 @@ func (f *formatter) precheck(rest string) {
 			seg = seg[:j]
 		}
 		if policy.IsPrivateName(seg) && !policy.SurfaceReadable(seg) {
-			f.c.Attr(value.Undef(""), seg)
-			value.Throwf(errs.Security, "access to attribute %s is refused", errs.Quote(seg))
+			// refused before any receiver is resolved: the message names
+			// the field, not a receiver it never looked at (it named an
+			// "undefined" one)
+			value.Throwf(errs.Security, "access to attribute %s in a format field is unsafe", errs.Quote(seg))
 		}
 		rest = rest[1+len(seg):]
 	}
