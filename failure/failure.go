@@ -36,9 +36,14 @@ const (
 	// ErrTypeTimeout, ErrTypeCanceled and ErrTypeTerminated are a child
 	// workflow or activity that timed out, was cancelled or was
 	// terminated (no application error in it), named at the root.
-	ErrTypeTimeout    = "RunTimeout"
-	ErrTypeCanceled   = "RunCanceled"
-	ErrTypeTerminated = "RunTerminated"
+	// ErrTypeMissingMethod and ErrTypeMissingFunction are a run that
+	// needs a method not installed or a function not registered where it
+	// runs (method.UnavailableError).
+	ErrTypeMissingMethod   = "MissingMethod"
+	ErrTypeMissingFunction = "MissingFunction"
+	ErrTypeTimeout         = "RunTimeout"
+	ErrTypeCanceled        = "RunCanceled"
+	ErrTypeTerminated      = "RunTerminated"
 )
 
 // Details are the position details of a failure, carried as the
@@ -94,6 +99,15 @@ func From(err error) error {
 	var re *method.RunError
 	if errors.As(err, &re) {
 		d.Pipe, d.Field, d.Item = re.Pipe, re.Field, re.Item
+	}
+	var ue *method.UnavailableError
+	if errors.As(err, &ue) {
+		typ := ErrTypeMissingFunction
+		if ue.What == "method" {
+			typ = ErrTypeMissingMethod
+		}
+		d.Kind = typ
+		return temporal.NewNonRetryableApplicationError(err.Error(), typ, nil, d)
 	}
 	var ee *errs.Error
 	if !errors.As(err, &ee) {

@@ -30,7 +30,8 @@ func kindOf(typ string) string {
 
 // jinjaboxTypes are the application error types jinjabox raises.
 var jinjaboxTypes = []string{ErrTypeSyntax, ErrTypeSecurity, ErrTypeBudget, ErrTypeUndefined, ErrTypeRender,
-	ErrTypeInvalidMethod, ErrTypeProvider, ErrTypeLimit, ErrTypeTimeout, ErrTypeCanceled, ErrTypeTerminated}
+	ErrTypeInvalidMethod, ErrTypeProvider, ErrTypeLimit, ErrTypeTimeout, ErrTypeCanceled, ErrTypeTerminated,
+	ErrTypeMissingMethod, ErrTypeMissingFunction}
 
 // IsJinjaboxType reports whether an application error type is one of
 // jinjabox's.

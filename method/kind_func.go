@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -56,7 +55,7 @@ func runFunc(x *invocation) (*Stuff, []Stuff, error) {
 	}
 	f, ok := reg.Lookup(p.FunctionName)
 	if !ok {
-		return nil, nil, x.fail("function_name", errs.New(errs.Render, "no function "+strconv.Quote(p.FunctionName)+" is registered"))
+		return nil, nil, x.fail("function_name", &UnavailableError{What: "function", Name: p.FunctionName})
 	}
 	call := FuncCall{Pipe: x.code(), Inputs: map[string]Stuff{}, Memory: x.mem, Output: p.outputOr(ConceptAnything)}
 	for _, in := range p.InputNames() {
@@ -80,6 +79,24 @@ func runFunc(x *invocation) (*Stuff, []Stuff, error) {
 }
 
 // FuncError is a registered function's failure.
+// UnavailableError is a run that needs what the process running it does
+// not have: a method that is not installed (What "method", Name its
+// address) or a function that is not registered (What "function"). It is
+// its own failure type on Temporal (failure.ErrTypeMissingMethod,
+// ErrTypeMissingFunction), never a template's render error.
+type UnavailableError struct {
+	What string
+	Name string
+}
+
+func (e *UnavailableError) Error() string {
+	if e.What == "method" {
+		return "method " + strconv.Quote(e.Name) + " is not installed"
+	}
+	return "function " + strconv.Quote(e.Name) + " is not registered on this worker"
+}
+
+// FuncError is a registered function's own failure.
 type FuncError struct {
 	Func string
 	Err  error

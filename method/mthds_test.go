@@ -231,8 +231,10 @@ func TestParallelAndFunc(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Whether a function is registered is a run-time question (Pipelex).
-	if _, err := (&Runner{Library: m, Provider: LocalProvider{}}).Run(context.Background(), mustInputs(t, `{"a": "hi"}`)); err == nil || !strings.Contains(err.Error(), "no function \"upper\" is registered") {
+	if _, err := (&Runner{Library: m, Provider: LocalProvider{}}).Run(context.Background(), mustInputs(t, `{"a": "hi"}`)); err == nil || !strings.Contains(err.Error(), "function \"upper\" is not registered") {
 		t.Errorf("default registry: %v", err)
+	} else if ue := (*UnavailableError)(nil); !errors.As(err, &ue) || ue.What != "function" {
+		t.Errorf("not typed as an unavailable function: %#v", err)
 	}
 	r := &Runner{Library: m, Provider: LocalProvider{}, Funcs: reg}
 	res, err := r.Run(context.Background(), mustInputs(t, `{"a": "hi"}`))

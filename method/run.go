@@ -178,6 +178,10 @@ func (s *run) pipeAs(ref string, mem *Memory, depth int, output string) (*Stuff,
 	}
 	e, ok := s.r.Library.Pipe(ref)
 	if !ok {
+		if addr, _, isAddr := splitAddress(ref); isAddr && s.r.Library.method(addr) == nil {
+			// a pipe of a method this library does not have installed
+			return nil, nil, Fail(ref, "", &UnavailableError{What: "method", Name: addr})
+		}
 		return nil, nil, Fail(ref, "", errs.New(errs.Render, "pipe is not defined"))
 	}
 	if err := s.ctx.Err(); err != nil {
