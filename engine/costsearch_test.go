@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -282,9 +283,14 @@ func (c csCombo) shape() string {
 	return c.recv + " " + csCall(c.args)
 }
 
-// csReads reports which pool names an expression reads.
+// csWords are the identifiers of an expression (pool names are
+// identifiers; string literals hold only lower-case words none of them
+// is).
+var csWords = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// csReads reports whether an expression reads the pool name.
 func csReads(expr string, name string) bool {
-	return regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).MatchString(expr)
+	return slices.Contains(csWords.FindAllString(expr, -1), name)
 }
 
 // csSource is the template of a combination at K repetitions: the
@@ -580,7 +586,7 @@ func TestCostSearch(t *testing.T) {
 	ops := csOps(t)
 	if *costSearchRun != "" {
 		re := regexp.MustCompile(*costSearchRun)
-		ops = slicesDeleteFunc(ops, func(o csOp) bool { return !re.MatchString(o.op) })
+		ops = slices.DeleteFunc(ops, func(o csOp) bool { return !re.MatchString(o.op) })
 	}
 	combos, byOp := csDiscover(t, env, ops, true)
 	t.Logf("%d operations, %d shapes render", len(ops), len(combos))
@@ -620,16 +626,6 @@ func TestCostSearch(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-}
-
-func slicesDeleteFunc(ops []csOp, del func(csOp) bool) []csOp {
-	out := ops[:0]
-	for _, o := range ops {
-		if !del(o) {
-			out = append(out, o)
-		}
-	}
-	return out
 }
 
 // csTable is docs/COSTS.md's cost-search table: per operation, the

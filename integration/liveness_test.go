@@ -600,14 +600,7 @@ func TestRunExecutionTimeout(t *testing.T) {
 	const queue = "it-exec-timeout"
 	p := newRecProvider(t, time.Minute, 0)
 	startProviderWorker(t, worker, queue, p, "--unversioned")
-	dir := t.TempDir()
-	lib, inputs := filepath.Join(dir, "method.json"), filepath.Join(dir, "inputs.json")
-	if err := os.WriteFile(lib, []byte(oneCall), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(inputs, []byte(`{"q":"slow"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	lib, inputs := writeRunFiles(t, oneCall, `{"q":"slow"}`)
 	id := "exec-timeout-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	run := exec.Command(cli, "run", "--id", id, "--execution-timeout", "4s", lib, inputs)
 	run.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue, "JINJABOX_TRACES=off")
@@ -641,14 +634,7 @@ func TestRunIDConflict(t *testing.T) {
 	const queue = "it-id-conflict"
 	p := newRecProvider(t, time.Minute, 0)
 	startProviderWorker(t, worker, queue, p, "--unversioned")
-	dir := t.TempDir()
-	lib, inputs := filepath.Join(dir, "method.json"), filepath.Join(dir, "inputs.json")
-	if err := os.WriteFile(lib, []byte(oneCall), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(inputs, []byte(`{"q":"slow"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	lib, inputs := writeRunFiles(t, oneCall, `{"q":"slow"}`)
 	id := "id-conflict-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	env := append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue, "JINJABOX_TRACES=off")
 	first := exec.Command(cli, "run", "--id", id, "--execution-timeout", "2m", lib, inputs)
@@ -689,4 +675,19 @@ func TestRunIDConflict(t *testing.T) {
 		t.Fatalf("the first run: %v %v", err, desc)
 	}
 	_ = c.TerminateWorkflow(ctx, id, "", "test done")
+}
+
+// writeRunFiles writes a method and its inputs for `jinjabox run`, and
+// returns their paths.
+func writeRunFiles(t *testing.T, method, inputs string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	lib, in := filepath.Join(dir, "method.json"), filepath.Join(dir, "inputs.json")
+	if err := os.WriteFile(lib, []byte(method), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, []byte(inputs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return lib, in
 }

@@ -14,19 +14,26 @@ import (
 // page byte for byte. Its go.mod and go.sum must be tidy, or the
 // module would not build for a user either (-mod=readonly).
 func TestEmbedModule(t *testing.T) {
+	testModule(t, "examples/embed")
+}
+
+// testModule checks a module of its own under this repository (dir,
+// slash-separated from the root) as a user would build it: tidy, vetted,
+// its tests passing, with -mod=readonly.
+func testModule(t *testing.T, dir string) {
+	t.Helper()
 	goBin := goTool(t)
-	dir := filepath.Join("..", "examples", "embed")
 	for _, args := range [][]string{
 		{"mod", "tidy", "-diff"},
 		{"vet", "./..."},
 		{"test", "-count=1", "./..."},
 	} {
 		cmd := exec.Command(goBin, args...)
-		cmd.Dir = dir
+		cmd.Dir = filepath.Join("..", filepath.FromSlash(dir))
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("go %v in examples/embed: %v\n%s", args, err, out)
+			t.Fatalf("go %v in %s: %v\n%s", args, dir, err, out)
 		}
 	}
 }
@@ -54,19 +61,5 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("no chromium on PATH (apt-get install chromium): the playground's browser test needs one")
 	}
-	goBin := goTool(t)
-	dir := filepath.Join("..", "playground", "browsertest")
-	for _, args := range [][]string{
-		{"mod", "tidy", "-diff"},
-		{"vet", "./..."},
-		{"test", "-count=1", "./..."},
-	} {
-		cmd := exec.Command(goBin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %v in playground/browsertest: %v\n%s", args, err, out)
-		}
-	}
+	testModule(t, "playground/browsertest")
 }

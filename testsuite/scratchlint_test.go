@@ -12,25 +12,7 @@ import (
 // scratchlintBin is bin/scratchlint (JINJABOX_SCRATCHLINT, built by make
 // test), or tools/scratchlint built into a temporary directory.
 func scratchlintBin(t *testing.T) string {
-	t.Helper()
-	bin := os.Getenv("JINJABOX_SCRATCHLINT")
-	if bin == "" {
-		bin = filepath.Join("..", "bin", "scratchlint")
-	}
-	abs, err := filepath.Abs(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(abs); err == nil {
-		return abs
-	}
-	abs = filepath.Join(t.TempDir(), "scratchlint")
-	build := exec.Command("go", "build", "-o", abs, ".")
-	build.Dir = filepath.Join("..", "tools", "scratchlint")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("%s absent; building tools/scratchlint: %v\n%s", bin, err, out)
-	}
-	return abs
+	return toolBin(t, "JINJABOX_SCRATCHLINT", "scratchlint")
 }
 
 // TestScratchlint holds the scratch rule of docs/INVARIANTS.md: the

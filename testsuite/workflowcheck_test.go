@@ -15,15 +15,21 @@ import (
 )
 
 // workflowcheckBin is bin/workflowcheck (built from tools/workflowcheck;
-// `make test` builds it and names it in JINJABOX_WORKFLOWCHECK). When it
-// is absent (a fresh clone running go test), the canary builds it from
-// tools/workflowcheck into a temporary directory rather than skip: a
-// fresh clone runs every suite of testsuite.
+// `make test` builds it and names it in JINJABOX_WORKFLOWCHECK).
 func workflowcheckBin(t *testing.T) string {
+	return toolBin(t, "JINJABOX_WORKFLOWCHECK", "workflowcheck")
+}
+
+// toolBin is the dev tool name, built from tools/<name> in its own
+// module: the binary env names (make test builds it), else bin/<name>.
+// When it is absent (a fresh clone running go test), it is built into a
+// temporary directory rather than skipped: a fresh clone runs every suite
+// of testsuite.
+func toolBin(t *testing.T, env, name string) string {
 	t.Helper()
-	bin := os.Getenv("JINJABOX_WORKFLOWCHECK")
+	bin := os.Getenv(env)
 	if bin == "" {
-		bin = filepath.Join("..", "bin", "workflowcheck")
+		bin = filepath.Join("..", "bin", name)
 	}
 	abs, err := filepath.Abs(bin)
 	if err != nil {
@@ -32,14 +38,14 @@ func workflowcheckBin(t *testing.T) string {
 	if _, err := os.Stat(abs); err == nil {
 		return abs
 	}
-	abs = filepath.Join(t.TempDir(), "workflowcheck")
+	abs = filepath.Join(t.TempDir(), name)
 	// go test puts its own GOROOT/bin first on the PATH.
 	build := exec.Command("go", "build", "-o", abs, ".")
-	build.Dir = filepath.Join("..", "tools", "workflowcheck")
+	build.Dir = filepath.Join("..", "tools", name)
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("%s absent; building tools/workflowcheck: %v\n%s", bin, err, out)
+		t.Fatalf("%s absent; building tools/%s: %v\n%s", bin, name, err, out)
 	}
-	t.Logf("%s absent: built tools/workflowcheck into %s", bin, abs)
+	t.Logf("%s absent: built tools/%s into %s", bin, name, abs)
 	return abs
 }
 

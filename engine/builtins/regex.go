@@ -103,16 +103,30 @@ var unsupported = []struct{ prefix, name string }{
 // parse-time check runs it on literal patterns; compiling runs it on
 // every pattern.
 func CheckRegexPattern(p string) error {
+	if err := regexRefusal(p); err != nil {
+		return err
+	}
+	if _, err := syntax.Parse(pyPattern(p), syntax.Perl); err != nil {
+		return invalidRegex(err)
+	}
+	return nil
+}
+
+// regexRefusal is what refuses p before it is parsed: its length, or a
+// construct RE2 lacks.
+func regexRefusal(p string) error {
 	if len(p) > MaxRegexPattern {
 		return errs.New(errs.Render, "regular expression of "+budget.Commas(int64(len(p)))+" bytes is longer than the "+budget.Commas(MaxRegexPattern)+" allowed")
 	}
 	if why := unsupportedConstruct(p); why != "" {
 		return errs.New(errs.Render, "regular expression uses "+why+", which jinjabox's regular expressions (RE2 syntax, linear time) do not support")
 	}
-	if _, err := syntax.Parse(pyPattern(p), syntax.Perl); err != nil {
-		return errs.New(errs.Render, "invalid regular expression: "+strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-	}
 	return nil
+}
+
+// invalidRegex is the render error of a pattern Go's parser refused.
+func invalidRegex(err error) error {
+	return errs.New(errs.Render, "invalid regular expression: "+strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 }
 
 // unsupportedConstruct names the first construct of p that RE2 lacks
@@ -244,12 +258,12 @@ func regexCompile(c value.Ctx, fn string, pattern value.Value, ignorecase, multi
 			return r
 		}
 	}
-	if len(p) > MaxRegexPattern {
-		value.ThrowErr(CheckRegexPattern(p))
+	if len(p) <= MaxRegexPattern {
+		// an over-long pattern is refused for its length, not its price
+		c.Charge(budget.Mul(int64(len(p)), regexParseUnits), "compiling a regular expression")
 	}
-	c.Charge(budget.Mul(int64(len(p)), regexParseUnits), "compiling a regular expression")
-	if why := unsupportedConstruct(p); why != "" {
-		value.ThrowErr(CheckRegexPattern(p))
+	if err := regexRefusal(p); err != nil {
+		value.ThrowErr(err)
 	}
 	src := pyPattern(p)
 	if flags != "" {
@@ -257,14 +271,14 @@ func regexCompile(c value.Ctx, fn string, pattern value.Value, ignorecase, multi
 	}
 	tree, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		value.Throw(errs.Render, "invalid regular expression: "+err.Error())
+		value.ThrowErr(invalidRegex(err))
 	}
 	insts, ranges := regexInsts(tree)
 	insts = budget.Add(insts, 2) // the match and fail instructions
 	c.Charge(budget.Add(budget.Mul(insts, regexInstUnits), budget.Mul(ranges, regexRangeUnits)), "compiling a regular expression")
 	re, err := regexp.Compile(src)
 	if err != nil {
-		value.Throw(errs.Render, "invalid regular expression: "+strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		value.ThrowErr(invalidRegex(err))
 	}
 	r := &compiledRegex{re: re, insts: insts}
 	if memo != nil && len(memo) < regexMaxMemo {

@@ -34,9 +34,7 @@ import (
 // blocks is copied unchanged (Pipelex rewrites it too, which can only
 // break the Jinja an author wrote there).
 func ExpandSigils(src string) string {
-	if strings.Contains(src, "\r") {
-		src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
-	}
+	src = normalizeNewlines(src)
 	if !strings.ContainsAny(src, "@$") {
 		return src
 	}
@@ -128,31 +126,20 @@ func shellOpener(src string, k int) bool {
 // ones are kept.
 func expandAtLine(sb *strings.Builder, src string, i int) (int, bool) {
 	ls := strings.LastIndexByte(src[:i], '\n') + 1
-	if strings.Trim(src[ls:i], " \t") != "" {
-		return 0, false
-	}
-	j := i + 1
-	optional := j < len(src) && src[j] == '?'
-	if optional {
-		j++
-	}
-	path, end := scanPath(src, j)
-	if path == "" {
-		return 0, false
-	}
-	le := strings.IndexByte(src[end:], '\n')
+	le := strings.IndexByte(src[i:], '\n')
 	if le < 0 {
-		le = len(src) - end
+		le = len(src) - i
 	}
-	if strings.Trim(src[end:end+le], " \t") != "" {
+	if !atLine(src[ls : i+le]) {
 		return 0, false
 	}
-	if optional {
+	sig, path, _ := atCandidate(src, i)
+	if sig == "@?" {
 		sb.WriteString("{% if " + path + " %}{{ " + path + "|tag(\"" + path + "\") }}{% endif %}")
 	} else {
 		sb.WriteString("{{ " + path + "|tag(\"" + path + "\") }}")
 	}
-	return end, true
+	return i + len(sig) + len(path), true
 }
 
 // ValidateSigils is the newest Pipelex's load-time check
@@ -167,8 +154,7 @@ func ValidateSigils(src string, declared func(name string) bool) error {
 	if !strings.Contains(src, "@") {
 		return nil
 	}
-	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
-	src = strings.ReplaceAll(src, "@@", "\x00\x00")
+	src = strings.ReplaceAll(normalizeNewlines(src), "@@", "\x00\x00")
 	for n, line := range strings.Split(src, "\n") {
 		if !strings.Contains(line, "@") || atLine(line) {
 			continue
@@ -202,6 +188,15 @@ func ValidateSigils(src string, declared func(name string) bool) error {
 		}
 	}
 	return nil
+}
+
+// normalizeNewlines makes "\r\n" and "\r" line endings "\n", as
+// Pipelex's _normalize_and_escape does before either pass.
+func normalizeNewlines(src string) string {
+	if !strings.Contains(src, "\r") {
+		return src
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
 }
 
 // SigilError is Pipelex's TemplateSigilSyntaxError: a sigil a template
