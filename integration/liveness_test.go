@@ -648,7 +648,7 @@ func TestRunIDConflict(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	for {
-		if _, err := c.DescribeWorkflowExecution(ctx, id, ""); err == nil {
+		if _, err := c.DescribeWorkflow(ctx, id, ""); err == nil {
 			break
 		}
 		if ctx.Err() != nil {
@@ -670,8 +670,8 @@ func TestRunIDConflict(t *testing.T) {
 		t.Fatalf("--attach: %v, want it to wait for the running run until its timeout\n%s", err, out)
 	}
 	// still one run of that ID, and still running
-	desc, err := c.DescribeWorkflowExecution(ctx, id, "")
-	if err != nil || desc.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+	desc, err := c.DescribeWorkflow(ctx, id, "")
+	if err != nil || desc.RawResponse.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
 		t.Fatalf("the first run: %v %v", err, desc)
 	}
 	_ = c.TerminateWorkflow(ctx, id, "", "test done")
