@@ -108,17 +108,47 @@ func (b *outBuf) ownedFits(n int) bool {
 }
 
 // appendTo fills the current chunk and starts the next as often as p
-// needs.
+// needs, copyPiece bytes a copy.
 func appendTo[T string | []byte](b *outBuf, p T) {
 	for {
-		n := copy(b.cur[len(b.cur):cap(b.cur)], p)
-		b.cur = b.cur[:len(b.cur)+n]
-		if n == len(p) {
+		n := min(cap(b.cur)-len(b.cur), len(p), copyPiece)
+		b.cur = appendPiece(b.cur, p[:n])
+		p = p[n:]
+		if len(p) == 0 {
 			return
 		}
-		p = p[n:]
-		b.next()
+		if len(b.cur) == cap(b.cur) {
+			b.next()
+		}
 	}
+}
+
+// copyPiece is the most bytes an output or capture buffer copies between
+// two points where its goroutine can be stopped. A copy is one memmove,
+// and the runtime cannot stop a goroutine inside one: a collection that
+// starts while a render copies megabytes waits for it, signalling the
+// thread every few microseconds (runtime.suspendG), and on a VM where
+// each page fault and each signal is a trap, the copy and the signals
+// slowed each other down. A 130 MB capture
+// (redteam/alloc/capture-buffer-130mb) spent 2 s of CPU, a third of it
+// sending and taking those signals; the same bytes copied in pieces, each
+// a call whose prologue is a preemption point, let the collector stop
+// the render at the next piece.
+const copyPiece = 64 << 10
+
+// appendPiece appends p to dst. Never inlined: its call is the
+// preemption point between two pieces (copyPiece).
+//
+//go:noinline
+func appendPiece[T string | []byte](dst []byte, p T) []byte {
+	return append(dst, p...)
+}
+
+// writePiece writes p to sb; never inlined (appendPiece).
+//
+//go:noinline
+func writePiece(sb *strings.Builder, p []byte) {
+	sb.Write(p)
 }
 
 // own starts b on room for size bytes at the end of its slab, which
@@ -184,12 +214,21 @@ func (b *outBuf) String() string {
 	var sb strings.Builder
 	sb.Grow(b.Len())
 	for i, c := range b.full {
-		sb.Write(c)
+		joinPieces(&sb, c)
 		b.full[i] = nil
 	}
-	sb.Write(b.cur)
+	joinPieces(&sb, b.cur)
 	b.full, b.fullN = nil, 0
 	return sb.String()
+}
+
+// joinPieces writes c to sb copyPiece bytes at a time.
+func joinPieces(sb *strings.Builder, c []byte) {
+	for len(c) > copyPiece {
+		writePiece(sb, c[:copyPiece])
+		c = c[copyPiece:]
+	}
+	writePiece(sb, c)
 }
 
 // writeTo writes what was written to w, chunk by chunk (no join).

@@ -581,7 +581,7 @@ func (r *renderer) capability(kind, name string) {
 func (r *renderer) write(s string) {
 	// the common write: to the render's output, within its limit, into
 	// the room of its current chunk (dest and appendTo's loop, inline)
-	if b := &r.root; r.capturing == 0 && !r.suppress && len(s) <= cap(b.cur)-len(b.cur) &&
+	if b := &r.root; r.capturing == 0 && !r.suppress && len(s) <= min(cap(b.cur)-len(b.cur), copyPiece) &&
 		int64(b.fullN+len(b.cur)+len(s)) <= r.meter.Limits.OutputBytes {
 		if len(b.cur) == 0 {
 			b.first = s // String returns it if nothing follows
