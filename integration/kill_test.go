@@ -36,10 +36,12 @@ type workerProc struct {
 	once sync.Once
 }
 
-func startWorkerProc(t *testing.T, bin, queue string) *workerProc {
+// startWorkerProc starts a worker process on queue, with env added to
+// its environment.
+func startWorkerProc(t *testing.T, bin, queue string, env ...string) *workerProc {
 	t.Helper()
 	cmd := exec.Command(bin, "--unversioned")
-	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue, "JINJABOX_TRACES=off")
+	cmd.Env = append(append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue, "JINJABOX_TRACES=off"), env...)
 	logf, err := os.Create(filepath.Join(t.TempDir(), "worker.log"))
 	if err != nil {
 		t.Fatal(err)

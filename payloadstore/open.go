@@ -21,7 +21,7 @@ const DefaultThreshold = 256 << 10
 //
 // The io.Closer releases the driver's connections (a no-op for FS).
 func Open(ctx context.Context, store string) (converter.StorageDriver, io.Closer, error) {
-	nop := io.NopCloser(nil)
+	var nop io.Closer = io.NopCloser(nil)
 	switch {
 	case store == "":
 		return nil, nil, fmt.Errorf("payloadstore: no store named")

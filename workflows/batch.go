@@ -141,8 +141,8 @@ func (r *run) plan(b *method.Batch) (*batchPlan, error) {
 	from, bytes := 0, int64(0)
 	for i := range b.Items {
 		size := p.input + p.itemBytes[i]
-		if size > MaxPayloadBytes {
-			return nil, failure.Limit(failure.LimitPayloadBytes, b.Pipe, "", b.Offset+i, size, MaxPayloadBytes,
+		if limit := r.task.payloadLimit(size); size > limit {
+			return nil, failure.Limit(failure.LimitPayloadBytes, b.Pipe, "", b.Offset+i, size, limit,
 				"the input of pipe "+strconv.Quote(b.Pipe)+" is too large for a Temporal payload")
 		}
 		size += PlanEventBytes
@@ -169,7 +169,9 @@ func (r *run) page(b *method.Batch) ([]method.ChildResult, error) {
 }
 
 // outputBytes adds an item's output to the batch's running total, and
-// refuses the item whose output takes it past what one payload holds.
+// refuses the item whose output takes it past what one payload holds:
+// MaxPayloadBytes, or MaxStoredPayloadBytes once the outputs are large
+// enough to travel as a claim (RunOptions.StoreAbove).
 func (r *run) outputBytes(b *method.Batch, total int64, item int, out *method.Stuff) (int64, error) {
 	if out == nil {
 		return total, nil
@@ -179,8 +181,8 @@ func (r *run) outputBytes(b *method.Batch, total int64, item int, out *method.St
 		return total, method.Fail(b.Caller, "", errs.Wrap(errs.Render, err))
 	}
 	total += int64(len(j)) + 1
-	if total > MaxPayloadBytes {
-		return total, failure.Limit(failure.LimitBatchOutputBytes, b.Caller, "", item, total, MaxPayloadBytes,
+	if limit := r.task.payloadLimit(total); total > limit {
+		return total, failure.Limit(failure.LimitBatchOutputBytes, b.Caller, "", item, total, limit,
 			"the batch's outputs up to item "+strconv.Itoa(item)+" are too large for one Temporal payload")
 	}
 	return total, nil

@@ -13,6 +13,16 @@ const (
 	// (limit.blobSize.error); 0.5 MiB is left for the envelope, headers
 	// and failure details.
 	MaxPayloadBytes = 1536 << 10
+	// MaxStoredPayloadBytes bounds one payload stored outside the
+	// history (RunOptions.StoreAbove): the server never sees it, but a
+	// worker holds it in memory, encoded and decoded, and a batch's
+	// outputs are one such payload (10,000 outputs of 2 KB are about
+	// 25 MB).
+	MaxStoredPayloadBytes = 128 << 20
+	// ClaimBytes is what a stored payload weighs in a command and in the
+	// history: the claim (the driver's name and a SHA-256 digest, about
+	// 150 bytes encoded) with room to spare.
+	ClaimBytes = 1 << 10
 	// TaskPayloadBytes bounds the payload bytes of the commands of one
 	// workflow task. The server refuses a task completion over 4 MiB
 	// (the gRPC message limit) and the retry sends the same commands:

@@ -33,6 +33,9 @@ type task struct {
 // counters are a workflow's counters of its current workflow task.
 type counters struct {
 	bounds Bounds
+	// storeAbove is RunOptions.StoreAbove: payloads of that size or more
+	// travel as claims (0: none do).
+	storeAbove int64
 	// key is the task the counters belong to.
 	key   int
 	bytes int64
@@ -41,8 +44,22 @@ type counters struct {
 	cmds int
 }
 
-func newTask(ctx workflow.Context, b Bounds) *task {
-	return &task{ctx: ctx, counters: &counters{bounds: b, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}}
+func newTask(ctx workflow.Context, b Bounds, storeAbove int64) *task {
+	return &task{ctx: ctx, counters: &counters{bounds: b, storeAbove: storeAbove, key: workflow.GetInfo(ctx).GetCurrentHistoryLength()}}
+}
+
+// stored reports whether a payload of n bytes travels as a claim: the
+// SDK stores a payload whose protobuf size is at least its threshold
+// (extstore's visitor: proto.Size(p) < threshold stays inline).
+func (c *counters) stored(n int64) bool { return c.storeAbove > 0 && n >= c.storeAbove }
+
+// payloadLimit is the most a payload of n bytes may be: MaxPayloadBytes
+// inline, MaxStoredPayloadBytes when it travels as a claim.
+func (c *counters) payloadLimit(n int64) int64 {
+	if c.stored(n) {
+		return MaxStoredPayloadBytes
+	}
+	return MaxPayloadBytes
 }
 
 // in is the task seen from the coroutine of ctx: the same counters.
@@ -127,6 +144,9 @@ func (t *task) history(n int64, pipe, field string, item int) error {
 type encoded struct {
 	raw  converter.RawValue
 	size int64
+	// payload is the Payload's own protobuf size, what external
+	// storage's threshold is compared with.
+	payload int64
 }
 
 func encode(v any) (encoded, error) {
@@ -134,13 +154,15 @@ func encode(v any) (encoded, error) {
 	if err != nil {
 		return encoded{}, err
 	}
-	return encoded{raw: converter.NewRawValue(p), size: payloadsSize(p)}, nil
+	n := payloadSize(p)
+	return encoded{raw: converter.NewRawValue(p), size: int64(1 + varintLen(n) + n), payload: int64(n)}, nil
 }
 
-// payloadsSize is the protobuf wire size of Payloads{p}, computed from
-// the wire format (field tags are one byte here) in a fixed order:
-// proto.Size would walk the metadata map, which workflow code must not.
-func payloadsSize(p *commonpb.Payload) int64 {
+// payloadSize is the protobuf wire size of p (the size of Payloads{p}
+// is one field more: encode), computed from the wire format (field tags
+// are one byte here) in a fixed order: proto.Size would walk the
+// metadata map, which workflow code must not.
+func payloadSize(p *commonpb.Payload) int {
 	field := func(n int) int { return 1 + varintLen(n) + n }
 	keys := make([]string, 0, len(p.GetMetadata()))
 	//workflowcheck:ignore the sizes are summed: the order cannot matter
@@ -154,7 +176,7 @@ func payloadsSize(p *commonpb.Payload) int64 {
 	if len(p.GetData()) > 0 {
 		n += field(len(p.GetData()))
 	}
-	return int64(field(n))
+	return n
 }
 
 func varintLen(n int) int {
@@ -171,12 +193,16 @@ func varintLen(n int) int {
 // pipe, ...) and the pipe, field and item; then the history bound; then
 // the task's payload budget.
 func (t *task) issue(e encoded, what, pipe, field string, item int) error {
-	if e.size > MaxPayloadBytes {
-		return failure.Limit(failure.LimitPayloadBytes, pipe, field, item, e.size, MaxPayloadBytes,
+	if limit := t.payloadLimit(e.payload); e.size > limit {
+		return failure.Limit(failure.LimitPayloadBytes, pipe, field, item, e.size, limit,
 			what+" is too large for a Temporal payload")
 	}
-	if err := t.history(e.size, pipe, field, item); err != nil {
+	wire := e.size
+	if t.stored(e.payload) {
+		wire = ClaimBytes
+	}
+	if err := t.history(wire, pipe, field, item); err != nil {
 		return err
 	}
-	return t.command(e.size)
+	return t.command(wire)
 }

@@ -47,6 +47,14 @@ type RunOptions struct {
 	// bounds (tests and the replay corpus: small pages, ranges and
 	// histories).
 	Bounds *Bounds `json:"bounds,omitempty"`
+	// StoreAbove is the payload size at which the clients of the run's
+	// workers and starter store payloads outside the history (external
+	// storage, package payloadstore): 0, none. A payload of that many
+	// bytes or more travels as a claim, so the workflows count it as
+	// ClaimBytes of history and hold it to MaxStoredPayloadBytes, not
+	// MaxPayloadBytes. The starter sets it from its own settings, which
+	// must be the workers' (docs/temporal.md).
+	StoreAbove int64 `json:"store_above,omitempty"`
 }
 
 // PipeInput is every pipe workflow's input: the part of the library the
@@ -154,7 +162,7 @@ type run struct {
 }
 
 func (w *Workflows) newRun(ctx workflow.Context, lib *method.Library, o RunOptions) *run {
-	return &run{w: w, ctx: ctx, actx: activityContext(ctx, o), opts: o, lib: lib, task: newTask(ctx, o.Bounds.resolved()), subsets: map[string]*method.Library{}}
+	return &run{w: w, ctx: ctx, actx: activityContext(ctx, o), opts: o, lib: lib, task: newTask(ctx, o.Bounds.resolved(), o.StoreAbove), subsets: map[string]*method.Library{}}
 }
 
 // runner is the pure runner of one pipe workflow: renders in workflow
@@ -217,7 +225,7 @@ func (w *Workflows) pipe(ctx workflow.Context, in PipeInput) (PipeOutput, error)
 }
 
 // finish checks a workflow's result, a payload like any other: over
-// MaxPayloadBytes it is a TemporalLimitError naming the pipe; the
+// its limit (task.payloadLimit) it is a TemporalLimitError naming the pipe; the
 // completion is a command of the current task, which ends first when the
 // result would not fit its payload budget.
 func (r *run) finish(ref string, res any) error {

@@ -221,6 +221,33 @@ func TestBatchOutputLimitIsALimitError(t *testing.T) {
 	}
 }
 
+// With external storage (RunOptions.StoreAbove), the same batch's
+// outputs travel as one claim: the run completes with all 12 outputs
+// (2.4 MB), past the inline bound the test above fails at.
+func TestBatchOutputsStoredPassInlineBound(t *testing.T) {
+	lib := []byte(`{"main_pipe":"all","pipes":{
+		"all":{"type":"PipeBatch","inputs":{"xs":"Anything"},"output":"Text[]","branch_pipe_code":"one","input_list_name":"xs","input_item_name":"x"},
+		"one":{"type":"PipeCompose","inputs":{"x":"Anything"},"output":"Text","template":"{{ x and 'x' * 200000 }}"}}}`)
+	inputs := []byte(`{"xs":{"concept":"Anything","content":[1,2,3,4,5,6,7,8,9,10,11,12]}}`)
+	env := newEnv(t)
+	env.ExecuteWorkflow(workflows.WorkflowRunMethod, workflows.RunMethodInput{Method: lib, Inputs: inputs,
+		Options: workflows.RunOptions{StoreAbove: 256 << 10}})
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("workflow did not complete")
+	}
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("with a payload store: %v", err)
+	}
+	var res workflows.PipeOutput
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(res.Output.Content)
+	if err != nil || len(j) < 12*200000 || strings.Count(string(j), strings.Repeat("x", 200000)) != 12 {
+		t.Fatalf("outputs: %d bytes, %v", len(j), err)
+	}
+}
+
 // A batch runs at most max_concurrency children at once and keeps item
 // order; here each child's model call is a mock that tracks how many run
 // together.

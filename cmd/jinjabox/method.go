@@ -215,6 +215,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	mf.register(fs)
 	docs := fs.String("docs", "", "directory the local provider reads documents from (default: the inputs file's directory)")
 	simulate := fs.Bool("simulate", false, "answer image generation and search with placeholders instead of refusing")
+	outPath := outputFlag(fs)
 	pos, status, ok := parseFlags(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -252,12 +253,35 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 1
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(res.Output); err != nil {
+	if err := writeResult(stdout, *outPath, res.Output); err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 1
 	}
 	return 0
+}
+
+// outputFlag registers exec's and run's -o/--output.
+func outputFlag(fs *flag.FlagSet) *string {
+	p := new(string)
+	fs.StringVar(p, "o", "", "same as --output")
+	fs.StringVar(p, "output", "", "write the result to `FILE` (only when the run succeeds) instead of stdout")
+	return p
+}
+
+// writeResult prints a run's output stuff as exec and run both print it:
+// indented JSON with HTML characters as they are, to stdout, or to the
+// file outPath names once it is complete (writeFileAtomic).
+func writeResult(stdout io.Writer, outPath string, out *method.Stuff) error {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	if outPath != "" {
+		return writeFileAtomic(outPath, b.String())
+	}
+	_, err := io.WriteString(stdout, b.String())
+	return err
 }

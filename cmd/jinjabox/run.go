@@ -25,7 +25,10 @@ import (
 // the library as exec does, starts RunMethodWorkflow with it on the
 // Temporal server of TEMPORAL_ADDRESS (the same settings as cmd/worker),
 // waits for it and prints the output stuff as JSON, exactly as
-// `jinjabox exec` prints it.
+// `jinjabox exec` prints it (writeResult). With a payload store
+// (JINJABOX_PAYLOAD_STORE, package payloadstore) the client stores and
+// reads large payloads there, as the workers must: a result of any size
+// comes back.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run")
 	var mf methodFlags
@@ -40,6 +43,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&ro.HeartbeatTimeout, "heartbeat-timeout", workflows.DefaultHeartbeatTimeout, "how long an activity attempt may go without a heartbeat")
 	fs.DurationVar(&ro.ScheduleToCloseTimeout, "schedule-to-close-timeout", workflows.DefaultScheduleToCloseTimeout, "one activity call's total time, retries included")
 	attempts := fs.Int("max-attempts", workflows.DefaultMaxAttempts, "attempts of one model call (-1: unlimited)")
+	outPath := outputFlag(fs)
 	pos, status, ok := parseFlags(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -103,11 +107,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		defer cancel()
 		_ = tconfig.Shutdown(fctx, tp, mp)
 	}()
-	copts, err := cfg.ClientOptions(tp.Tracer("github.com/jinjabox/jinjabox"), mp)
+	copts, store, err := cfg.ClientOptions(ctx, tp.Tracer("github.com/jinjabox/jinjabox"), mp)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
+	defer store.Close()
+	// the workflows plan payloads as the clients will send them: over
+	// the threshold, as claims
+	ro.StoreAbove = cfg.StoreAbove()
 	c, err := client.DialContext(ctx, copts)
 	if err != nil {
 		fmt.Fprintf(stderr, "jinjabox: connecting to %s: %v\n", cfg.Address(), err)
@@ -139,9 +147,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		printRunError(stderr, err)
 		return 1
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res.Output); err != nil {
+	if err := writeResult(stdout, *outPath, res.Output); err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 1
 	}

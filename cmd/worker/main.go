@@ -218,10 +218,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	tracer := tp.Tracer("github.com/jinjabox/jinjabox")
-	opts, err := cfg.ClientOptions(tracer, mp)
+	opts, store, err := cfg.ClientOptions(ctx, tracer, mp)
 	if err != nil {
 		return err
 	}
+	defer store.Close()
 	c, err := client.Dial(opts)
 	if err != nil {
 		return fmt.Errorf("connecting to %s: %w", cfg.Address(), err)

@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
@@ -28,6 +29,9 @@ import (
 	temporalotel "go.temporal.io/sdk/contrib/opentelemetry"
 	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/log"
+
+	"github.com/jinjabox/jinjabox/payloadstore"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // Defaults.
@@ -83,6 +87,15 @@ type Config struct {
 	// MetricsStdout with JINJABOX_METRICS=stdout, else MetricsOff
 	// (JINJABOX_METRICS=off turns OTLP off too).
 	Metrics string
+	// PayloadStore is where payloads of PayloadThreshold bytes or more
+	// are kept instead of in histories (package payloadstore: a
+	// directory, a postgres:// or an s3:// URL): JINJABOX_PAYLOAD_STORE,
+	// else the profile's jinjabox.payload_store. Empty: none, and every
+	// payload must fit the server's 2 MiB.
+	PayloadStore string
+	// PayloadThreshold is JINJABOX_PAYLOAD_THRESHOLD, else the profile's
+	// jinjabox.payload_threshold, else payloadstore.DefaultThreshold.
+	PayloadThreshold int
 }
 
 // Address is the frontend the client dials.
@@ -129,15 +142,91 @@ func Load() (Config, error) {
 	default:
 		return Config{}, fmt.Errorf("JINJABOX_METRICS=%q: want %s, %s or %s", m, MetricsOTLP, MetricsStdout, MetricsOff)
 	}
+	if err := c.loadPayloadStore(); err != nil {
+		return Config{}, err
+	}
 	return c, nil
+}
+
+// profileSettings is jinjabox's table in a profile of the TOML file
+// envconfig reads ([profile.NAME.jinjabox]): envconfig ignores tables it
+// does not know, so one file configures the client, the temporal CLI and
+// jinjabox.
+type profileSettings struct {
+	Profile map[string]struct {
+		Jinjabox struct {
+			PayloadStore     string `toml:"payload_store"`
+			PayloadThreshold int    `toml:"payload_threshold"`
+		} `toml:"jinjabox"`
+	} `toml:"profile"`
+}
+
+// loadPayloadStore reads the payload store settings: the profile's
+// (the file and profile envconfig reads: TEMPORAL_CONFIG_FILE, else the
+// default path; TEMPORAL_PROFILE, else "default"), then the variables
+// over them, as envconfig layers TEMPORAL_* over the profile.
+func (c *Config) loadPayloadStore() error {
+	file := os.Getenv("TEMPORAL_CONFIG_FILE")
+	if file == "" {
+		file = envconfig.DefaultConfigFilePath()
+	}
+	if data, err := os.ReadFile(file); err == nil {
+		var ps profileSettings
+		if err := toml.Unmarshal(data, &ps); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		name := os.Getenv("TEMPORAL_PROFILE")
+		if name == "" {
+			name = "default"
+		}
+		j := ps.Profile[name].Jinjabox
+		c.PayloadStore, c.PayloadThreshold = j.PayloadStore, j.PayloadThreshold
+	}
+	if v := os.Getenv("JINJABOX_PAYLOAD_STORE"); v != "" {
+		c.PayloadStore = v
+	}
+	if v := os.Getenv("JINJABOX_PAYLOAD_THRESHOLD"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("JINJABOX_PAYLOAD_THRESHOLD=%q: want a number of bytes", v)
+		}
+		c.PayloadThreshold = n
+	}
+	if c.PayloadThreshold < 0 {
+		return fmt.Errorf("payload_threshold %d: want a number of bytes", c.PayloadThreshold)
+	}
+	if c.PayloadStore != "" && c.PayloadThreshold == 0 {
+		c.PayloadThreshold = payloadstore.DefaultThreshold
+	}
+	return nil
+}
+
+// StoreAbove is the threshold at which payloads travel as claims, for
+// workflows.RunOptions.StoreAbove: 0 without a payload store.
+func (c Config) StoreAbove() int64 {
+	if c.PayloadStore == "" {
+		return 0
+	}
+	return int64(c.PayloadThreshold)
 }
 
 // ClientOptions are the Temporal client options: Client, logging to
 // stderr (info and above) unless Client has a logger, with the tracing
 // interceptor when tracer is not nil and the SDK's metrics handler on
-// meters when it is not nil (a worker inherits both from its client).
-func (c Config) ClientOptions(tracer trace.Tracer, meters *sdkmetric.MeterProvider) (client.Options, error) {
+// meters when it is not nil (a worker inherits both from its client),
+// and the payload store's external storage when one is set, opened
+// here: close the io.Closer after the client.
+func (c Config) ClientOptions(ctx context.Context, tracer trace.Tracer, meters *sdkmetric.MeterProvider) (client.Options, io.Closer, error) {
 	o := c.Client
+	var closer io.Closer = io.NopCloser(nil)
+	if c.PayloadStore != "" {
+		d, cl, err := payloadstore.Open(ctx, c.PayloadStore)
+		if err != nil {
+			return o, nil, err
+		}
+		o.ExternalStorage = payloadstore.ExternalStorage(d, c.PayloadThreshold)
+		closer = cl
+	}
 	if o.Logger == nil {
 		// the SDK's default logger writes to stdout, which is the
 		// starter's result and the worker's stdout telemetry
@@ -146,14 +235,15 @@ func (c Config) ClientOptions(tracer trace.Tracer, meters *sdkmetric.MeterProvid
 	if tracer != nil {
 		ti, err := temporalotel.NewTracingInterceptor(temporalotel.TracerOptions{Tracer: tracer})
 		if err != nil {
-			return o, err
+			closer.Close()
+			return o, nil, err
 		}
 		o.Interceptors = append(append([]interceptor.ClientInterceptor(nil), o.Interceptors...), ti)
 	}
 	if meters != nil {
 		o.MetricsHandler = MetricsHandler(meters)
 	}
-	return o, nil
+	return o, closer, nil
 }
 
 // MetricsHandler is the SDK's metrics handler on an OpenTelemetry meter

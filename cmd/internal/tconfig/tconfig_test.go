@@ -50,7 +50,7 @@ func TestDefaults(t *testing.T) {
 	if c.Address() != DefaultAddress || c.Namespace() != "default" || c.TaskQueue != DefaultTaskQueue || c.OTLPTraces || c.Metrics != MetricsOff {
 		t.Fatalf("defaults %+v", c)
 	}
-	o, err := c.ClientOptions(nil, nil)
+	o, _, err := c.ClientOptions(context.Background(), nil, nil)
 	if err != nil || o.ConnectionOptions.TLS != nil || o.Credentials != nil || len(o.Interceptors) != 0 || o.MetricsHandler != nil {
 		t.Fatalf("options %+v, %v", o, err)
 	}
@@ -81,7 +81,7 @@ api_key = "secret"
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := c.ClientOptions(noop.NewTracerProvider().Tracer(""), nil)
+	o, _, err := c.ClientOptions(context.Background(), noop.NewTracerProvider().Tracer(""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestMetricsHandlerExports(t *testing.T) {
 	reader := metric.NewManualReader()
 	mp := metric.NewMeterProvider(metric.WithReader(reader))
 	c := Config{Client: cleanOptions()}
-	o, err := c.ClientOptions(nil, mp)
+	o, _, err := c.ClientOptions(context.Background(), nil, mp)
 	if err != nil || o.MetricsHandler == nil {
 		t.Fatalf("options %+v, %v", o, err)
 	}
@@ -246,3 +246,53 @@ func TestMetricsHandlerExports(t *testing.T) {
 }
 
 func cleanOptions() client.Options { return client.Options{HostPort: DefaultAddress} }
+
+// The payload store: none by default; the profile's jinjabox table names
+// one (a profile the envconfig loader reads in the same file, unbothered
+// by the table), the variables override it, and ClientOptions opens it
+// as the SDK's external storage.
+func TestPayloadStoreSettings(t *testing.T) {
+	file := cleanEnv(t)
+	c, err := Load()
+	if err != nil || c.PayloadStore != "" || c.StoreAbove() != 0 {
+		t.Fatalf("default: %+v, %v", c, err)
+	}
+	dir := t.TempDir()
+	prof := "[profile.prod]\naddress = \"temporal.example:7233\"\n[profile.prod.jinjabox]\npayload_store = \"" + dir + "\"\npayload_threshold = 100000\n"
+	if err := os.WriteFile(file, []byte(prof), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TEMPORAL_PROFILE", "prod")
+	c, err = Load()
+	if err != nil || c.Address() != "temporal.example:7233" || c.PayloadStore != dir || c.StoreAbove() != 100000 {
+		t.Fatalf("profile: %+v, %v", c, err)
+	}
+	o, closer, err := c.ClientOptions(context.Background(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer.Close()
+	if len(o.ExternalStorage.Drivers) != 1 || o.ExternalStorage.Drivers[0].Name() != "fs" || o.ExternalStorage.PayloadSizeThreshold != 100000 {
+		t.Fatalf("external storage %+v", o.ExternalStorage)
+	}
+	other := t.TempDir()
+	t.Setenv("JINJABOX_PAYLOAD_STORE", "file://"+other)
+	t.Setenv("JINJABOX_PAYLOAD_THRESHOLD", "4096")
+	if c, err = Load(); err != nil || c.PayloadStore != "file://"+other || c.StoreAbove() != 4096 {
+		t.Fatalf("variables: %+v, %v", c, err)
+	}
+	t.Setenv("JINJABOX_PAYLOAD_THRESHOLD", "-1")
+	if _, err := Load(); err == nil {
+		t.Fatal("a negative threshold was accepted")
+	}
+	t.Setenv("JINJABOX_PAYLOAD_THRESHOLD", "")
+	os.Unsetenv("JINJABOX_PAYLOAD_THRESHOLD")
+	t.Setenv("JINJABOX_PAYLOAD_STORE", "ftp://nowhere/x")
+	c, err = Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.ClientOptions(context.Background(), nil, nil); err == nil {
+		t.Fatal("an unknown store scheme was opened")
+	}
+}
