@@ -534,7 +534,8 @@ func TestWorkerExportsSDKMetrics(t *testing.T) {
 	c := needServer(t)
 	bin := buildCmd(t, "worker")
 	const queue = "it-metrics"
-	cmd := exec.Command(bin, "--unversioned")
+	promAddr := freeAddr(t)
+	cmd := exec.Command(bin, "--unversioned", "--metrics-listen", promAddr)
 	cmd.Env = append(os.Environ(), "TEMPORAL_ADDRESS="+server.FrontendHostPort(), "TEMPORAL_TASK_QUEUE="+queue,
 		"JINJABOX_TRACES=off", "JINJABOX_METRICS=stdout")
 	var stdout, stderr strings.Builder
@@ -548,6 +549,20 @@ func TestWorkerExportsSDKMetrics(t *testing.T) {
 	in := workflows.RunMethodInput{Method: readFile(t, "../method/testdata/sample_method.json"), Inputs: readFile(t, "../method/testdata/sample_inputs.json")}
 	if _, err := runMethod(ctx, c, queue, "metrics-"+strconv.FormatInt(time.Now().UnixNano(), 36), in); err != nil {
 		t.Fatal(err)
+	}
+	// the same metrics, scraped as Prometheus does (its text format:
+	// counters end in _total, durations carry their unit)
+	res, err := http.Get("http://" + promAddr + "/metrics")
+	if err != nil {
+		t.Fatalf("scraping --metrics-listen: %v\n%s", err, stderr.String())
+	}
+	scraped, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, name := range []string{"temporal_workflow_completed_total{", "temporal_request_total{", "temporal_worker_task_slots_available{",
+		"temporal_workflow_task_execution_latency"} {
+		if res.StatusCode != http.StatusOK || !strings.Contains(string(scraped), name) {
+			t.Errorf("the Prometheus endpoint (%d) has no %s", res.StatusCode, name)
+		}
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -584,6 +599,18 @@ func TestWorkerExportsSDKMetrics(t *testing.T) {
 			t.Errorf("metric %s not exported (%d metrics exported)", name, len(found))
 		}
 	}
+}
+
+// freeAddr is a loopback address with a port nothing listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }
 
 // tconfigMeterName is the meter the worker's SDK metrics are recorded

@@ -14,6 +14,10 @@ temporal=${TEMPORAL_CLI:-$bin/temporal}
 port=${TEMPORAL_PORT:-7233}
 export TEMPORAL_ADDRESS=127.0.0.1:$port
 export JINJABOX_TRACES=${JINJABOX_TRACES:-off}
+# payloads of 256 KiB or more go to a directory beside the logs (the
+# payload store's file driver, docs/temporal.md), for the worker and the
+# starter alike
+export JINJABOX_PAYLOAD_STORE=${JINJABOX_PAYLOAD_STORE:-$bin/run-payloads}
 logs=$bin/run-logs
 mkdir -p "$logs"
 

@@ -17,7 +17,8 @@
 // (JINJABOX_PROVIDER=local|openai, OPENAI_BASE_URL, OPENAI_API_KEY,
 // OPENAI_MODEL); traces (OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set,
 // else stdout; JINJABOX_TRACES=off drops them) and SDK metrics (OTLP
-// when an OTLP endpoint is set, JINJABOX_METRICS=stdout|off).
+// when an OTLP endpoint is set, JINJABOX_METRICS=stdout|off; a Prometheus
+// endpoint with --metrics-listen ADDR).
 //
 // The worker is versioned (docs/temporal.md, "Versioning and the replay
 // corpus"): it polls as one Worker Deployment Version, and every workflow
@@ -36,10 +37,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"runtime"
 	"time"
 
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -81,6 +85,9 @@ type tuning struct {
 	stopTimeout        time.Duration
 	deadlockTimeout    time.Duration
 	workflowCacheLimit int
+	// metricsListen is the address of the Prometheus endpoint
+	// (/metrics), empty for none.
+	metricsListen string
 	// deployment is the Worker Deployment Version the worker polls as
 	// (zero when unversioned).
 	deployment worker.WorkerDeploymentVersion
@@ -117,6 +124,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (tu
 		"the Worker Deployment the worker's version belongs to (TEMPORAL_DEPLOYMENT_NAME)")
 	fs.StringVar(&t.deployment.BuildID, "build-id", getenv("TEMPORAL_WORKER_BUILD_ID"),
 		"the build's ID in the deployment, one per release (TEMPORAL_WORKER_BUILD_ID); required unless --unversioned. Workflows are pinned to it; the version gets tasks once it is current (temporal worker deployment set-current-version)")
+	fs.StringVar(&t.metricsListen, "metrics-listen", getenv("JINJABOX_METRICS_LISTEN"),
+		"serve the SDK's metrics for Prometheus at http://`ADDR`/metrics (host:port; JINJABOX_METRICS_LISTEN), beside OTLP or stdout")
 	unversioned := fs.Bool("unversioned", false,
 		"run without Worker Versioning (a server before 1.28, or one task queue per release): workflows are not pinned, so a new build may replay runs an old one started")
 	if err := fs.Parse(args); err != nil {
@@ -204,7 +213,20 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mp, err := cfg.Metering(ctx, stdout)
+	var readers []sdkmetric.Reader
+	if t.metricsListen != "" {
+		reader, handler, err := tconfig.Prometheus()
+		if err != nil {
+			return err
+		}
+		stop, err := serveMetrics(t.metricsListen, handler, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		readers = append(readers, reader)
+	}
+	mp, err := cfg.Metering(ctx, stdout, readers...)
 	if err != nil {
 		return err
 	}
@@ -247,4 +269,28 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stderr, "worker: stopped")
 	return nil
+}
+
+// serveMetrics serves handler at http://addr/metrics until stop is
+// called. The listener is opened here, so a taken or bad address fails
+// the worker's start, not a goroutine later.
+func serveMetrics(addr string, handler http.Handler, stderr io.Writer) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics-listen %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", handler)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintln(stderr, "worker: metrics endpoint:", err)
+		}
+	}()
+	fmt.Fprintf(stderr, "worker: Prometheus metrics at http://%s/metrics\n", ln.Addr())
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}, nil
 }

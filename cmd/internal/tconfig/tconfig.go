@@ -12,12 +12,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/metric"
@@ -32,6 +34,8 @@ import (
 
 	"github.com/jinjabox/jinjabox/payloadstore"
 	"github.com/pelletier/go-toml/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Defaults.
@@ -287,8 +291,9 @@ func (c Config) Tracing(ctx context.Context, fallback io.Writer) (*sdktrace.Trac
 // metrics are off: a periodic reader (OTEL_METRIC_EXPORT_INTERVAL, 60 s
 // by default) exporting over OTLP/HTTP (the standard OTEL_EXPORTER_OTLP_*
 // variables), or as JSON to fallback with JINJABOX_METRICS=stdout (nil
-// fallback: off). Shut it down after the worker has stopped, to flush.
-func (c Config) Metering(ctx context.Context, fallback io.Writer) (*sdkmetric.MeterProvider, error) {
+// fallback: off), and the extra readers (Prometheus). Shut it down after
+// the worker has stopped, to flush.
+func (c Config) Metering(ctx context.Context, fallback io.Writer, extra ...sdkmetric.Reader) (*sdkmetric.MeterProvider, error) {
 	var exp sdkmetric.Exporter
 	var err error
 	switch {
@@ -296,13 +301,35 @@ func (c Config) Metering(ctx context.Context, fallback io.Writer) (*sdkmetric.Me
 		exp, err = otlpmetrichttp.New(ctx)
 	case c.Metrics == MetricsStdout && fallback != nil:
 		exp, err = stdoutmetric.New(stdoutmetric.WithWriter(fallback))
-	default:
-		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("metric exporter: %w", err)
 	}
-	return sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp))), nil
+	var opts []sdkmetric.Option
+	if exp != nil {
+		opts = append(opts, sdkmetric.WithReader(sdkmetric.NewPeriodicReader(exp)))
+	}
+	for _, r := range extra {
+		opts = append(opts, sdkmetric.WithReader(r))
+	}
+	if len(opts) == 0 {
+		return nil, nil
+	}
+	return sdkmetric.NewMeterProvider(opts...), nil
+}
+
+// Prometheus is a metric reader that Prometheus scrapes, and the handler
+// that serves its text format (the worker's --metrics-listen serves it
+// at /metrics): pass the reader to Metering, beside OTLP or stdout. The
+// registry is its own, so the endpoint shows the SDK's metrics and the
+// exporter's target info, not whatever else registered globally.
+func Prometheus() (sdkmetric.Reader, http.Handler, error) {
+	reg := prometheus.NewRegistry()
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg))
+	if err != nil {
+		return nil, nil, fmt.Errorf("prometheus exporter: %w", err)
+	}
+	return exp, promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), nil
 }
 
 // Shutdown flushes and stops what Tracing and Metering built (either may
