@@ -96,7 +96,7 @@ bench-instructions:
 # checked against exec; fails when a workflow passes 10,000 events or
 # 10 MB. About 7 minutes on 2 cores: not part of make test (which runs
 # its smoke version, internal/benchtemporal's test).
-BENCH_TEMPORAL ?= sample100,tickets100,tickets300,compose400,batch1000,batch10000
+BENCH_TEMPORAL ?= sample100,tickets100,tickets300,compose400,batch1000,batch10000,outputs10000
 bench-temporal: devserver
 	$(GO) run ./cmd/benchtemporal -bin $(TEMPORAL) -scenarios $(BENCH_TEMPORAL) | tee bench-temporal.out
 

@@ -19,17 +19,19 @@ import (
 	"strings"
 	"time"
 
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/internal/benchtemporal"
+	"github.com/jinjabox/jinjabox/payloadstore"
 	"github.com/jinjabox/jinjabox/workflows"
 )
 
 func main() {
 	bin := flag.String("bin", "bin/temporal", "the Temporal CLI (dev server)")
-	names := flag.String("scenarios", "sample100,batch1000,batch10000", "scenarios to run: sampleN (N concurrent sample runs), ticketsN (one sample run over N tickets), batchN (a PipeBatch of N items)")
+	names := flag.String("scenarios", "sample100,batch1000,batch10000", "scenarios to run: sampleN (N concurrent sample runs), ticketsN (one sample run over N tickets), batchN (a PipeBatch of N items), outputsN (a PipeBatch of N composes of 2 kB through a payload store)")
 	window := flag.Int("window", 100, "the batch scenarios' max_concurrency")
 	timeout := flag.Duration("timeout", 60*time.Minute, "bound on the whole benchmark")
 	pollers := flag.Int("activity-pollers", 2, "the worker's activity task pollers")
@@ -74,11 +76,49 @@ func run(bin, names string, window int, timeout time.Duration) error {
 		return err
 	}
 	defer w.Stop()
+	// Scenarios through a payload store: a client with a directory
+	// store's external storage, and a worker of its own on it.
+	var storeClient client.Client
+	for _, sc := range scs {
+		if sc.StoreAbove == 0 || storeClient != nil {
+			continue
+		}
+		dir, err := os.MkdirTemp("", "bench-payloads")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		fs, err := payloadstore.NewFS(dir)
+		if err != nil {
+			return err
+		}
+		storeClient, err = client.Dial(client.Options{HostPort: s.Addr, Logger: logger,
+			ExternalStorage: payloadstore.ExternalStorage(fs, int(sc.StoreAbove))})
+		if err != nil {
+			return err
+		}
+		defer storeClient.Close()
+		sw := worker.New(storeClient, "bench-store", worker.Options{
+			MaxConcurrentWorkflowTaskExecutionSize: 2 * runtime.GOMAXPROCS(0),
+			MaxConcurrentActivityTaskPollers:       activityPollers,
+			DeadlockDetectionTimeout:               workflows.DeadlockDetectionTimeout,
+		})
+		(&workflows.Workflows{}).Register(sw)
+		activities.Register(sw, &activities.Activities{})
+		if err := sw.Start(); err != nil {
+			return err
+		}
+		defer sw.Stop()
+	}
 	var results []*benchtemporal.Result
 	failed := false
 	for _, sc := range scs {
 		fmt.Fprintf(os.Stderr, "running %s (%d runs)...\n", sc.Name, len(sc.Inputs))
-		r, err := benchtemporal.Run(ctx, s, "bench", "bench-", sc)
+		c, queue := s.Client, "bench"
+		if sc.StoreAbove > 0 {
+			c, queue = storeClient, "bench-store"
+		}
+		r, err := benchtemporal.Run(ctx, s, c, queue, "bench-", sc)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sc.Name, err)
 		}
@@ -145,6 +185,9 @@ func scenario(name string, window int) (*benchtemporal.Scenario, error) {
 	}
 	if n, ok := num("batch"); ok {
 		return benchtemporal.BatchScenario(name, n, window), nil
+	}
+	if n, ok := num("outputs"); ok {
+		return benchtemporal.OutputsScenario(name, n, window), nil
 	}
 	return nil, fmt.Errorf("unknown scenario %q", name)
 }

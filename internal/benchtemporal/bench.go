@@ -37,8 +37,13 @@ type Result struct {
 
 // Run runs a scenario on the queue's worker: every run started at once,
 // each output compared with `jinjabox exec`'s, then every workflow of
-// the runs measured.
-func Run(ctx context.Context, s *Server, queue, prefix string, sc *Scenario) (*Result, error) {
+// the runs measured. A scenario with a payload store (StoreAbove) is
+// started and read through c, a client with the store's external
+// storage (as the queue's worker must have); nil: s.Client.
+func Run(ctx context.Context, s *Server, c client.Client, queue, prefix string, sc *Scenario) (*Result, error) {
+	if c == nil {
+		c = s.Client
+	}
 	want := map[string]string{}
 	for _, in := range sc.Inputs {
 		k := string(in)
@@ -61,8 +66,9 @@ func Run(ctx context.Context, s *Server, queue, prefix string, sc *Scenario) (*R
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: roots[i], TaskQueue: queue},
-				workflows.WorkflowRunMethod, workflows.RunMethodInput{Method: sc.Method, Inputs: in})
+			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: roots[i], TaskQueue: queue},
+				workflows.WorkflowRunMethod, workflows.RunMethodInput{Method: sc.Method, Inputs: in,
+					Options: workflows.RunOptions{StoreAbove: sc.StoreAbove}})
 			if err != nil {
 				errs[i] = err
 				return
@@ -85,7 +91,7 @@ func Run(ctx context.Context, s *Server, queue, prefix string, sc *Scenario) (*R
 			res.Errors = append(res.Errors, roots[i]+": "+err.Error())
 		}
 	}
-	m, err := Measure(ctx, s.Client, roots)
+	m, err := Measure(ctx, c, roots)
 	if err != nil {
 		return res, err
 	}

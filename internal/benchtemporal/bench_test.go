@@ -50,7 +50,7 @@ func TestBenchSmoke(t *testing.T) {
 	}
 	var results []*Result
 	for _, sc := range scs {
-		r, err := Run(ctx, s, "smoke", "smoke-", sc)
+		r, err := Run(ctx, s, nil, "smoke", "smoke-", sc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,6 +21,9 @@ type Scenario struct {
 	// Items is the items of one run (a batch's size) the per-item figures
 	// divide by; 0: one a run.
 	Items int
+	// StoreAbove, when set, runs the scenario through a payload store
+	// (a directory) with that threshold: its own client and worker.
+	StoreAbove int64
 }
 
 // SampleMethod is the sample method of the repository (JSON twin of
@@ -64,6 +67,29 @@ func BatchMethod(window int) []byte {
 func BatchScenario(name string, n, window int) *Scenario {
 	return &Scenario{Name: name, Method: BatchMethod(window), Inputs: [][]byte{BatchInputs(n)}, Items: n,
 		Note: fmt.Sprintf("one PipeBatch of %d items, max_concurrency %d, each item a PipeLLM on the local provider", n, window)}
+}
+
+// OutputsMethod is a PipeBatch whose items are PipeComposes of about
+// size bytes of output each, at most window at once: outputs of a size a
+// model gives, rendered in the page workflows (no activity).
+func OutputsMethod(window, size int) []byte {
+	return []byte(`{"domain": "bench", "main_pipe": "all",
+"concepts": {"Item": {"description": "a work item", "fields": [
+  {"name": "id", "type": "integer", "required": true}, {"name": "text", "type": "text", "required": true}]}},
+"pipes": {
+  "all": {"type": "PipeBatch", "inputs": {"items": "Item[]"}, "output": "Text[]",
+          "branch_pipe_code": "answer", "input_list_name": "items", "input_item_name": "item", "max_concurrency": ` + strconv.Itoa(window) + `},
+  "answer": {"type": "PipeCompose", "inputs": {"item": "Item"}, "output": "Text",
+             "template": "Answer to {{ item.text }}: {{ ('lorem ipsum ' * ` + strconv.Itoa(size/12) + `)|trim }}"}
+}}`)
+}
+
+// OutputsScenario is one run of OutputsMethod(window, 2,000) over n
+// items through a directory payload store (threshold 256 KiB): 10,000
+// items are 20 MB of outputs, far past one payload's 1.5 MiB.
+func OutputsScenario(name string, n, window int) *Scenario {
+	return &Scenario{Name: name, Method: OutputsMethod(window, 2000), Inputs: [][]byte{BatchInputs(n)}, Items: n, StoreAbove: 256 << 10,
+		Note: fmt.Sprintf("one PipeBatch of %d items, max_concurrency %d, each item a PipeCompose of 2 kB, through a directory payload store", n, window)}
 }
 
 // BatchInputs are n items.
