@@ -1,14 +1,18 @@
 package integration
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"testing"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
@@ -103,5 +107,47 @@ func TestFailuresOnDevServer(t *testing.T) {
 	_, err = runMethod(ctx, c, "it-fail", "it-fail-invalid", workflows.RunMethodInput{Method: readFile(t, "../method/testdata/broken_method.json"), Inputs: []byte(`{}`)})
 	if !errors.As(err, &ae) || ae.Type() != failure.ErrTypeInvalidMethod {
 		t.Fatalf("want InvalidMethod, got %v", err)
+	}
+}
+
+// The method travels in the root's history once: as the run's input.
+// Its validation is a local activity, whose input is never recorded (an
+// activity's scheduled event held a second copy), and an invalid method
+// still fails typed.
+func TestMethodStoredOncePerRun(t *testing.T) {
+	c := needServer(t)
+	startWorker(t, c, "it-method-once")
+	marker := "marker-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	lib := []byte(`{"main_pipe":"one","description":"` + marker + `","pipes":{
+		"one":{"type":"PipeCompose","inputs":{"q":"Text"},"output":"Text","template":"{{ q }}!"}}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := "method-once-" + strconv.FormatInt(time.Now().UnixNano()+1, 36) // not the marker: child IDs repeat it
+	if _, err := runMethod(ctx, c, "it-method-once", id, workflows.RunMethodInput{Method: lib, Inputs: []byte(`{"q":"hi"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	copies := 0
+	it := c.GetWorkflowHistory(ctx, id, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := proto.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(b, []byte(marker)); n > 0 {
+			t.Logf("event %d %v: %d", ev.GetEventId(), ev.GetEventType(), n)
+			copies += n
+		}
+	}
+	if copies != 1 {
+		t.Errorf("the method is in the root's history %d times, want once", copies)
+	}
+	_, err := runMethod(ctx, c, "it-method-once", id+"-bad", workflows.RunMethodInput{Method: []byte(`{"main_pipe":"nope","pipes":{}}`), Inputs: []byte(`{}`)})
+	var ae *temporal.ApplicationError
+	if !errors.As(err, &ae) || ae.Type() != failure.ErrTypeInvalidMethod {
+		t.Errorf("an invalid method: %v, want %s", err, failure.ErrTypeInvalidMethod)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jinjabox/jinjabox/activities"
@@ -236,8 +237,41 @@ func (r *run) finish(ref string, res any) error {
 	return r.task.issue(e, "the result of pipe "+strconv.Quote(ref), ref, "", -1)
 }
 
-// RunMethodWorkflow validates the library (a ValidateMethod activity: it
-// parses every template, more work than a workflow task should do), then
+// validateLocally is the change that validates a run's method in a
+// local activity (its input is never recorded: the method is in the
+// history once, as the run's input) instead of an activity, whose
+// scheduled event held a second copy. Runs recorded before it replay
+// the activity (workflow.DefaultVersion).
+const validateLocally = "validate-method-locally"
+
+// validate runs ValidateMethod on the run's method: as a local activity,
+// or, replaying a run from before validateLocally, as the activity it
+// was then.
+func (r *run) validate(lib json.RawMessage) error {
+	if workflow.GetVersion(r.ctx, validateLocally, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		e, err := encode(lib)
+		if err != nil {
+			return errs.Wrap(errs.Render, err)
+		}
+		if err := r.task.issue(e, "the method", "", "", -1); err != nil {
+			return err
+		}
+		return workflow.ExecuteActivity(r.actx, activities.NameValidateMethod, e.raw).Get(r.ctx, nil)
+	}
+	// The SDK runs a local activity of the workflow task and, past 80 %
+	// of the task timeout, completes the task and goes on in the next
+	// (as breathe's do): a long validation never times a task out.
+	lctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: orDefault(r.opts.ActivityTimeout, DefaultActivityTimeout),
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: retryInitialInterval, BackoffCoefficient: retryBackoff,
+			MaximumInterval: retryMaximumInterval, MaximumAttempts: 3, NonRetryableErrorTypes: []string{failure.ErrTypeInvalidMethod}},
+	})
+	return workflow.ExecuteLocalActivity(lctx, activities.NameValidateMethod, lib).Get(r.ctx, nil)
+}
+
+// RunMethodWorkflow validates the library (ValidateMethod as a local
+// activity: it parses every template, more work than a stretch of
+// workflow code should do), then
 // runs its main pipe over the inputs as a child workflow. An invalid
 // library fails with an InvalidMethod application error listing every
 // problem; any failure is the innermost typed error (failure.Flatten).
@@ -251,14 +285,7 @@ func (w *Workflows) runMethod(ctx workflow.Context, in RunMethodInput) (PipeOutp
 		return PipeOutput{}, "", err
 	}
 	r := w.newRun(ctx, nil, in.Options)
-	e, err := encode(in.Method)
-	if err != nil {
-		return PipeOutput{}, "", errs.Wrap(errs.Render, err)
-	}
-	if err := r.task.issue(e, "the method", "", "", -1); err != nil {
-		return PipeOutput{}, "", err
-	}
-	if err := workflow.ExecuteActivity(r.actx, activities.NameValidateMethod, e.raw).Get(ctx, nil); err != nil {
+	if err := r.validate(in.Method); err != nil {
 		return PipeOutput{}, "", err
 	}
 	lib, err := method.LoadJSON(in.Method)
