@@ -371,6 +371,34 @@ func (cs Concepts) compatible(tested, wanted string) bool {
 	return ct != nil && cw != nil && ct.Refines != "" && ct.Refines == cw.Refines
 }
 
+// fitsField reports whether a branch's output of concept tested can fill
+// a field typed as concept wanted, as Pipelex's PipeParallel decides it:
+// the branch's structure class must be the field's or a subclass of it,
+// and a refining concept's class is a subclass of its refined concept's.
+// So tested is wanted, or refines it through its chain, or wanted is a
+// native whose content class tested's base shares (a text-like concept
+// is text). Dynamic and Anything are not checked.
+func (cs Concepts) fitsField(tested, wanted string) bool {
+	tested, wanted = canonicalNative(tested), canonicalNative(wanted)
+	switch {
+	case tested == wanted, tested == ConceptDynamic, tested == ConceptAnything, wanted == ConceptDynamic, wanted == ConceptAnything:
+		return true
+	case IsNativeConcept(wanted) && wanted != ConceptComposite && cs.Base(tested) == cs.Base(wanted):
+		return true
+	}
+	for name, i := tested, 0; i < 32; i++ {
+		c, ok := cs[name]
+		if !ok || c.Refines == "" {
+			return false
+		}
+		name = canonicalNative(c.Refines)
+		if name == wanted {
+			return true
+		}
+	}
+	return false
+}
+
 // Normalize is NormalizeContent after following refinements, so "Email"
 // refining Text takes {"text": ...} from a bare string, and a Document
 // takes {"url": ...}.

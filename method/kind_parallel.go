@@ -1,6 +1,7 @@
 package method
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,6 +86,109 @@ func checkParallel(c *pipeCheck) {
 		}
 		seen[res] = true
 	}
+	c.parallelOutput()
+}
+
+// parallelOutput checks that a structured output can hold the branch
+// results, as Pipelex's PipeParallel.validate_output_with_library does
+// (pipe_parallel.py), stopping at the first rule broken as it raises:
+// every required field is a branch's result; every result is a field;
+// a branch whose result fills a concept-typed field outputs that concept
+// or one refining it (_validate_branch_output_types: the branch's
+// structure class is the field's or a subclass; fields of primitive
+// types and list-producing branches are not checked); and a required
+// field is not fed by a branch that may be absent, one whose pipe's
+// output is optional ("?"). Composite takes any results.
+func (c *pipeCheck) parallelOutput() {
+	p := c.p
+	spec := ParseConceptSpec(p.Output)
+	name, ok := c.resolveConcept(spec.Name)
+	if p.Output == "" || !ok || spec.List || name == ConceptComposite {
+		return
+	}
+	cs := c.v.lib.Concepts()
+	fields := cs.Fields(name)
+	if len(fields) == 0 {
+		return // not structured: the output rule above reports it
+	}
+	declared := map[string]Field{}
+	for _, f := range fields {
+		declared[f.Name] = f
+	}
+	results := map[string]bool{}
+	var extra, missing []string
+	for _, b := range p.Branches {
+		if b.Result == "" {
+			continue
+		}
+		results[b.Result] = true
+		if _, ok := declared[b.Result]; !ok && !slices.Contains(extra, b.Result) {
+			extra = append(extra, b.Result)
+		}
+	}
+	for _, f := range fields {
+		if f.Required && !results[f.Name] {
+			missing = append(missing, f.Name)
+		}
+	}
+	slices.Sort(extra)
+	slices.Sort(missing)
+	out := strconv.Quote(p.Output)
+	if len(missing) > 0 {
+		c.add("output", CodeInvalidPipe, "PipeParallel output "+out+" requires field(s) "+quoteList(missing)+
+			" that no branch produces: each required field of the output must be a branch result")
+		return
+	}
+	if len(extra) > 0 {
+		c.add("output", CodeInvalidPipe, "PipeParallel output "+out+" has no field for branch result(s) "+quoteList(extra)+
+			": every branch result must be a field of the output, or use Composite for an untyped combination")
+		return
+	}
+	for i, b := range p.Branches {
+		f, ok := declared[b.Result]
+		bp, found := c.target(b.Pipe)
+		if !ok || !found || bp.Output == "" || b.BatchOver != "" {
+			continue
+		}
+		got := ParseConceptSpec(bp.Output)
+		want := f.ConceptRef
+		if f.Type != "concept" {
+			want = f.Type
+		}
+		if got.List || want == "" || IsFieldType(want) {
+			continue
+		}
+		gn, gok := c.resolveConcept(got.Name)
+		wn, wok := c.resolveConcept(want)
+		if gok && wok && !cs.fitsField(gn, wn) {
+			c.add("branches["+strconv.Itoa(i)+"]", CodeInvalidPipe, "branch "+strconv.Quote(b.Pipe)+" outputs "+strconv.Quote(got.Name)+
+				" for result "+strconv.Quote(b.Result)+", but field "+strconv.Quote(b.Result)+" of output "+out+" expects "+strconv.Quote(want)+
+				": the branch's output must be that concept or refine it")
+			return
+		}
+	}
+	for i, b := range p.Branches {
+		f, ok := declared[b.Result]
+		bp, found := c.target(b.Pipe)
+		if !ok || !f.Required || !found || b.BatchOver != "" {
+			continue
+		}
+		if got := ParseConceptSpec(bp.Output); got.Optional && !got.List {
+			c.add("branches["+strconv.Itoa(i)+"]", CodeInvalidPipe, "branch "+strconv.Quote(b.Pipe)+" may resolve absent (its output "+
+				strconv.Quote(bp.Output)+" is optional), but field "+strconv.Quote(b.Result)+" of output "+out+
+				" is required: make the field optional (required = false) or the branch's output required")
+			return
+		}
+	}
+}
+
+// quoteList quotes names for a message: ["a", "b"].
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }
 
 func runParallel(x *invocation) (*Stuff, []Stuff, error) {
