@@ -54,6 +54,11 @@ func newEnvWith(t *testing.T, w *workflows.Workflows) *temporaltest.TestWorkflow
 	// the worker's detector (the SDK's 1 s failed TestHostileCorpusInWorkflow
 	// and TestTaskPayloadIsSplit at load 17 on 2 cores)
 	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: workflows.DeadlockDetectionTimeout})
+	// The environment's own hang detector (3 s by default) measures the
+	// wall time an activity runs: a hostile case's render activity took
+	// longer beside a CPU hog at load 8 (TestHostileCorpusInWorkflow,
+	// "test timeout: 3s"). A hang still ends the test, a minute later.
+	env.SetTestTimeout(time.Minute)
 	w.Register(env)
 	return env
 }
