@@ -117,10 +117,21 @@ func prompt(req method.CompletionRequest) ([]chatMessage, bool) {
 	return msgs, structured
 }
 
+// model is the model a request calls: the one the pipe names (resolved
+// by the run's model configuration: a preset, alias or waterfall's
+// first), else the provider's default. A reference left unresolved (no
+// configuration: "$writing", "@large", "~safe") is no model name.
+func (o *OpenAIProvider) model(req method.CompletionRequest) string {
+	if m := req.Model; m != "" && !strings.ContainsAny(m[:1], "$@~") {
+		return m
+	}
+	return o.Model
+}
+
 // CompleteText implements method.Provider.
 func (o *OpenAIProvider) CompleteText(ctx context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
 	msgs, structured := prompt(req)
-	body := chatRequest{Model: o.Model, Messages: msgs}
+	body := chatRequest{Model: o.model(req), Messages: msgs}
 	if structured {
 		body.ResponseFormat = map[string]string{"type": "json_object"}
 	}

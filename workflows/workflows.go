@@ -56,6 +56,11 @@ type RunOptions struct {
 	// MaxPayloadBytes. The starter sets it from its own settings, which
 	// must be the workers' (docs/temporal.md).
 	StoreAbove int64 `json:"store_above,omitempty"`
+	// Models resolves the method's model references ($preset, @alias,
+	// ~waterfall) as `jinjabox exec --models` does; nil passes them to
+	// the provider as written. The starter sends it (`run --models`), so
+	// every workflow of the run resolves the same way.
+	Models *method.ModelConfig `json:"models,omitempty"`
 }
 
 // PipeInput is every pipe workflow's input: the part of the library the
@@ -174,6 +179,7 @@ func (r *run) runner() *method.Runner {
 		Library:  r.lib,
 		Provider: workflowProvider{w: r},
 		Funcs:    r.w.Funcs,
+		Models:   r.opts.Models,
 		Children: &children{r: r, leaves: r.leaves},
 		Renderer: &renderer{r: r},
 	}

@@ -253,6 +253,29 @@ func TestBatchOutputsStoredPassInlineBound(t *testing.T) {
 	}
 }
 
+// RunOptions.Models (`jinjabox run --models`) resolves a PipeLLM's model
+// reference in the workflow, as exec's runner does: the model call
+// carries the resolved model and the reference as written.
+func TestRunOptionsModelsResolve(t *testing.T) {
+	env := newEnv(t)
+	var got method.CompletionRequest
+	env.OnActivity(activities.NameCompleteText, mock.Anything, mock.Anything).Return(
+		func(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
+			got = req
+			return method.CompletionResponse{Text: "ok"}, nil
+		})
+	lib := []byte(`{"main_pipe":"ask","pipes":{"ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","model":"$writing","prompt":"$q"}}}`)
+	models := &method.ModelConfig{Presets: map[string]string{"writing": "@large"}, Aliases: map[string]string{"large": "model-l"}}
+	env.ExecuteWorkflow(workflows.WorkflowRunMethod, workflows.RunMethodInput{Method: lib, Inputs: []byte(`{"q":"hi"}`),
+		Options: workflows.RunOptions{Models: models}})
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("run: %v", env.GetWorkflowError())
+	}
+	if got.Model != "model-l" || got.ModelRef != "$writing" {
+		t.Fatalf("the model call asked for %q (ref %q), want model-l ($writing)", got.Model, got.ModelRef)
+	}
+}
+
 // A batch runs at most max_concurrency children at once and keeps item
 // order; here each child's model call is a mock that tracks how many run
 // together.

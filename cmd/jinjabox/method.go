@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jinjabox/jinjabox/activities"
 	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/methodfile"
 )
@@ -205,8 +206,9 @@ func runnable(paths []string, opts methodfile.Options, stderr io.Writer) (*metho
 
 // cmdExec: jinjabox exec [flags] METHOD INPUTS.json — validates the
 // library, runs its main pipe (or --pipe) in process with the local
-// deterministic model provider, and prints the output stuff as JSON (no
-// Temporal). The local provider extracts text documents (read from
+// deterministic model provider (or the worker's, JINJABOX_PROVIDER=openai
+// with OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL), and prints the
+// output stuff as JSON (no Temporal). The local provider extracts text documents (read from
 // --docs, default the inputs file's directory) and refuses image
 // generation, search and non-text documents unless --simulate.
 func cmdExec(args []string, stdout, stderr io.Writer) int {
@@ -247,7 +249,15 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = filepath.Dir(pos[1])
 	}
-	provider := method.LocalProvider{Files: os.DirFS(dir), Simulate: *simulate}
+	var provider method.Provider = method.LocalProvider{Files: os.DirFS(dir), Simulate: *simulate}
+	// JINJABOX_PROVIDER=openai (with OPENAI_*) calls the model as the
+	// worker does; local (the default) is the offline provider above
+	if p := os.Getenv("JINJABOX_PROVIDER"); p != "" && p != "local" {
+		if provider, err = activities.ProviderFromEnv(); err != nil {
+			fmt.Fprintln(stderr, "jinjabox:", err)
+			return 2
+		}
+	}
 	res, err := (&method.Runner{Library: lib, Provider: provider, Models: opts.Models}).Run(context.Background(), mem)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)

@@ -66,6 +66,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
 	}
+	// --models resolves model references in the workflows as it does
+	// in exec, not only in validation
+	ro.Models = opts.Models
 	// The library is loaded and validated here and sent as JSON, the
 	// form RunMethodWorkflow takes (it validates it again).
 	lib, status := runnable(pos[:1], opts, stderr)
