@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -457,3 +458,15 @@ func (s *selfObj) Attr(c value.Ctx, name string) (value.Value, bool) {
 // Callable implements value.CallableState: a loop object is callable (and
 // so not data, rule P10) in a recursive loop only.
 func (l *loop) Callable() bool { return l.node.Recursive }
+
+// StringMethod is what a template gets reading attribute name of the
+// string s: the method (or data attribute) and found, or refused when
+// the name is one the audited method list refuses (a caller should then
+// refuse it as a security error, as the engine does), or neither. A host
+// object that presents a string's methods (a str subclass, a string
+// enum member) delegates its unknown attributes to it; the built-in
+// registries themselves are not exported.
+func StringMethod(c value.Ctx, s, name string) (m value.Value, found, refused bool) {
+	m, st, _ := builtins.LookupMethod(c, value.FromString(s), name)
+	return m, st == builtins.MethodFound, st == builtins.MethodRefused
+}

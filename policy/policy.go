@@ -5,7 +5,7 @@
 //
 // It is a leaf package (standard library only) so the parser, the evaluator
 // and the builtins can all consult the same tables. The tables are data; the
-// implementations live in engine/builtins/methods*.go.
+// implementations live in engine/internal/builtins/methods*.go.
 package policy
 
 import "github.com/jinjabox/jinjabox/engine/ordered"
@@ -174,7 +174,7 @@ func Lookup(r Receiver, name string) (Method, Status, string) {
 }
 
 // Methods returns r's allowed entries sorted by name: the audited surface
-// a template can call on a plain value of that type (engine/builtins
+// a template can call on a plain value of that type (engine/internal/builtins
 // checks every entry is implemented and nothing else is).
 func Methods(r Receiver) []Method {
 	if int(r) >= len(tables) {

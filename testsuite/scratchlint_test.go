@@ -29,7 +29,7 @@ func TestScratchlint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := []string{"./engine/builtins/", "./engine/value/"}
+	pkgs := []string{"./engine/internal/builtins/", "./engine/value/"}
 	clean := exec.Command(bin, pkgs...)
 	clean.Dir = root
 	if out, err := clean.CombinedOutput(); err != nil {
@@ -38,13 +38,13 @@ func TestScratchlint(t *testing.T) {
 	base := t.TempDir()
 	copyModule(t, root, base)
 	for _, p := range []struct{ name, file, code, want string }{
-		{"rune array", "engine/builtins/zz_plant.go",
+		{"rune array", "engine/internal/builtins/zz_plant.go",
 			"func plantRunes(s string) int { return len([]rune(s)) }\n", "[]rune of a string"},
-		{"make", "engine/builtins/zz_plant.go",
+		{"make", "engine/internal/builtins/zz_plant.go",
 			"func plantMake(s string) []byte { return make([]byte, len(s)) }\n", "make with a size from the input"},
 		{"append in a loop", "engine/value/zz_plant.go",
 			"func plantAppend(s string) (out []byte) {\n\tfor i := 0; i < len(s); i++ {\n\t\tout = append(out, s[i], s[i])\n\t}\n\treturn out\n}\n", "append in a loop"},
-		{"bare exemption", "engine/builtins/zz_plant.go",
+		{"bare exemption", "engine/internal/builtins/zz_plant.go",
 			"func plantBare(s string) []byte {\n\t//scratch:ok\n\treturn make([]byte, len(s))\n}\n", "needs its reason"},
 	} {
 		t.Run(p.name, func(t *testing.T) {

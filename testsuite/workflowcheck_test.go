@@ -101,7 +101,7 @@ var plants = []plant{
 	// the engine's statement executor: the issue's canary
 	{"engine/stmt.go", `func (r *renderer) execStmts(`, "for range map[int]int{1: 1} {\n\t}", "iterates over map", nil},
 	// a filter, reached through the filter table
-	{"engine/builtins/filters_html.go", `func fUrlize(`, "for range map[string]bool{} {\n\t}", "iterates over map", nil},
+	{"engine/internal/builtins/filters_html.go", `func fUrlize(`, "for range map[string]bool{} {\n\t}", "iterates over map", nil},
 	// a pipe kind's run, reached through the kinds table
 	{"method/kind_llm.go", `func runLLM(`, "for range map[string]int{} {\n\t}", "iterates over map", nil},
 	// a goroutine in the budget meter

@@ -1,7 +1,7 @@
 // Package casecheck loads the JSONL case files (the format of
 // testsuite/testdata/shared/conformance/README.md: template, context,
 // options, expected output or error kind) and checks each case against the
-// engine. `jinjabox check` and the go tests (testsuite, engine/builtins,
+// engine. `jinjabox check` and the go tests (testsuite, engine/internal/builtins,
 // workflows) all use it, so a case means the same thing wherever it runs.
 // It is internal: the case format is the project's test format, not an
 // API.

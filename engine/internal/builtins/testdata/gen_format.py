@@ -1,5 +1,5 @@
 # Regenerates format_golden.json from real Jinja2 (ImmutableSandboxedEnvironment):
-#   /usr/bin/python3 engine/builtins/testdata/gen_format.py > engine/builtins/testdata/format_golden.json
+#   /usr/bin/python3 engine/internal/builtins/testdata/gen_format.py > engine/internal/builtins/testdata/format_golden.json
 import json, sys
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from golden_util import enc, kind, env, M

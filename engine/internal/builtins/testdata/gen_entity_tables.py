@@ -1,5 +1,5 @@
-# Generates htmlent_tables.go (go generate ./engine/builtins, see generate.go):
-#   python3 engine/builtins/testdata/gen_entity_tables.py <output .go file>
+# Generates htmlent_tables.go (go generate ./engine/internal/builtins, see generate.go):
+#   python3 engine/internal/builtins/testdata/gen_entity_tables.py <output .go file>
 # The table is CPython 3.11's own data on purpose: the engine must do what
 # Python does, and Go's unicode package is another Unicode version.
 import sys, html.entities as he, html

@@ -6,7 +6,7 @@ package builtins
 // each table must equal what Python's str methods (upper, casefold,
 // isdigit, isspace, ...) and html.unescape do, and Go's unicode package
 // carries another Unicode version (15.0.0 in Go 1.26; Python 3.11 has
-// 14.0.0). `go generate ./engine/builtins` rewrites them; the output is
+// 14.0.0). `go generate ./engine/internal/builtins` rewrites them; the output is
 // gofmt'ed so the files diff cleanly.
 
 //go:generate python3 testdata/gen_case_tables.py strcase_tables.go

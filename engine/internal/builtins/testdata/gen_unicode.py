@@ -1,5 +1,5 @@
 # Regenerates unicode_golden.json (Python 3.11's per-code-point str behaviour):
-#   /usr/bin/python3 engine/builtins/testdata/gen_unicode.py > engine/builtins/testdata/unicode_golden.json
+#   /usr/bin/python3 engine/internal/builtins/testdata/gen_unicode.py > engine/internal/builtins/testdata/unicode_golden.json
 import json, sys, unicodedata
 assigned = [cp for cp in range(0x110000) if not (0xD800 <= cp < 0xE000) and unicodedata.category(chr(cp)) != "Cn"]
 out = {"unidata": unicodedata.unidata_version, "maps": {}, "preds": {}}
