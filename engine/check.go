@@ -3,8 +3,8 @@ package engine
 import (
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/policy"
 )
