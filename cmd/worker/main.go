@@ -37,8 +37,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"runtime"
 	"time"
@@ -215,7 +213,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	var readers []sdkmetric.Reader
 	if t.metricsListen != "" {
-		reader, handler, err := tconfig.Prometheus()
+		reader, handler, err := prometheusReader()
 		if err != nil {
 			return err
 		}
@@ -269,28 +267,4 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stderr, "worker: stopped")
 	return nil
-}
-
-// serveMetrics serves handler at http://addr/metrics until stop is
-// called. The listener is opened here, so a taken or bad address fails
-// the worker's start, not a goroutine later.
-func serveMetrics(addr string, handler http.Handler, stderr io.Writer) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics-listen %s: %w", addr, err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", handler)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintln(stderr, "worker: metrics endpoint:", err)
-		}
-	}()
-	fmt.Fprintf(stderr, "worker: Prometheus metrics at http://%s/metrics\n", ln.Addr())
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}, nil
 }

@@ -12,14 +12,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/metric"
@@ -34,8 +32,6 @@ import (
 
 	"github.com/jinjabox/jinjabox/payloadstore"
 	"github.com/pelletier/go-toml/v2"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // Defaults.
@@ -316,20 +312,6 @@ func (c Config) Metering(ctx context.Context, fallback io.Writer, extra ...sdkme
 		return nil, nil
 	}
 	return sdkmetric.NewMeterProvider(opts...), nil
-}
-
-// Prometheus is a metric reader that Prometheus scrapes, and the handler
-// that serves its text format (the worker's --metrics-listen serves it
-// at /metrics): pass the reader to Metering, beside OTLP or stdout. The
-// registry is its own, so the endpoint shows the SDK's metrics and the
-// exporter's target info, not whatever else registered globally.
-func Prometheus() (sdkmetric.Reader, http.Handler, error) {
-	reg := prometheus.NewRegistry()
-	exp, err := otelprom.New(otelprom.WithRegisterer(reg))
-	if err != nil {
-		return nil, nil, fmt.Errorf("prometheus exporter: %w", err)
-	}
-	return exp, promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), nil
 }
 
 // Shutdown flushes and stops what Tracing and Metering built (either may

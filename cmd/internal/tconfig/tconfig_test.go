@@ -9,10 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"io"
 	"math/big"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -300,53 +297,3 @@ func TestPayloadStoreSettings(t *testing.T) {
 	}
 }
 
-// The Prometheus reader, beside stdout's exporter in one meter
-// provider: what the SDK's handler records is served in Prometheus's
-// text format.
-func TestPrometheusEndpoint(t *testing.T) {
-	cleanEnv(t)
-	t.Setenv("JINJABOX_METRICS", "stdout")
-	c, err := Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	reader, handler, err := Prometheus()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	mp, err := c.Metering(context.Background(), &out, reader)
-	if err != nil || mp == nil {
-		t.Fatalf("metering %v, %v", mp, err)
-	}
-	h := MetricsHandler(mp).WithTags(map[string]string{"task_queue": "q"})
-	h.Counter("temporal_request").Inc(3)
-	h.Gauge("temporal_worker_task_slots_available").Update(7)
-	srv := httptest.NewServer(handler)
-	defer srv.Close()
-	res, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	for _, want := range []string{`temporal_request_total{`, `task_queue="q"`, `} 3`, `temporal_worker_task_slots_available{`, `} 7`} {
-		if !strings.Contains(string(body), want) {
-			t.Errorf("scrape has no %q:\n%s", want, body)
-		}
-	}
-	if err := Shutdown(context.Background(), nil, mp); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "temporal_request") {
-		t.Error("the stdout exporter beside it exported nothing")
-	}
-	// no exporter and no reader: no provider
-	cleanEnv(t)
-	if c, err = Load(); err != nil {
-		t.Fatal(err)
-	}
-	if mp, err := c.Metering(context.Background(), nil); err != nil || mp != nil {
-		t.Fatalf("metrics off: %v, %v", mp, err)
-	}
-}
