@@ -296,4 +296,3 @@ func TestPayloadStoreSettings(t *testing.T) {
 		t.Fatal("an unknown store scheme was opened")
 	}
 }
-
