@@ -136,3 +136,28 @@ func BenchmarkLex(b *testing.B) {
 		}
 	}
 }
+
+// The parser polls its meter's Cancelled every thousand tokens as well as
+// every thousand nodes: a source that is mostly comments between merged
+// text makes tokens and almost no nodes, and a cancelled parse must not
+// run to its end (redteam/cpu/parser-comment-text-merge: a megabyte of
+// "yyyy{##}" returned 11 ms past a 5 ms deadline when only nodes polled).
+func TestParsePollsCancelPerToken(t *testing.T) {
+	src := strings.Repeat("yyyy{##}", 100000)
+	m := budget.NewMeter(budget.Limits{})
+	polls := 0
+	stop := errors.New("cancelled by the host")
+	m.Cancelled = func() error {
+		if polls++; polls > 3 {
+			return stop
+		}
+		return nil
+	}
+	_, err := Parse("t", src, Options{}, m)
+	if err == nil || !errors.Is(err, stop) {
+		t.Fatalf("parse of %d comments with a cancelling host: %v (%d polls)", 100000, err, polls)
+	}
+	if polls != 4 {
+		t.Fatalf("the parse polled %d times before it stopped, want 4", polls)
+	}
+}

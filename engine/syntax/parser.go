@@ -75,6 +75,7 @@ type parser struct {
 	maxDepth int
 	depth    int
 	nodes    int
+	tokens   int // taken, for pollCancel
 	blocks   map[string]*Block
 	dupBlock *Block // first block whose name was already defined
 	tagStack []string
@@ -205,22 +206,30 @@ func (p *parser) node(pos int) Base {
 	if err := p.m.Charge(budget.Elem, "parse"); err != nil {
 		p.budgetFail(err, pos)
 	}
-	if p.nodes&pollNodes == 0 && p.m.Cancelled != nil {
-		if err := p.m.Cancelled(); err != nil {
-			// the caller's refusal as it made it (the engine's is a
-			// render error wrapping ErrCanceled)
-			e, ok := err.(*errs.Error)
-			if !ok {
-				e = errs.Wrap(errs.Render, err)
-			}
-			p.setPosOrig(e, pos)
-			panic(e)
-		}
+	if p.nodes&pollNodes == 0 {
+		p.pollCancel(pos)
 	}
 	return Base{P: p.orig(pos)}
 }
 
-// pollNodes+1 is how many nodes the parser makes between two polls of
+// pollCancel ends the parse, with the caller's refusal as it made it
+// (the engine's is a render error wrapping ErrCanceled), when the host
+// has cancelled the work.
+func (p *parser) pollCancel(pos int) {
+	if p.m.Cancelled == nil {
+		return
+	}
+	if err := p.m.Cancelled(); err != nil {
+		e, ok := err.(*errs.Error)
+		if !ok {
+			e = errs.Wrap(errs.Render, err)
+		}
+		p.setPosOrig(e, pos)
+		panic(e)
+	}
+}
+
+// pollNodes+1 is how many nodes (and tokens) the parser takes between two polls of
 // the meter's Cancelled: about 0.1 ms of parsing.
 const pollNodes = 1<<10 - 1
 
@@ -253,6 +262,13 @@ func (p *parser) leave() { p.depth-- }
 
 func (p *parser) advance() token {
 	t := p.cur
+	// Tokens that make no node (comments between merged text, a long
+	// run of them) poll as nodes do: parsing 130,000 comments in a
+	// megabyte made 16 ms of tokens and almost no nodes, and a cancelled
+	// render waited for all of it (redteam/cpu/parser-comment-text-merge).
+	if p.tokens++; p.tokens&pollNodes == 0 {
+		p.pollCancel(t.pos)
+	}
 	if p.hasPeek {
 		p.cur = p.peek
 		p.hasPeek = false
