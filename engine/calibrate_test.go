@@ -590,6 +590,15 @@ func astKinds(t *testing.T) []string {
 		case "stmtNode":
 			kinds = append(kinds, "stmt:"+name)
 		case "exprNode":
+			if name == "RegexLit" {
+				// lexed in the nunjitsu mode only, which the calibration's
+				// Jinja2 oracle cannot render: evaluating it is one step
+				// and a small object, and what it does (replace, split,
+				// test) runs on the regex filters' calibrated charges
+				// (compileFlagged, chargeScan, eachMatch; regex_replace,
+				// regex_findall and regex_search cover them)
+				continue
+			}
 			kinds = append(kinds, "expr:"+name)
 		}
 	}

@@ -263,6 +263,14 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 	}
 	switch n := e.(type) {
 	case *syntax.Const, *syntax.Name, *syntax.NSRef:
+	case *syntax.RegexLit:
+		// with execution enabled, a literal RE2 cannot run fails the
+		// parse, as a regex filter's literal pattern does
+		if c.env.opts.Regex {
+			if err := builtins.CheckRegexLiteral(n.Pattern, n.Flags); err != nil {
+				c.fail(errs.Syntax, n.P, err.(*errs.Error).Message)
+			}
+		}
 	case *syntax.Attr:
 		c.privateAttr(n.P, n.Name)
 		n.DictKey = !privateName(n.Name) && !policy.MayHave(policy.Dict, n.Name)

@@ -82,6 +82,9 @@ func NewEnvironment(o Options) (*Environment, error) {
 	if e.synOpts.Delimiters == (syntax.Delimiters{}) {
 		e.synOpts.Delimiters = syntax.DefaultDelimiters
 	}
+	// Nunjitsu's delimiters are Nunjucks's dialect: its r/pattern/flags
+	// literals lex there, and nowhere else (in Jinja, r/x/ divides)
+	e.synOpts.RegexLiterals = e.synOpts.Delimiters == syntax.NunjitsuDelimiters
 	if e.opts.Seed == 0 {
 		e.opts.Seed = DefaultSeed
 	}

@@ -152,6 +152,11 @@ func (r *renderer) eval(e syntax.Expr, sc *scope) value.Value {
 // a constant and a name, which eval reads itself), counted by eval.
 func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 	switch n := e.(type) {
+	case *syntax.RegexLit:
+		// a new object at every evaluation, as a JavaScript literal is:
+		// a global test's lastIndex is never shared
+		r.Charge(budget.Step, "regular expression literal")
+		return builtins.NewRegexLiteral(n.Pattern, n.Flags, r.env.opts.Regex)
 	case *syntax.Attr:
 		// x.name on a name, the common attribute, looks the name up here
 		// (the Name case above) with no call of eval for it

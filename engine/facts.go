@@ -346,6 +346,6 @@ func (a *analyzer) expr(e syntax.Expr, s *factScope, testPos bool) {
 			a.expr(n.Keys[i], s, false)
 			a.expr(n.Values[i], s, false)
 		}
-	case *syntax.Const, *syntax.NSRef:
+	case *syntax.Const, *syntax.NSRef, *syntax.RegexLit:
 	}
 }

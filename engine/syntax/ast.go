@@ -193,6 +193,13 @@ type Const struct {
 	Value value.Value
 }
 
+// RegexLit is a Nunjucks regular-expression literal, r/Pattern/Flags
+// (Options.RegexLiterals).
+type RegexLit struct {
+	Base
+	Pattern, Flags string
+}
+
 // Name is a variable reference (also a binding target).
 type Name struct {
 	Base
@@ -366,6 +373,7 @@ func (*Import) stmtNode()      {}
 func (*FromImport) stmtNode()  {}
 
 func (*Const) exprNode()    {}
+func (*RegexLit) exprNode() {}
 func (*Name) exprNode()     {}
 func (*NSRef) exprNode()    {}
 func (*Attr) exprNode()     {}
@@ -405,4 +413,7 @@ type Options struct {
 	TrimBlocks          bool
 	LstripBlocks        bool
 	KeepTrailingNewline bool
+	// RegexLiterals lexes Nunjucks's r/pattern/flags literals (the
+	// nunjitsu delimiter mode): a RegexLit expression.
+	RegexLiterals bool
 }

@@ -23,6 +23,9 @@ const (
 	tBlockEnd
 	tName
 	tString
+	// tRegex is a Nunjucks regular-expression literal, r/pattern/flags
+	// (Options.RegexLiterals): val is the flags, a slash, the pattern.
+	tRegex
 	tInt
 	tFloat
 	// operators
@@ -82,6 +85,8 @@ func describeType(t tokType) string {
 		return "name"
 	case tString:
 		return "string"
+	case tRegex:
+		return "regular expression"
 	case tInt:
 		return "integer"
 	case tFloat:
@@ -163,6 +168,8 @@ type lexer struct {
 	// '{'): findOpener then jumps between its occurrences with
 	// IndexByte, not a test a byte
 	oneFirst bool
+	// regexLit lexes r/pattern/flags (Options.RegexLiterals).
+	regexLit bool
 }
 
 // resolveDelims fills empty tag delimiters with Jinja's defaults.
@@ -191,7 +198,7 @@ func resolveDelims(d Delimiters) Delimiters {
 
 func newLexer(src string, opts Options) *lexer {
 	d := resolveDelims(opts.Delimiters)
-	lx := &lexer{src: src, d: d, trim: opts.TrimBlocks, lstrip: opts.LstripBlocks, lineStarting: true}
+	lx := &lexer{src: src, d: d, trim: opts.TrimBlocks, lstrip: opts.LstripBlocks, lineStarting: true, regexLit: opts.RegexLiterals}
 	// Jinja's compile_rules sorts the openers by (length, token name)
 	// descending; the order decides which opener wins at one position.
 	type rule struct {
@@ -816,6 +823,10 @@ func (lx *lexer) lexOperand(i int) {
 		lx.pos = j
 		return
 	}
+	if lx.regexLit && c == 'r' && i+1 < len(s) && s[i+1] == '/' {
+		lx.regexLiteral(i)
+		return
+	}
 	// name
 	j := i
 	for j < len(s) {
@@ -1095,4 +1106,28 @@ func pyRepr(s string) string {
 	}
 	b.WriteByte(q)
 	return b.String()
+}
+
+// regexLiteral lexes r/pattern/flags at i as Nunjucks's lexer does
+// (lexer.js): the pattern runs to the first slash not preceded by a
+// backslash, then the flags are the letters among g, i, m and y that
+// follow. A pattern with no closing slash is refused.
+func (lx *lexer) regexLiteral(i int) {
+	s := lx.src
+	j := i + 2
+	for ; j < len(s); j++ {
+		if s[j] == '/' && s[j-1] != '\\' {
+			break
+		}
+	}
+	if j >= len(s) {
+		lx.fail(i, "unterminated regular expression literal")
+	}
+	body := s[i+2 : j]
+	k := j + 1
+	for k < len(s) && strings.IndexByte("gimy", s[k]) >= 0 {
+		k++
+	}
+	lx.push(token{typ: tRegex, pos: i, val: s[j+1:k] + "/" + body})
+	lx.pos = k
 }

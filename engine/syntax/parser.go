@@ -1051,6 +1051,10 @@ func (p *parser) parsePrimary() Expr {
 			return &Const{Base: p.node(t.pos), Value: value.NoneValue}
 		}
 		return &Name{Base: p.node(t.pos), Name: t.val}
+	case tRegex:
+		p.advance()
+		flags, pattern, _ := strings.Cut(t.val, "/")
+		return &RegexLit{Base: p.node(t.pos), Pattern: pattern, Flags: flags}
 	case tString:
 		p.advance()
 		s := t.val

@@ -135,6 +135,11 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if a[0].IsMissing() || a[1].IsMissing() {
 		value.Throw(errs.Type, "do_replace() missing required positional arguments: 'old' and 'new'")
 	}
+	if r, ok := regexArg(a[0]); ok {
+		// Nunjucks's replace filter with a regular expression: String
+		// .prototype.replace, the count ignored (as nunjucks ignores it)
+		return value.FromString(r.jsReplace(c, "filter replace", pyStr(c, v), pyStr(c, a[1])))
+	}
 	count := int64(-1)
 	if !isNoneOrMissing(a[2]) {
 		count = argInt("replace", a[2], -1)

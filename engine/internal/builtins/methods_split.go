@@ -18,6 +18,10 @@ func splitMethod(name string, right bool) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		var a [2]value.Value
 		args.Bind(name, []string{"sep", "maxsplit"}, a[:])
+		if r, ok := regexArg(a[0]); ok && !right {
+			// String.prototype.split(regex, limit)
+			return r.jsSplit(c, recv, limitArg(a[1]))
+		}
 		max := int64(-1)
 		if !a[1].IsMissing() {
 			max = intArg(a[1])

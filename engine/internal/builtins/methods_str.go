@@ -295,6 +295,9 @@ func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 
 func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	a := posArgs("replace", args, 2, 3)
+	if r, ok := regexArg(a[0]); ok {
+		return value.StringLike(recv, r.jsReplace(c, "str.replace", recv.Str(), strArg("replace", a[1])))
+	}
 	old, nw := strArg("replace", a[0]), strArg("replace", a[1])
 	count := int64(-1)
 	if !a[2].IsMissing() {

@@ -250,7 +250,14 @@ func regexCompile(c value.Ctx, fn string, pattern value.Value, ignorecase, multi
 	if multiline {
 		flags += "m"
 	}
-	key := "regex\x00" + flags + "\x00" + p
+	return compileFlagged(c, "regex", p, pyPattern(p), flags)
+}
+
+// compileFlagged compiles src, the RE2 spelling of pattern p, under the
+// RE2 flags (i, m, s), charged before it parses and before it compiles,
+// or takes it from the render's memo table under the dialect's key.
+func compileFlagged(c value.Ctx, dialect, p, src, flags string) *compiledRegex {
+	key := dialect + "\x00" + flags + "\x00" + p
 	var memo map[string]any
 	if m, ok := c.(value.Memoizer); ok {
 		memo = m.Memo()
@@ -265,7 +272,6 @@ func regexCompile(c value.Ctx, fn string, pattern value.Value, ignorecase, multi
 	if err := regexRefusal(p); err != nil {
 		value.ThrowErr(err)
 	}
-	src := pyPattern(p)
 	if flags != "" {
 		src = "(?" + flags + ")" + src
 	}
