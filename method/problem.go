@@ -34,6 +34,9 @@ const (
 	// CodeMissingMethod is the warning for an address reference whose
 	// method is not installed: the pipes that need it are skipped.
 	CodeMissingMethod = "missing_method"
+	// CodeLegacyFormat is the warning on a .plx file: the newest Pipelex
+	// loads .mthds files only.
+	CodeLegacyFormat = "legacy_format"
 	// The file-format codes of package methodfile.
 	CodeTOML       = "toml_syntax"
 	CodeUnknownKey = "unknown_key"

@@ -145,7 +145,7 @@ func methodFiles(dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if strings.EqualFold(filepath.Ext(p), ".mthds") {
+		if ext := filepath.Ext(p); strings.EqualFold(ext, ".mthds") || isLegacy(p) {
 			out = append(out, p)
 		}
 		return nil

@@ -2,6 +2,8 @@ package methodfile
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,6 +34,88 @@ func TestLegacyPlx(t *testing.T) {
 	got := contentJSON(res.Output.Content)
 	if res.Output.Concept != "legacy.Card" || !strings.HasPrefix(got, `[["text","*** [local `) || !strings.HasSuffix(got, ` ***"]]`) {
 		t.Errorf("output %s %s", res.Output.Concept, got)
+	}
+}
+
+// TestLegacyPlxEveryMode: a .plx file loads as a target, as a
+// directory's bundle and from a library directory, and each time the
+// report carries the legacy_format warning naming it (the newest Pipelex
+// loads .mthds only: is_pipelex_file). In a directory the .mthds files
+// decide; .plx is read only where there is none.
+func TestLegacyPlxEveryMode(t *testing.T) {
+	src, err := os.ReadFile("testdata/legacy.plx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := "domain = \"user\"\ndescription = \"u\"\nmain_pipe = \"card_for\"\n[pipe.card_for]\ntype = \"PipeSequence\"\ndescription = \"s\"\ninputs = { name = \"Text\" }\noutput = \"legacy.Card\"\nsteps = [{ pipe = \"legacy.make_card\" }]\n"
+	dir := t.TempDir()
+	write := func(rel, data string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plxDir := filepath.Dir(write("old/cards.plx", string(src)))
+	write("lib/nested/cards.plx", string(src))
+	userFile := write("new/user.mthds", user)
+	write("mixed/bundle.mthds", user)
+	write("mixed/cards.plx", string(src))
+
+	legacyWarnings := func(ld *Loaded) []string {
+		var out []string
+		for _, p := range ld.Report.Warnings() {
+			if p.Code == method.CodeLegacyFormat {
+				if !strings.Contains(p.Message, "rename it cards.mthds") {
+					t.Errorf("notice %q does not say what to do", p.Message)
+				}
+				out = append(out, filepath.Base(p.File))
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		paths []string
+		opts  Options
+		main  string
+		warn  int
+	}{
+		{"file", []string{filepath.Join(plxDir, "cards.plx")}, Options{Pipe: "make_card"}, "legacy.make_card", 1},
+		{"directory of .plx", []string{plxDir}, Options{Pipe: "make_card"}, "legacy.make_card", 1},
+		{"library directory", []string{userFile}, Options{LibraryDirs: []string{filepath.Join(dir, "lib")}}, "user.card_for", 1},
+		// the directory's bundle.mthds is the target; its .plx loads as
+		// a library file of the directory.
+		{"mixed directory", []string{filepath.Join(dir, "mixed")}, Options{}, "user.card_for", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.MethodsDirs = []string{}
+			ld, err := LoadLibrary(tt.paths, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ld.Report.Err(); err != nil {
+				t.Fatalf("invalid: %v", err)
+			}
+			if ld.Library.Main != tt.main {
+				t.Errorf("main %q, want %q", ld.Library.Main, tt.main)
+			}
+			if got := legacyWarnings(ld); len(got) != tt.warn {
+				t.Errorf("legacy warnings on %v, want %d", got, tt.warn)
+			}
+		})
+	}
+	// A .mthds file gets no notice.
+	ld, err := LoadLibrary([]string{userFile}, Options{MethodsDirs: []string{}, LibraryDirs: []string{plxDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := legacyWarnings(ld); len(got) != 1 || got[0] != "cards.plx" {
+		t.Errorf("legacy warnings on %v, want only cards.plx", got)
 	}
 }
 

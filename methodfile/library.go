@@ -31,8 +31,9 @@ type Options struct {
 	// bare code, matched across the library's domains, or
 	// "domain.code". Otherwise the first target's main_pipe is.
 	Pipe string
-	// LibraryDirs are Pipelex's -L directories: every .mthds file beneath
-	// each loads into the library beside the targets.
+	// LibraryDirs are Pipelex's -L directories: every .mthds file (and
+	// legacy .plx file) beneath each loads into the library beside the
+	// targets.
 	LibraryDirs []string
 	// MethodsDirs, when set, are the only directories installed methods
 	// are looked for in; nil means Pipelex's places (methodsDirs).
@@ -215,22 +216,28 @@ func resolveTarget(p string) (file, libDir string, err error) {
 		}
 		return p, "", nil
 	}
-	if b := filepath.Join(p, "bundle.mthds"); fileExists(b) {
-		return b, p, nil
+	// The .mthds files decide; a directory of the older format alone is
+	// read the same way (bundle.plx, else its only .plx), with the legacy
+	// notice every .plx file gets.
+	for _, ext := range []string{".mthds", ".plx"} {
+		if b := filepath.Join(p, "bundle"+ext); fileExists(b) {
+			return b, p, nil
+		}
+		matches, _ := filepath.Glob(filepath.Join(p, "*"+ext))
+		switch len(matches) {
+		case 0:
+			continue
+		case 1:
+			return matches[0], p, nil
+		}
+		names := make([]string, len(matches))
+		for i, m := range matches {
+			names[i] = filepath.Base(m)
+		}
+		return "", "", &TargetError{Path: p, Message: "several " + ext + " files (" + strings.Join(names, ", ") +
+			") and no bundle" + ext + ": pass the file, e.g. " + filepath.Join(p, names[0])}
 	}
-	matches, _ := filepath.Glob(filepath.Join(p, "*.mthds"))
-	switch len(matches) {
-	case 0:
-		return "", "", &TargetError{Path: p, Message: "no .mthds bundle file found in the directory"}
-	case 1:
-		return matches[0], p, nil
-	}
-	names := make([]string, len(matches))
-	for i, m := range matches {
-		names[i] = filepath.Base(m)
-	}
-	return "", "", &TargetError{Path: p, Message: "several .mthds files (" + strings.Join(names, ", ") +
-		") and no bundle.mthds: pass the file, e.g. " + filepath.Join(p, names[0])}
+	return "", "", &TargetError{Path: p, Message: "no .mthds bundle file found in the directory"}
 }
 
 func fileExists(p string) bool {

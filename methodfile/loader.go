@@ -32,7 +32,10 @@ import (
 // are the file's shape only (TOML syntax, unknown keys, wrong types,
 // malformed names). It returns nil when the file is not TOML.
 func parseBundle(name string, data []byte) (*method.Bundle, *loader) {
-	l := &loader{file: name, at: map[string]fieldPos{}, legacy: strings.EqualFold(filepath.Ext(name), ".plx")}
+	l := &loader{file: name, at: map[string]fieldPos{}, legacy: isLegacy(name)}
+	if l.legacy {
+		l.probs = append(l.probs, legacyNotice(name))
+	}
 	root, err := parseDoc(data)
 	if err != nil {
 		se := err.(*SyntaxError)
@@ -41,6 +44,20 @@ func parseBundle(name string, data []byte) (*method.Bundle, *loader) {
 	}
 	l.method(root)
 	return l.m, l
+}
+
+// isLegacy reports whether a file is in the older .plx format.
+func isLegacy(name string) bool { return strings.EqualFold(filepath.Ext(name), ".plx") }
+
+// legacyNotice is the warning every .plx file gets. The newest Pipelex
+// recognises .mthds files only (mthds_parsing/helpers.py,
+// is_pipelex_file: suffix == MTHDS_EXTENSION), so a .plx file it is
+// given is no method at all to it, and its library scans pass over one.
+// jinjabox still loads them, with the older key names, and says so.
+func legacyNotice(name string) *method.Problem {
+	return &method.Problem{File: name, Severity: method.SeverityWarning, Code: method.CodeLegacyFormat,
+		Message: "legacy .plx file: the newest Pipelex loads .mthds files only; rename it " +
+			strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)) + ".mthds (a .mthds file says description, not definition, and prompt, not prompt_template)"}
 }
 
 // fieldPos is where a field is: its key, and for a string its text.
