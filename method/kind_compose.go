@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -102,6 +103,7 @@ func (c *pipeCheck) construct(k *Construct, prefix string, u used) bool {
 		switch f.Method {
 		case FieldFrom:
 			c.checkPath(field, f.From, true)
+			c.checkFromFields(field, f.From)
 			u.addPath(f.From)
 			if f.KeyedBy != "" {
 				c.checkPath(field, f.KeyedBy, false)
@@ -115,6 +117,67 @@ func (c *pipeCheck) construct(k *Construct, prefix string, u used) bool {
 		}
 	}
 	return ok
+}
+
+// checkFromFields follows a from path's segments through the declared
+// fields of its root input's concept, and reports the first segment that
+// names no field of a structured concept. Pipelex finds the same path
+// broken when validate dry-runs the pipe: StructuredContentComposer.
+// _resolve_dotted_path raises StructuredContentComposerValueError
+// ("Cannot resolve path ...: attribute ... not found"), which
+// PipeCompose._dry_run_operator_pipe lets through unless the inputs are
+// mocks of a run. The walk stops, passing the path, wherever the shape is
+// not declared: a list, a native or text-like concept, a scalar, dict or
+// object field, Dynamic or Anything; so it never refuses a path that can
+// resolve.
+func (c *pipeCheck) checkFromFields(field, path string) {
+	segs, err := ParsePath(path)
+	if err != nil || len(segs) < 2 {
+		return
+	}
+	spec, ok := c.p.Inputs[segs[0]]
+	if !ok {
+		return
+	}
+	ps := ParseConceptSpec(spec)
+	if ps.List {
+		return
+	}
+	name, ok := c.resolveConcept(ps.Name)
+	if !ok {
+		return
+	}
+	cs := c.v.lib.Concepts()
+	for i, seg := range segs[1:] {
+		if IsNativeConcept(name) || cs.Base(name) != name {
+			return
+		}
+		fields := cs.Fields(name)
+		j := slices.IndexFunc(fields, func(f Field) bool { return f.Name == seg })
+		if j < 0 {
+			names := make([]string, len(fields))
+			for k, f := range fields {
+				names[k] = f.Name
+			}
+			c.add(field, CodeInvalidPath, "from path "+strconv.Quote(path)+": "+strconv.Quote(strings.Join(segs[:i+1], "."))+
+				" is a "+BareConcept(name)+", which has no field "+strconv.Quote(seg)+" (its fields: "+strings.Join(names, ", ")+")")
+			return
+		}
+		f := fields[j]
+		switch {
+		case f.Type == "concept" && f.ConceptRef != "":
+			name = f.ConceptRef
+		case !IsFieldType(f.Type):
+			name = f.Type
+		default:
+			return // a scalar, list, dict or object: no declared shape below
+		}
+		if name = canonicalNative(name); !IsNativeConcept(name) {
+			if _, ok := cs[name]; !ok {
+				return
+			}
+		}
+	}
 }
 
 func runCompose(x *invocation) (*Stuff, []Stuff, error) {
