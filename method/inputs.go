@@ -9,7 +9,8 @@ import (
 
 // LoadInputs decodes run inputs: a JSON object of name to
 // {"concept": ..., "content": ...}; a bare string is Text; an array of
-// such objects (all of one concept) is a list input. A concept may be
+// such objects (all of one concept), or one such object whose content is
+// an array, is a list input. A concept may be
 // qualified ("native.Document", "domain.Concept"); a run resolves the
 // concepts in its pipe's domain (Library.ResolveInputs).
 func LoadInputs(data []byte) (*Memory, error) {
@@ -56,6 +57,14 @@ func LoadInputs(data []byte) (*Memory, error) {
 			}
 		default:
 			return nil, fmt.Errorf("inputs: %q must be a string or an object", name)
+		}
+		if _, isList := s.Content.([]any); isList {
+			// {"concept": "X", "content": [...]} is a list of X, as
+			// Pipelex's inputs templates write a multiple input.
+			if spec := ParseConceptSpec(s.Concept); !spec.List {
+				spec.List = true
+				s.Concept = spec.String()
+			}
 		}
 		s.Content = NormalizeContent(s.Concept, s.Content)
 		m = m.With(s)

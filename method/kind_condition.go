@@ -152,6 +152,9 @@ func (c *pipeCheck) conditionOutputs() {
 
 func runCondition(x *invocation) (*Stuff, []Stuff, error) {
 	p := x.p
+	if x.s.r.Dry {
+		return dryCondition(x)
+	}
 	field, src := p.expression()
 	got, err := x.render(field, templating.Expression, x.style(nil), src, false, nil)
 	if err != nil {
@@ -183,4 +186,43 @@ func runCondition(x *invocation) (*Stuff, []Stuff, error) {
 		return nil, nil, err
 	}
 	return x.renamed(res[0].Output), nil, nil
+}
+
+// dryCondition is a PipeCondition's dry run, as Pipelex's
+// PipeCondition._dry_run_controller_pipe: the expression is not
+// evaluated (validation has parsed it), every outcome pipe runs instead,
+// one after the other on the condition's memory; the output is the last
+// one's.
+func dryCondition(x *invocation) (*Stuff, []Stuff, error) {
+	p := x.p
+	seen := map[string]bool{}
+	var targets []string
+	for _, t := range append(sortedValues(p.Outcomes), p.DefaultOutcome) {
+		if t == "" || isSpecialOutcome(t) || seen[t] {
+			continue
+		}
+		seen[t] = true
+		targets = append(targets, x.resolve(t))
+	}
+	mem := x.mem
+	if a := p.AddAliasFromExpressionTo; a != "" {
+		mem = mem.With(Stuff{Name: a, Concept: ConceptText, Content: textContent("mock outcome")})
+	}
+	res, err := x.children(len(targets), func(i int) Child {
+		_, code := SplitPipeRef(targets[i])
+		return Child{Pipe: targets[i], Memory: mem, Key: code, Item: -1}
+	}, 1)
+	if err != nil || len(res) == 0 {
+		return nil, nil, err
+	}
+	return x.renamed(res[len(res)-1].Output), nil, nil
+}
+
+// sortedValues are a map's values in the order of its sorted keys.
+func sortedValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
 }

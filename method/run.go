@@ -48,6 +48,9 @@ type Runner struct {
 	// Children runs the children of controller pipes; nil runs them
 	// inline, one after the other, in this runner.
 	Children Children
+	// Dry makes the run a dry run (Library.DryRunPipe): a PipeCondition
+	// runs every outcome pipe instead of evaluating its expression.
+	Dry bool
 
 	// set holds the category environments and every template parsed
 	// so far: each template is parsed once per runner. A Runner runs one

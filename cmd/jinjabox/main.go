@@ -5,7 +5,8 @@
 //	jinjabox render [flags] [TEMPLATE|-] [DATA|-]
 //	jinjabox render -t 'Hello {{ name }}' -D name=World
 //	jinjabox check [--json] [--verbose] [--timeout D] FILE.jsonl...
-//	jinjabox validate [--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...
+//	jinjabox validate [--json] [--allow-signatures] [--dry-run] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...
+//	jinjabox inputs [-L DIR]... [--pipe PIPE] [-o FILE] METHOD
 //	jinjabox exec [-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json
 //	jinjabox run [-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json
 //	jinjabox serve [--addr HOST:PORT] [service limits]
@@ -34,7 +35,8 @@ import (
 var commands = []struct{ name, synopsis, summary, more string }{
 	{"render", "[flags] [TEMPLATE|-] [DATA|-]", "render a template to stdout (or --output FILE)", renderHelp},
 	{"check", "[--json] [--verbose] [--timeout D] FILE.jsonl...", "run corpus cases", ""},
-	{"validate", "[--json] [--allow-signatures] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...", "validate a method library: every pipe of the bundles PATH names and of the -L directories", methodHelp},
+	{"validate", "[--json] [--allow-signatures] [--dry-run] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...", "validate a method library: every pipe of the bundles PATH names and of the -L directories", methodHelp},
+	{"inputs", "[-L DIR]... [--pipe PIPE] [-o FILE] METHOD", "write an inputs file for a pipe, every input with example content (pipelex build inputs --explicit)", methodHelp},
 	{"exec", "[-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json", "run a method in process (local model by default)", methodHelp},
 	{"run", "[-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)", methodHelp},
 	{"serve", "[--addr HOST:PORT] [service limits]", "serve the playground page and the JSON render API (POST /render, POST /check)", serveHelp},
@@ -86,6 +88,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdCheck(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
+	case "inputs":
+		return cmdInputs(args[1:], stdout, stderr)
 	case "exec":
 		return cmdExec(args[1:], stdout, stderr)
 	case "run": // Temporal starter (run.go)

@@ -107,6 +107,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	mf.register(fs)
 	asJSON := fs.Bool("json", false, "print the verdict, problems and warnings as one JSON object")
 	allowSignatures := fs.Bool("allow-signatures", false, "a library whose PipeSignatures have no implementation is valid (exit 0)")
+	dryRun := fs.Bool("dry-run", false, "once the static checks pass, run every pipe of the bundles on mock inputs with mock models and functions, as pipelex validate does")
 	paths, status, ok := parseFlags(fs, args, stdout, stderr)
 	if !ok {
 		return status
@@ -128,6 +129,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	errs, warns := ld.Report.Errors(), ld.Report.Warnings()
+	var dry *methodfile.DryRunResult
+	if *dryRun && len(errs) == 0 {
+		res := ld.DryRun(context.Background(), method.DryRunOptions{Models: opts.Models})
+		dry, errs = &res, res.Problems
+	}
 	var pending []string
 	for _, e := range ld.Signatures() {
 		pending = append(pending, e.Ref)
@@ -141,7 +147,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		writeJSON(stdout, validateReport{Valid: len(errs) == 0, Exit: status, Runnable: len(errs) == 0 && len(pending) == 0 && len(ld.Library.Missing) == 0,
-			Main: ld.Library.Main, Problems: nonNil(errs), Warnings: nonNil(warns), Signatures: pending, Missing: ld.Library.Missing})
+			Main: ld.Library.Main, Problems: nonNil(errs), Warnings: nonNil(warns), Signatures: pending, Missing: ld.Library.Missing, DryRun: dryRunReport(dry)})
 		return status
 	}
 	printProblems(stdout, warns)
@@ -156,7 +162,30 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintln(stdout, "ok")
 	}
+	if dry != nil && len(errs) == 0 {
+		fmt.Fprintf(stdout, "dry run: %d pipe(s) ran on mock inputs, %d skipped (they need a PipeSignature's implementation or a method not installed)\n", len(dry.Ran), len(dry.Skipped))
+	}
 	return status
+}
+
+// dryRunJSON is the dry run in validate's --json output.
+type dryRunJSON struct {
+	Ran     []string `json:"ran"`
+	Skipped []string `json:"skipped"`
+}
+
+func dryRunReport(r *methodfile.DryRunResult) *dryRunJSON {
+	if r == nil {
+		return nil
+	}
+	return &dryRunJSON{Ran: nonNilStrings(r.Ran), Skipped: nonNilStrings(r.Skipped)}
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // validateReport is validate's --json output.
@@ -170,6 +199,8 @@ type validateReport struct {
 	Warnings   []*method.Problem `json:"warnings"`
 	Signatures []string          `json:"signatures,omitempty"`
 	Missing    []string          `json:"missing_methods,omitempty"`
+	// DryRun is set with --dry-run when the static checks passed.
+	DryRun *dryRunJSON `json:"dry_run,omitempty"`
 }
 
 func nonNil(ps []*method.Problem) []*method.Problem {
@@ -294,4 +325,69 @@ func writeResult(stdout io.Writer, outPath string, out *method.Stuff) error {
 	}
 	_, err := io.WriteString(stdout, b.String())
 	return err
+}
+
+// cmdInputs: jinjabox inputs [flags] METHOD — the inputs file of the
+// entry pipe (--pipe, else main_pipe) with example content for every
+// input, as `pipelex build inputs --explicit` writes it, and as exec and
+// run read it back. Exit 1: the library is invalid or the pipe takes no
+// inputs; 2: METHOD names no bundle, or a usage error.
+func cmdInputs(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("inputs")
+	var mf methodFlags
+	mf.register(fs)
+	var outPath string
+	fs.StringVar(&outPath, "o", "", "same as --output")
+	fs.StringVar(&outPath, "output", "", "write the inputs to `FILE` instead of stdout")
+	pos, status, ok := parseFlags(fs, args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) != 1 {
+		usageError(stderr, "inputs", "want one METHOD")
+		return 2
+	}
+	opts, err := mf.options(false)
+	if err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 2
+	}
+	opts.Funcs = nil // which functions are registered does not change the inputs
+	ld, status := load(pos, opts, stderr)
+	if ld == nil {
+		return status
+	}
+	if errs := ld.Report.Errors(); len(errs) > 0 {
+		printProblems(stderr, errs)
+		fmt.Fprintf(stderr, "%d problem(s)\n", len(errs))
+		return 1
+	}
+	pipe := opts.Pipe
+	if pipe == "" {
+		pipe = ld.Library.Main
+	}
+	if pipe == "" {
+		fmt.Fprintln(stderr, "jinjabox: the method has no main_pipe: name the pipe with --pipe")
+		return 1
+	}
+	tmpl, err := ld.Library.InputsTemplate(pipe)
+	if err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 1
+	}
+	b, err := marshalNoEscape(tmpl, "  ")
+	if err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 1
+	}
+	if outPath != "" {
+		err = writeFileAtomic(outPath, string(b))
+	} else {
+		_, err = stdout.Write(b)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "jinjabox:", err)
+		return 1
+	}
+	return 0
 }

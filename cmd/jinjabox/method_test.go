@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -56,6 +59,21 @@ func TestMethodCommands(t *testing.T) {
 		{"signatures allowed", []string{"validate", "--allow-signatures", real + sig + "header.mthds", "-L", real + sig}, 0, "ok (1 signatures)", ""},
 		{"json", []string{"validate", "--json", real + "methods/methods/compliance_checker"}, 0, `"valid": true|"runnable": false|"code": "missing_method"|"missing_methods": [`, ""},
 		{"json invalid", []string{"validate", "--json", td + "broken.mthds"}, 1, `"valid": false|"exit": 1|"line": 3`, ""},
+		// validate --dry-run runs every pipe on mock inputs, as pipelex validate does.
+		{"dry run finds a type error", []string{"validate", "--dry-run", "testdata/dry_run_type_error.mthds"}, 1,
+			`pipe "d.total": dry_run_failed: dry run on mock inputs: pipe "d.total", template: type error`, "1 problem(s)"},
+		{"dry run without it: valid", []string{"validate", "testdata/dry_run_type_error.mthds"}, 0, "ok", ""},
+		{"dry run passes", []string{"validate", "--dry-run", td + "sample_method.mthds"}, 0, "ok|dry run: 6 pipe(s) ran on mock inputs, 0 skipped", ""},
+		{"dry run skips what cannot run", []string{"validate", "--dry-run", "--json", real + "methods/methods/compliance_checker"}, 0,
+			`"dry_run": {|"ran": [|"compliance_checking.check_compliance"`, ""},
+		{"inputs", []string{"inputs", td + "sample_method.mthds"}, 0, `"tickets": {|"concept": "support.Ticket"|"subject": "subject_value"`, ""},
+		{"inputs of a pipe", []string{"inputs", "--pipe", "extract", td + "extract.mthds"}, 0, `"concept": "native.Document"|"url": "https://mock.invalid/url"`, ""},
+		{"inputs none", []string{"inputs", "testdata/no_inputs.mthds"}, 1, "", `no inputs required for pipe "hello"`},
+		{"inputs usage", []string{"inputs"}, 2, "", "usage: jinjabox inputs"},
+		{"render pipelex refuses what a pipe would", []string{"render", "--pipelex", "llm_prompt", "-t", "see @ticket now", "testdata/prompt_inputs.json"}, 1, "", "template_sigil_syntax: Inline `@ticket` is not allowed"},
+		{"render pipelex html", []string{"render", "--pipelex", "html", "-t", "<b>$customer</b>", "testdata/prompt_inputs.json"}, 0, "<b>Ada</b>", ""},
+		{"render pipelex bad style", []string{"render", "--pipelex", "llm_prompt", "--tag-style", "curly", "-t", "x"}, 2, "", `unknown tag style "curly"`},
+		{"render pipelex no defines", []string{"render", "--pipelex", "llm_prompt", "-D", "a=b", "-t", "x"}, 2, "", "--define and --templates do not apply"},
 		{"exec needs a pipe", []string{"exec", real + "methods/methods/documents", td + "sample_inputs.json"}, 1, "", "no main_pipe; name one with --pipe"},
 	}
 	for _, tc := range tests {
@@ -76,5 +94,73 @@ func TestMethodCommands(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestInputsRoundTrip: the inputs file jinjabox inputs writes is one
+// exec runs on, unchanged.
+func TestInputsRoundTrip(t *testing.T) {
+	const td = "../../methodfile/testdata/"
+	for _, m := range []string{td + "sample_method.mthds", td + "models.mthds", "../../method/testdata/sample_method.json"} {
+		in := filepath.Join(t.TempDir(), "inputs.json")
+		var out, errb bytes.Buffer
+		if st := run([]string{"inputs", "-o", in, m}, strings.NewReader(""), &out, &errb); st != 0 {
+			t.Fatalf("%s: inputs exit %d: %s", m, st, errb.String())
+		}
+		out.Reset()
+		errb.Reset()
+		if st := run([]string{"exec", m, in}, strings.NewReader(""), &out, &errb); st != 0 {
+			t.Fatalf("%s: exec exit %d: %s", m, st, errb.String())
+		}
+		if !strings.Contains(out.String(), `"content"`) {
+			t.Errorf("%s: no output: %s", m, out.String())
+		}
+	}
+}
+
+// TestReadmeMethodExamples runs every command of the README's method
+// block in process, from the repository root, and requires the exit
+// status its comment gives ("exit N"; 0 otherwise): the examples stay
+// true. /tmp/ paths go to a test directory.
+func TestReadmeMethodExamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "Methods (libraries of pipes")
+	if !ok {
+		t.Fatal("README has no method block")
+	}
+	_, rest, _ = strings.Cut(rest, "```sh\n")
+	block, _, _ := strings.Cut(rest, "```")
+	tmp := t.TempDir() + "/"
+	t.Chdir("../..")
+	exitRe := regexp.MustCompile(`\bexit (\d)\b`)
+	var cmds [][2]string // command, comment
+	for line := range strings.SplitSeq(strings.ReplaceAll(block, "\\\n", " "), "\n") {
+		cmd, comment, _ := strings.Cut(line, "#")
+		if cmd = strings.TrimSpace(cmd); cmd != "" {
+			cmds = append(cmds, [2]string{cmd, comment})
+		} else if len(cmds) > 0 {
+			cmds[len(cmds)-1][1] += comment // a comment continued on its own line
+		}
+	}
+	if len(cmds) < 10 {
+		t.Fatalf("%d commands in the README's method block", len(cmds))
+	}
+	for _, c := range cmds {
+		args := strings.Fields(strings.ReplaceAll(c[0], "/tmp/", tmp))
+		if args[0] != "bin/jinjabox" {
+			t.Errorf("%q does not run bin/jinjabox", c[0])
+			continue
+		}
+		want := 0
+		if m := exitRe.FindStringSubmatch(c[1]); m != nil {
+			want = int(m[1][0] - '0')
+		}
+		var out, errb bytes.Buffer
+		if got := run(args[1:], strings.NewReader(""), &out, &errb); got != want {
+			t.Errorf("%s: exit %d, want %d\nstdout %.500s\nstderr %.500s", c[0], got, want, out.String(), errb.String())
+		}
 	}
 }

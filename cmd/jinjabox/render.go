@@ -35,7 +35,18 @@ examples:
   jinjabox render -t 'Hello {{ name }}!' -D name=World
   jinjabox render -D 'items:=[1, 2]' -t '{{ items | sum }}'
   curl -s https://example.com/data.yaml | jinjabox render --format yaml page.j2 -
-  jinjabox render --templates ./templates page.j2 data.toml -o page.html`
+  jinjabox render --templates ./templates page.j2 data.toml -o page.html
+
+With --pipelex CATEGORY the template renders as a Pipelex pipe's template
+would (llm_prompt: a PipeLLM prompt; img_gen_prompt; basic, markdown, html,
+mermaid: a PipeCompose template): $sigils and @sigils expand, the category
+sets escaping and whitespace and adds its filters (tag, format,
+with_images, markdown, ...), --tag-style and --text-format drive tag and
+format, and DATA is an inputs file (JSON: name to {"concept", "content"}, a
+bare string is Text), its concepts resolved in the domain of --method.
+
+  jinjabox render --pipelex llm_prompt prompt.j2 inputs.json
+  jinjabox render --pipelex llm_prompt --method support.mthds -t 'Reply to @ticket' inputs.json`
 
 func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("render")
@@ -52,7 +63,9 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		tplDir     = fs.String("templates", "", "directory of trusted templates for include/import/extends, by relative path")
 		showUnits  = fs.Bool("units", false, "print the work units spent to stderr")
 		budgetFlag = fs.Int64("budget", 0, "work-unit budget for the render (0: default 134217728)")
+		px         pipelexFlags
 	)
+	px.register(fs)
 	fs.StringVar(&inline, "t", "", "render this template string (same as --template)")
 	fs.StringVar(&inline, "template", "", "render this template string instead of a file")
 	fs.Var(&defines, "D", "define a name: KEY=VALUE (a string) or KEY:=JSON (same as --define; repeatable)")
@@ -132,6 +145,13 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *name != "" {
 		tname = *name
+	}
+	if px.category != "" {
+		if len(defines) > 0 || *tplDir != "" {
+			usageError(stderr, "render", "--pipelex takes its inputs from DATA: --define and --templates do not apply")
+			return 2
+		}
+		return px.render(src, dataArg, stdin, stdout, stderr, outPath, noNewline)
 	}
 	data := map[string]any{}
 	if dataArg != "" {
