@@ -13,7 +13,8 @@ import (
 )
 
 // The real-bundle corpus: testdata/real holds real Pipelex bundles (the
-// official methods library and Pipelex's own tests), each with the
+// official methods library, Pipelex's own tests, the Pipelex cookbook,
+// mthds-std, mthds-plugins and the two starters), each with the
 // verdict Pipelex gives it and the rule that decides it in MANIFEST.json
 // (docs/pipelex-rules.md cites every rule). jinjabox must give every
 // bundle Pipelex's verdict (the newest Pipelex, as the manifest's
@@ -58,8 +59,8 @@ func realEntries(t *testing.T) []realEntry {
 			out = append(out, e)
 		}
 	}
-	if len(out) < 30 {
-		t.Fatalf("%d bundles in the corpus, want at least 30", len(out))
+	if len(out) < 66 {
+		t.Fatalf("%d bundles in the corpus, want at least 66", len(out))
 	}
 	return out
 }
@@ -67,7 +68,15 @@ func realEntries(t *testing.T) []realEntry {
 // libDirs are the -L directories of the entry's Pipelex command, mapped
 // from the upstream repository to the corpus.
 func (e realEntry) libDirs() []string {
-	prefix := map[string]string{"Pipelex/methods": "methods", "Pipelex/pipelex": "pipelex"}[e.Upstream.Repo]
+	prefix := map[string]string{
+		"Pipelex/methods":                "methods",
+		"Pipelex/pipelex":                "pipelex",
+		"Pipelex/pipelex-cookbook":       "cookbook",
+		"mthds-ai/mthds-std":             "mthds-std",
+		"mthds-ai/mthds-plugins":         "mthds-plugins",
+		"mthds-ai/mthds-starter-js":      "mthds-starter-js",
+		"Pipelex/pipelex-starter-python": "pipelex-starter-python",
+	}[e.Upstream.Repo]
 	f := strings.Fields(e.Pipelex.Command)
 	var out []string
 	if strings.Contains(e.Path, "/additive_multi_file_library/") && !strings.Contains(e.Pipelex.Command, " -L ") && e.Pipelex.Rule != "concept-only bundle" {
@@ -106,6 +115,11 @@ var deciding = map[string]string{
 	"pipelex/tests/data/fixes/controller_inputs_missing_table.mthds":                                                            `needs input "text"`,
 	"pipelex/tests/data/fixes/strip_namespace_rename.mthds":                                                                     "carries its own domain",
 	"pipelex/tests/integration/pipelex/pipes/controller/pipe_condition/pipe_condition_continue_output_type.mthds":               "must be optional",
+	"cookbook/tutorial/medium/3_parallel_execution.mthds":                                                                       "PipeParallel output must be Composite or a structured concept",
+	"cookbook/examples/b_basics/document_extract/extract_invoice/bundle.mthds":                                                  `input name "invoice_page.page_view" is not a plain snake_case name`,
+	"cookbook/methods/qualify_bid/bundle.mthds":                                                                                 `input name "page.page_view" is not a plain snake_case name`,
+	"mthds-std/methods/answer_from_documents/bundle.mthds":                                                                      "Inline `@question` is not allowed",
+	"mthds-plugins/wip/bad_bundle.mthds":                                                                                        `pipe "build_scorecard" is not defined`,
 }
 
 // loadReal loads one corpus bundle as its Pipelex command does: alone,
