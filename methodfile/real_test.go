@@ -317,20 +317,12 @@ func TestRealBundlesRunEveryPipe(t *testing.T) {
 			if err := ld.Report.Err(); err != nil {
 				t.Fatal(err)
 			}
-			skipped := map[string]bool{}
-			for _, p := range ld.Report.Warnings() {
-				if p.Code == method.CodeMissingMethod {
-					skipped[method.RefOf("", p.Domain, p.Pipe)] = true
-				}
-			}
-			for _, s := range ld.Signatures() {
-				skipped[s.Ref] = true
-			}
+			cannot := ld.cannotRun()
 			b := ld.Targets[0]
 			n := 0
 			for _, code := range sortedCodes(b.Pipes) {
 				ref := method.RefOf("", b.Domain, code)
-				if skipped[ref] || reachesSkipped(ld.Library, ref, skipped) {
+				if ld.reaches(ref, cannot) {
 					continue
 				}
 				t.Run(code, func(t *testing.T) {
@@ -349,17 +341,6 @@ func TestRealBundlesRunEveryPipe(t *testing.T) {
 	if ran == 0 {
 		t.Fatal("no pipe ran")
 	}
-}
-
-// reachesSkipped reports whether the pipe runs, through its children at
-// any depth (its library subset), a pipe that cannot run.
-func reachesSkipped(lib *method.Library, ref string, skipped map[string]bool) bool {
-	for _, c := range lib.Subset([]string{ref}, nil).Pipes() {
-		if c.Ref != ref && (skipped[c.Ref] || (c.Address == "" && c.Pipe.Type == "")) {
-			return true
-		}
-	}
-	return false
 }
 
 // runReal runs one pipe of a corpus library both ways (runBothWays) with
