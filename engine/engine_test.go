@@ -34,6 +34,7 @@ var pyErrorKind = map[string]errs.Kind{
 	"SecurityError":           errs.Security,
 	"TemplateSyntaxError":     errs.Syntax,
 	"TemplateAssertionError":  errs.Syntax,
+	"SyntaxError":             errs.Render, // Python's compiler refuses the generated code
 	"TemplatesNotFound":       errs.Render,
 	"TemplateNotFoundError":   errs.Render,
 	"UnhashableTypeErrorLike": errs.Type,

@@ -434,14 +434,19 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 		}
 	}
 	if len(ca.Kwargs) > 0 {
-		if ca.DupKwarg != "" {
-			value.Throwf(errs.Render, "got multiple values for keyword argument %s", errs.Quote(ca.DupKwarg))
-		}
 		// the calls in the values push and pop above this call's
 		// keywords, within the room made here: no append reallocates
 		r.growKw(len(ca.Kwargs))
 		for _, kw := range ca.Kwargs {
 			v := r.eval(kw.X, sc)
+			if ca.DupKwarg != "" {
+				// a folded filter or test of constants (syntax.CallArgs.
+				// DupKwarg): as in a dict, the first place, the last value
+				if i := slices.IndexFunc(r.kwStack[mark:], func(x value.KV) bool { return x.Key == kw.Name }); i >= 0 {
+					r.kwStack[mark+i].Val = v
+					continue
+				}
+			}
 			r.kwStack = append(r.kwStack, value.KV{Key: kw.Name, Val: v})
 		}
 		a.Kw = r.kwStack[mark:len(r.kwStack):len(r.kwStack)]
@@ -724,25 +729,33 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		value.Throw(errs.Type, "slices inside a tuple subscript are not supported")
 	}
 	x := r.eval(n.X, sc)
-	idx := func(e syntax.Expr) (int64, bool) {
+	// The bounds are evaluated first and checked when the object takes
+	// them, as Python builds slice(a, b, c) and list.__getitem__ reads
+	// it: an undefined object is its own error, and an undefined bound
+	// is a TypeError like any other non-integer.
+	bound := func(e syntax.Expr) value.Value {
 		if e == nil {
-			return 0, false
+			return value.NoneValue
 		}
-		v := r.eval(e, sc)
+		return r.eval(e, sc)
+	}
+	sv, ev, pv := bound(n.Start), bound(n.Stop), bound(n.Step)
+	if x.Kind() == value.Undefined {
+		value.ThrowUndefined(x)
+	}
+	idx := func(v value.Value) (int64, bool) {
 		switch v.Kind() {
 		case value.None:
 			return 0, false
 		case value.Int, value.Bool:
 			return v.Int(), true
-		case value.Undefined:
-			value.ThrowUndefined(v)
 		}
-		value.Throw(errs.Type, "slice indices must be integers or None")
+		value.Throw(errs.Type, "slice indices must be integers or None or have an __index__ method")
 		return 0, false
 	}
-	start, hasStart := idx(n.Start)
-	stop, hasStop := idx(n.Stop)
-	step, hasStep := idx(n.Step)
+	start, hasStart := idx(sv)
+	stop, hasStop := idx(ev)
+	step, hasStep := idx(pv)
 	r.pos = n.P
 	r.step("slice")
 	if !hasStep {

@@ -165,6 +165,14 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	switch v.Kind() {
 	case value.Undefined:
 		value.ThrowUndefined(v)
+	}
+	if key.IsUndefined() {
+		// Jinja2's getitem: obj[Undefined] fails (no such key, not an
+		// index), getattr with a non-string name fails too, and the
+		// result is an undefined naming the object, not an error.
+		return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element Undefined")
+	}
+	switch v.Kind() {
 	case value.Dict:
 		r.hashKey(key)
 		return r.dictItem(v, key)
@@ -198,9 +206,6 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	}
 	if key.IsString() {
 		return r.Attr(v, key.Str())
-	}
-	if key.IsUndefined() {
-		value.ThrowUndefined(key)
 	}
 	return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element "+errs.Quote(shownValue(key)))
 }

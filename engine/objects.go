@@ -163,14 +163,19 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	}
 	savedCur := r.cur
 	r.cur = m.tmpl
+	// Every parameter is a name of the macro's frame before any default
+	// runs, as in Jinja2: a default sees the parameters bound so far
+	// (arguments and earlier defaults), and a parameter not bound yet,
+	// itself included, is undefined there, never the outer name
+	// (m(x=x) and m(a=b, b=1) give undefined).
 	for i, p := range m.params {
-		if bound[i] {
-			continue
-		}
-		if p.Default != nil {
-			sc.set(p.Name, r.eval(p.Default, sc))
-		} else {
+		if !bound[i] {
 			sc.set(p.Name, value.UndefHint(p.Name, "parameter "+errs.Quote(p.Name)+" was not provided"))
+		}
+	}
+	for i, p := range m.params {
+		if !bound[i] && p.Default != nil {
+			sc.set(p.Name, r.eval(p.Default, sc))
 		}
 	}
 	if info.usesVarargs {

@@ -135,7 +135,9 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 	case *syntax.SetBlock:
 		r.pos = n.P
 		r.step("set block")
-		s := r.captureStmts(n.Body, sc)
+		// The body is a frame of its own in Jinja2 (an inner frame of
+		// the compiler): what it assigns stays in it.
+		s := r.captureStmts(n.Body, newScope(sc, 0))
 		v := r.markupOrString(s)
 		if n.Filter != nil {
 			v = r.applyFilterChain(n.Filter, v, sc)
@@ -184,15 +186,25 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		}
 		r.pos = n.P
 		r.step("filter block")
-		s := r.captureStmts(n.Body, sc)
-		r.printValue(r.applyFilterChain(n.Filter, r.markupOrString(s), sc))
+		s := r.captureStmts(n.Body, newScope(sc, 0)) // its own frame, as a set block's
+		v := r.applyFilterChain(n.Filter, r.markupOrString(s), sc)
+		// Jinja2 yields the filter's result into the output as it is: not
+		// escaped again under autoescape, and anything but a string breaks
+		// the join of the output (TypeError).
+		if v.Kind() != value.String {
+			value.Throwf(errs.Type, "sequence item 0: expected str instance, %s found", v.TypeName())
+		}
+		if !v.IsSafe() {
+			v = value.Safe(v.Str())
+		}
+		r.printValue(v)
 	case *syntax.Autoescape:
 		r.pos = n.P
 		r.step("autoescape")
 		on := r.eval(n.X, sc).Truth()
 		saved := r.autoescape
 		r.autoescape = on
-		r.execStmts(n.Body, sc)
+		r.execStmts(n.Body, newScope(sc, 0)) // its own frame, as a set block's
 		r.autoescape = saved
 	case *syntax.Block:
 		if r.quiet() {

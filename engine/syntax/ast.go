@@ -260,9 +260,11 @@ type CallArgs struct {
 	Kwargs    []Kwarg
 	DynArgs   Expr // *args, nil when absent
 	DynKwargs Expr // **kwargs, nil when absent
-	// DupKwarg is the first keyword given twice ("" when none), found
-	// once at parse time with a set. Jinja2 reports it when the call
-	// runs, so the evaluator raises it then.
+	// DupKwarg is the first keyword given twice ("" when none). The
+	// parser refuses it (Python's compiler does, for the code Jinja2
+	// generates) except in a filter or test of constants, which Jinja2
+	// folds at compile time with the keywords in a dict: the last value
+	// of a keyword wins there, and the evaluator passes it so.
 	DupKwarg string
 	// Fixed holds the arguments, built once at parse time, when every one
 	// is a constant (nil otherwise): a render passes it as it is instead

@@ -223,3 +223,85 @@ func newAssertion(msg string) *errs.Error {
 	e.PyError = "TemplateAssertionError"
 	return e
 }
+
+// checkDupKwargs refuses the first call that gives a keyword twice, in
+// source order. Jinja2 generates a Python call with the keyword twice,
+// which Python's compiler refuses (SyntaxError "keyword argument
+// repeated") once the template has parsed, whether the call would run or
+// not: not a TemplateSyntaxError, so its kind is a render error's. A
+// filter or test whose operand and arguments are all constants is spared:
+// Jinja2's optimizer folds it first (_FilterTestCommon.as_const, its
+// keywords in a dict), so no such call is generated; the evaluator then
+// passes the last value of the keyword. (When Jinja2's fold fails, the
+// call is generated and refused; jinjabox then raises the call's own
+// error when it runs: docs/COMPATIBILITY.md.)
+func (p *parser) checkDupKwargs(body []Stmt) {
+	var visit func(n Node)
+	visit = func(n Node) {
+		var a *CallArgs
+		var operand Expr
+		folds := false
+		switch n := n.(type) {
+		case *Call:
+			a = &n.CallArgs
+		case *Filter:
+			a, operand, folds = &n.CallArgs, n.X, true
+		case *Test:
+			a, operand, folds = &n.CallArgs, n.X, true
+		}
+		if a != nil && a.DupKwarg != "" && !(folds && constCall(operand, a)) {
+			e := errs.New(errs.Render, "keyword argument repeated: "+a.DupKwarg)
+			e.PyError = "SyntaxError"
+			p.setPosOrig(e, n.(Expr).Pos())
+			panic(e)
+		}
+		EachChild(n, visit)
+	}
+	for _, s := range body {
+		visit(s)
+	}
+}
+
+// constCall reports whether a filter or test applies to a constant with
+// constant arguments only (Jinja2 folds such a node at compile time).
+func constCall(operand Expr, a *CallArgs) bool {
+	if operand == nil || !constExpr(operand) || a.DynArgs != nil || a.DynKwargs != nil {
+		return false
+	}
+	for _, x := range a.Args {
+		if !constExpr(x) {
+			return false
+		}
+	}
+	for _, k := range a.Kwargs {
+		if !constExpr(k.X) {
+			return false
+		}
+	}
+	return true
+}
+
+// constExpr reports whether x is a literal: a constant, or a list,
+// tuple or dict literal of literals.
+func constExpr(x Expr) bool {
+	switch n := x.(type) {
+	case *Const:
+		return true
+	case *ListLit:
+		return allConst(n.Items)
+	case *TupleLit:
+		return allConst(n.Items)
+	case *DictLit:
+		return allConst(n.Keys) && allConst(n.Values)
+	}
+	return false
+}
+
+func allConst(l []Expr) bool {
+	for _, x := range l {
+		if !constExpr(x) {
+			return false
+		}
+	}
+	return true
+}

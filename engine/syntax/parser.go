@@ -78,6 +78,9 @@ type parser struct {
 	tokens   int // taken, for pollCancel
 	blocks   map[string]*Block
 	dupBlock *Block // first block whose name was already defined
+	// anyDupKwarg: some call gives a keyword twice (CallArgs.DupKwarg),
+	// which checkDupKwargs reports once the template has parsed.
+	anyDupKwarg bool
 	tagStack []string
 	endStack [][]string
 }
@@ -354,6 +357,9 @@ func (p *parser) parse() *Template {
 	}
 	p.checkTreeDepth(t.Body)
 	p.checkCompile(t.Body)
+	if p.anyDupKwarg {
+		p.checkDupKwargs(t.Body)
+	}
 	t.Nodes = p.nodes
 	return t
 }
@@ -1278,7 +1284,7 @@ func (p *parser) parseCallArgs() CallArgs {
 		}
 	}
 	requireComma := false
-	var seen map[string]bool // keyword names, for DupKwarg
+	var seen map[string]bool // keyword names, for dupKwarg
 	for p.cur.typ != tRParen {
 		if requireComma {
 			p.expect(tComma)
@@ -1303,7 +1309,7 @@ func (p *parser) parseCallArgs() CallArgs {
 				seen = map[string]bool{}
 			}
 			if seen[key] && a.DupKwarg == "" {
-				a.DupKwarg = key
+				a.DupKwarg, p.anyDupKwarg = key, true
 			}
 			seen[key] = true
 			a.Kwargs = append(a.Kwargs, Kwarg{Name: key, X: p.parseExpression(true)})

@@ -160,6 +160,40 @@ CASES = [
     ("kwargs-macro-caller", "{% macro m(a, b=2) %}{{ a }}{{ b }}{{ kwargs }}{{ caller(x=9) }}{% endmacro %}{% call(x) m(a=dict(q=1), b=dict(r=2)|length, z=[1]|map('default', default_value=4)|list) %}[{{ x }}{{ dict(y=x) }}]{% endcall %}", {}),
     ("kwargs-in-filter-args", "{% set s = [none, none]|select('none') %}{{ dict(k=s|list|length, j=[1,2]|selectattr('real', 'equalto', 1)|list) }}", {}),
     ("kwargs-unpacked-after", "{{ dict(a=1, **dict(b=dict(c=2))) }}{{ namespace(x=dict(y=1), **{'z': 3}).z }}", {}),
+    # issue 30's differential fuzz: each cluster's minimal template
+    # a keyword given twice: Python's compiler refuses the generated call
+    # (SyntaxError), even in a branch that never runs
+    ("kwargs-repeated-dead-branch", "{% if false %}{{ f(a=1, a=2) }}{% endif %}x", {}),
+    ("kwargs-repeated-filter", "{{ 'a'|replace(old='a', old='b') }}", {}),
+    ("kwargs-repeated-test", "{{ 4 is divisibleby(num=1, num=2) }}", {}),
+    # set, filter and autoescape blocks are frames of their own
+    ("scope-set-block-body", "{% set b %}{% set x = 1 %}{% endset %}[{{ x }}]", {"x": 5}),
+    ("scope-set-block-reads-outer", "{% set x = 1 %}{% set b %}{% set x = x + 1 %}{{ x }}{% endset %}[{{ x }}|{{ b }}]", {}),
+    ("scope-set-block-macro", "{% set b %}{% macro m() %}M{% endmacro %}{% endset %}[{{ m is defined }}]", {}),
+    ("scope-filter-block-body", "{% filter upper %}{% set y = 2 %}{{ y }}{% endfilter %}[{{ y }}]", {}),
+    ("scope-autoescape-block-body", "{% autoescape false %}{% set z = 3 %}{{ z }}{% endautoescape %}[{{ z }}]", {}),
+    ("scope-filter-block-namespace", "{% set ns = namespace(a=0) %}{% filter upper %}{% set ns.a = 5 %}{% endfilter %}{{ ns.a }}", {}),
+    # macro defaults see the parameters bound so far; an unbound one,
+    # itself included, is undefined there
+    ("macro-default-names-itself", "{% macro m(x=x) %}[{{ x }}]{% endmacro %}{{ m() }}{{ m(2) }}", {"x": 5}),
+    ("macro-default-names-later-param", "{% set b = 7 %}{% macro m(a=b, b=1) %}[{{ a }}]{% endmacro %}{{ m() }}{{ m(b=2) }}", {}),
+    ("macro-default-names-earlier-param", "{% macro m(x, y=x) %}{{ y }}{% endmacro %}{{ m(3) }}", {}),
+    ("macro-default-names-outer", "{% set x = 9 %}{% macro m(y=x) %}{{ y }}{% endmacro %}{{ m() }}", {}),
+    ("macro-default-of-itself-fails", "{% macro m(x=x+1) %}[{{ x }}]{% endmacro %}{{ m() }}", {"x": 5}),
+    # a filter block's result goes out as it is: unescaped, and only a string
+    ("filter-block-not-string", "{% filter length %}abc{% endfilter %}", {}),
+    ("filter-block-list", "{% filter list %}ab{% endfilter %}", {}),
+    ("filter-block-in-set", "{% set s %}{% filter length %}ab{% endfilter %}{% endset %}{{ s }}", {}),
+    ("filter-block-autoescape-once", "{% filter title %}{{ x }}{% endfilter %}|a{% filter first %}{{ x }}{% endfilter %}", {"x": "<a&b>"}, {"autoescape": True}),
+    # an undefined operand where Python raises a TypeError, or none
+    ("undefined-in-string", "{{ missing in 'abc' }}", {}),
+    ("undefined-attr-in-string", "{{ x.y in 'abc' }}", {"x": {}}),
+    ("undefined-percent-d", "{{ '%d' % missing }}", {}),
+    ("undefined-percent-f", "{{ '%f' % missing }}", {}),
+    ("undefined-percent-x", "{{ '%x' % missing }}", {}),
+    ("undefined-slice-bound", "{{ [1,2][missing:] }}", {}),
+    ("undefined-slice-of-undefined", "{{ missing[missing:] }}", {}),
+    ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 
 TEMPLATES = {

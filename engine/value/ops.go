@@ -438,9 +438,8 @@ func Contains(c Ctx, hay, needle Value) bool {
 	switch hay.k {
 	case String:
 		if needle.k != String {
-			if needle.k == Undefined {
-				ThrowUndefined(needle)
-			}
+			// str.__contains__ refuses an Undefined as any non-string:
+			// a TypeError, not an UndefinedError (nothing of it is called)
 			Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
 		}
 		c.Charge(int64(len(hay.s)), "substring search")

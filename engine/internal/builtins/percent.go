@@ -287,6 +287,8 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		switch v.Kind() {
 		case value.Int, value.Bool, value.Float:
 			x = v.Float()
+		case value.Undefined:
+			value.ThrowUndefined(v) // float(v): Undefined's __float__ raises
 		default:
 			typeError("must be real number, not " + v.TypeName())
 		}
@@ -334,6 +336,9 @@ func percentInt(c value.Ctx, conv byte, v value.Value) int64 {
 	}
 	if conv == 'o' || conv == 'x' || conv == 'X' {
 		typeError("%" + string(conv) + " format: an integer is required, not " + v.TypeName())
+	}
+	if v.Kind() == value.Undefined {
+		value.ThrowUndefined(v) // %d calls int(v): Undefined's __int__ raises
 	}
 	typeError("%" + string(conv) + " format: a real number is required, not " + v.TypeName())
 	return 0
