@@ -81,8 +81,8 @@ type parser struct {
 	// anyDupKwarg: some call gives a keyword twice (CallArgs.DupKwarg),
 	// which checkDupKwargs reports once the template has parsed.
 	anyDupKwarg bool
-	tagStack []string
-	endStack [][]string
+	tagStack    []string
+	endStack    [][]string
 }
 
 func newParser(name, src string, opts Options, m *budget.Meter) *parser {
