@@ -34,7 +34,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate costsearch lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate costsearch difffuzz lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -119,6 +119,19 @@ COSTSEARCH_MAX ?= 10000000
 costsearch:
 	$(GO) test -count=1 -run '^TestCostSearch$$' -timeout 600m -v ./engine -costsearch \
 		-costsearch.run '$(COSTSEARCH)' -costsearch.max $(COSTSEARCH_MAX) -costsearch.table $(CURDIR)/costsearch.md | tee costsearch.out
+
+# The differential fuzz against real Jinja2 (testsuite/difffuzz, the
+# module's copy of ../shared/difffuzz with the documented:<row> labels of
+# docs/COMPATIBILITY.md): N templates from SEED (default: the time), the
+# agreement table and the unexplained clusters; files in DIFFFUZZ_OUT.
+# Needs /usr/bin/python3 with python3-jinja2 3.1.2. go test runs a slice
+# of it (testsuite.TestDiffFuzzSlice).
+N ?= 20000
+SEED ?= $(shell date +%s)
+DIFFFUZZ_OUT ?= $(CURDIR)/difffuzz.out
+difffuzz: build
+	@echo "difffuzz: N=$(N) SEED=$(SEED)"
+	JINJABOX=$(BIN)/jinjabox testsuite/difffuzz/run.sh $(N) $(SEED) $(DIFFFUZZ_OUT)
 
 calibrate:
 	$(GO) test -count=1 -run '^TestCalibrate$$' -timeout 60m -v ./engine -calibrate \
@@ -206,4 +219,4 @@ record-histories: devserver
 		$(GO) test -count=1 -run '^TestRecordHistories$$' -v ./integration
 
 clean:
-	rm -rf $(BIN) bench.out bench-nometer.out bench-metered.out bench-instructions.md bench-temporal.out calibrate.out calibrate.md costsearch.out costsearch.md
+	rm -rf $(BIN) bench.out bench-nometer.out bench-metered.out bench-instructions.md bench-temporal.out calibrate.out calibrate.md costsearch.out costsearch.md difffuzz.out

@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""Label every disagreement of a fuzz run.
+
+    classify.py DIFFS+POLICY+RERUNS.jsonl UNEXPLAINED.jsonl [LABELS.json]
+
+Input: compare.py's DIFFS.jsonl after three more oracle.py passes
+(`--policy`, `--seed 1 --key rerun1`, `--seed 2 --key rerun2`). Each
+disagreement gets one label, in this order:
+
+  policy:<rule>     jinjabox gives what the project's policy model gives
+                    (policy_oracle.py beside it: rules P1-P12, the
+                    documented departures from Jinja2) and the model names
+                    the rule; same matching rule
+  nondeterministic  both rendered, and Jinja2's own output changes with
+                    Python's random seed (the random filter, lipsum):
+                    jinjabox documents a seeded generator, so no engine can
+                    match it. (An output that changes between runs of a
+                    template without random or lipsum holds an object
+                    address a filter transformed: labelled repr.)
+  repr              both rendered, and the texts differ only inside Python
+                    object reprs (<built-in method ... at 0x...>, <generator
+                    object ...>, <reversed object ...>), outputs the
+                    conformance oracle drops as non-portable
+  documented:<row>  a difference jinjabox keeps on purpose, the row of
+                    docs/COMPATIBILITY.md that says why (DOCUMENTED below;
+                    this module's copy adds it)
+  unexplained       everything else: written to UNEXPLAINED.jsonl with a
+                    coarse signature for triage
+"""
+import collections
+import json
+import re
+import sys
+
+# A Python object repr that carries an address or names a Python-only object (what the
+# conformance oracle drops as "python-repr-in-output"), raw or HTML-escaped.
+REPRS = re.compile(
+    r"(?:<|&lt;)(?:built-in |function |generator |bound method |class |module |method |jinja2\.|markupsafe\."
+    r"|[A-Za-z_.]+ object|list_reverseiterator|reversed |range_iterator|dict_[a-z]+iterator|itertools\.)"
+    r"[^<>&]*?(?:>|&gt;)"
+)
+ADDR = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def nk(k):
+    return "type/render" if k in ("type", "render") else k
+
+
+def same(a, b):
+    if a is None or b is None:
+        return False
+    if "output" in a:
+        return "output" in b and a["output"] == b["output"]
+    return "error" in b and nk(a["error"]) == nk(b["error"])
+
+
+def norm_msg(m):
+    m = m or ""
+    m = re.sub(r"\d+", "N", m)
+    m = re.sub(r"'[^']*'", "'Q'", m)
+    m = re.sub(r'"[^"]*"', '"Q"', m)
+    return m[:70]
+
+
+def signature(d):
+    e, g = d["expect"], d["jinjabox"]
+    js = ("out" if "output" in e else "%s:%s" % (e["python_error"], norm_msg(e.get("message"))))
+    bs = ("out" if "output" in g else "%s:%s" % (g.get("error"), norm_msg(g.get("message"))))
+    return "%s | J %s | B %s" % (d["category"], js, bs)
+
+
+def _noaddr(r):
+    if r is None:
+        return None
+    r = {k: v for k, v in r.items() if k in ("output", "error")}
+    if "output" in r:
+        r["output"] = ADDR.sub("", r["output"])
+    return r
+
+
+# Differences jinjabox keeps on purpose, each a row of docs/COMPATIBILITY.md
+# (module copy: the shared classifier knows the policy rules only). A rule
+# matches what the row describes and nothing wider; testsuite's
+# TestDiffFuzzLabelsNameRows holds every label to an existing row.
+DOCUMENTED = [
+    # C2: no complex numbers; Jinja2 computes (-8) ** 0.5 as one
+    ("C2", lambda d: "complex result of power is not supported" in (d["jinjabox"].get("message") or "")),
+    # C9: Jinja2 folds a constant float expression to inf or nan and then
+    # generates code naming `inf`/`nan`, a NameError; jinjabox computes it
+    ("C9", lambda d: d["expect"].get("python_error") == "NameError"
+     and re.search(r"name '(inf|nan)' is not defined", d["expect"].get("message") or "") is not None),
+    # C10: a keyword repeated in a filter or test of constants whose fold
+    # fails: Jinja2's compiler refuses the call, jinjabox raises the call's
+    # own error when it runs
+    ("C10", lambda d: "keyword argument repeated" in (d["expect"].get("message") or "")
+     and "error" in d["jinjabox"] and "keyword argument repeated" not in (d["jinjabox"].get("message") or "")),
+    # C11: Jinja2 folds a negative constant base and emits `-2 ** n`, which
+    # Python reads as -(2 ** n); jinjabox computes (-2) ** n
+    ("C11", lambda d: d["category"] == "diff_output" and "**" in d["template"]
+     and re.search(r"\(\s*-\s*\d", d["template"]) is not None and _sign_flip(d)),
+]
+
+
+def _sign_flip(d):
+    """Both outputs are the same but for the sign of some numbers."""
+    a, b = d["expect"].get("output"), d["jinjabox"].get("output")
+    if a is None or b is None:
+        return False
+    strip = lambda s: re.sub(r"-(?=\d)", "", s)
+    return a != b and strip(a) == strip(b)
+
+
+def documented(d):
+    for row, rule in DOCUMENTED:
+        if rule(d):
+            return "documented:%s" % row
+    return None
+
+
+def label(d):
+    doc = documented(d)
+    if doc:
+        return doc
+    p = d.get("policy")
+    if p is not None and same(p, d["jinjabox"]) and p.get("rule"):
+        # the policy model refused this case under a named rule (P1-P12) and jinjabox did the same.
+        # (A policy result without a rule is not counted: the model's intercepted operators also
+        # switch off Jinja2's constant folding, which changes some results for reasons of its own.)
+        return "policy:%s" % p["rule"]
+    e, g = d["expect"], d["jinjabox"]
+    r1, r2, e0 = _noaddr(d.get("rerun1")), _noaddr(d.get("rerun2")), _noaddr(e)
+    varies = (r1 is None) != (r2 is None) or (r1 is not None and (r1 != r2 or r1 != e0))
+    if varies and "output" in e and "output" in g:
+        if re.search(r"random|lipsum", d["template"]):
+            return "nondeterministic"
+        # no random draw: what changes between runs is an object address that a filter
+        # transformed (upper-cased, wrapped, reversed, urlencoded) past _noaddr
+        return "repr"
+    if "output" in e and "output" in g and e.get("repr"):
+        if REPRS.sub("R", e["output"]) == REPRS.sub("R", g["output"]):
+            return "repr"
+    return "unexplained"
+
+
+def main():
+    src, unexplained_path = sys.argv[1:3]
+    labels_path = sys.argv[3] if len(sys.argv) > 3 else None
+    counts = collections.Counter()
+    by_cat = collections.defaultdict(collections.Counter)
+    sigs = collections.Counter()
+    labels = {}
+    with open(src, encoding="utf-8") as f, open(unexplained_path, "w", encoding="utf-8") as out:
+        for line in f:
+            d = json.loads(line)
+            lab = label(d)
+            labels[d["id"]] = lab
+            counts[lab.split(":")[0]] += 1
+            by_cat[lab][d["category"]] += 1
+            if lab == "unexplained":
+                d["signature"] = signature(d)
+                sigs[d["signature"]] += 1
+                out.write(json.dumps(d, ensure_ascii=False) + "\n")
+    total = sum(counts.values())
+    print("disagreements %d:" % total)
+    for k, v in counts.most_common():
+        print("  %-18s %6d" % (k, v))
+    print("by label and category:")
+    for lab, cc in sorted(by_cat.items(), key=lambda kv: -sum(kv[1].values())):
+        print("  %-28s %s" % (lab, dict(cc)))
+    print("top unexplained signatures:")
+    for s, v in sigs.most_common(40):
+        print("  %5d  %s" % (v, s))
+    if labels_path:
+        with open(labels_path, "w") as f:
+            json.dump({"counts": dict(counts), "by_label": {k: dict(v) for k, v in by_cat.items()},
+                       "signatures": dict(sigs.most_common()), "labels": labels}, f, indent=0)
+
+
+if __name__ == "__main__":
+    main()
