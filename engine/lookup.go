@@ -177,6 +177,10 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		r.hashKey(key)
 		return r.dictItem(v, key)
 	case value.List, value.Tuple:
+		if value.IsDictView(v) {
+			// a dict view takes no subscript: getitem's undefined
+			return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" is not subscriptable")
+		}
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
 			items := v.Items()
 			i := key.Int()

@@ -193,6 +193,17 @@ CASES = [
     ("undefined-percent-x", "{{ '%x' % missing }}", {}),
     ("undefined-slice-bound", "{{ [1,2][missing:] }}", {}),
     ("undefined-slice-of-undefined", "{{ missing[missing:] }}", {}),
+    # range() and dict views are no lists: + and * refuse them, == tells
+    # them apart, dict views take no subscript, a range's slice is a range
+    ("view-range-plus-list", "{{ [1] + range(2) }}", {}),
+    ("view-range-plus-range", "{{ range(3) + range(2) }}", {}),
+    ("view-keys-plus-list", "{{ {'a': 1}.keys() + ['b'] }}", {}),
+    ("view-range-times", "{{ range(2) * 2 }}", {}),
+    ("view-values-slice", "{{ {}.values()[:1] }}", {}),
+    ("view-items-index", "[{{ {'a': 1}.items()[0] }}]", {}),
+    ("view-range-slices", "{{ range(5)[1:3] }}|{{ range(0, 10, 2)[::-1] }}|{{ range(5)[10:] }}|{{ range(5)[::2] }}|{{ range(5)[2] }}", {}),
+    ("view-equality", "{{ range(3) == [0, 1, 2] }}{{ range(3) == range(0, 3) }}{{ {'a': 1, 'b': 2}.keys() == {'b': 2, 'a': 1}.keys() }}{{ {'a': 1}.values() == {'a': 1}.values() }}{{ {'a': 1}.items() == {'a': 1}.items() }}", {}),
+    ("view-as-list", "{{ range(3)|list + [1] }}{{ range(3)|reverse|list }}{{ range(3)|sum }}{{ 2 in range(3) }}{{ {'a': 1}.keys()|list + ['b'] }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 

@@ -82,6 +82,14 @@ func Add(c Ctx, a, b Value) Value {
 		return FromString(a.s + b.s)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
+		if va, vb := ViewOf(a), ViewOf(b); va != "" || vb != "" {
+			// a range or a dict view is no list: Python's list.__add__
+			// refuses it, and the view has no __add__
+			if va == "" {
+				Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
+			}
+			typeErr("+", a, b)
+		}
 		ai, bi := a.Items(), b.Items()
 		c.Charge(2*int64(len(ai)+len(bi))*(budget.Slot+budget.Elem), "sequence concatenation")
 		out := make([]Value, 0, len(ai)+len(bi))
@@ -125,6 +133,9 @@ func Mul(c Ctx, a, b Value) Value {
 	}
 	if a.IsNumber() && b.IsNumber() {
 		return FromFloat(a.Float() * b.Float())
+	}
+	if ViewOf(a) != "" || ViewOf(b) != "" {
+		typeErr("*", a, b) // neither a range nor a dict view repeats
 	}
 	if isIntLike(a) && (b.k == String || b.k == List || b.k == Tuple) {
 		a, b = b, a
@@ -350,9 +361,19 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 		if b.k != a.k {
 			return false
 		}
+		va := ViewOf(a)
+		if va != ViewOf(b) {
+			return false // a range or a view equals none of another type
+		}
 		ai, bi := a.Items(), b.Items()
 		if len(ai) != len(bi) {
 			return false
+		}
+		switch va {
+		case "dict_values":
+			return a.ref == b.ref // values views compare by identity
+		case "dict_keys", "dict_items":
+			return setEqual(c, m, ai, bi) // set-like views compare as sets
 		}
 		for i := range ai {
 			if !Spent(m, budget.Elem) {
@@ -385,6 +406,28 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	return a.k == b.k && a.ref == b.ref
 }
 
+// setEqual reports whether two lists of one length hold the same
+// elements in any order (keys and items views are sets: their elements
+// are distinct), a charged comparison each pair tried.
+func setEqual(c Ctx, m *budget.Meter, a, b []Value) bool {
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if !Spent(m, budget.Elem) {
+				c.Charge(budget.Elem, "view comparison")
+			}
+			if EqualFrom(c, m, x, y) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 // Compare orders a and b for <, <=, >, >= (Python rules); op names the
 // operator for the type error.
 func Compare(c Ctx, a, b Value, op string) int { return CompareFrom(c, nil, a, b, op) }
@@ -406,6 +449,14 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		return strings.Compare(a.s, b.s)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
+		if va, vb := ViewOf(a), ViewOf(b); va != "" || vb != "" {
+			// a range or a dict view is no list: Python's list.__add__
+			// refuses it, and the view has no __add__
+			if va == "" {
+				Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
+			}
+			typeErr("+", a, b)
+		}
 		ai, bi := a.Items(), b.Items()
 		for i := 0; i < len(ai) && i < len(bi); i++ {
 			if !Spent(m, budget.Elem) {

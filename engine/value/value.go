@@ -371,8 +371,45 @@ func (v Value) TypeName() string {
 		if v.safe {
 			return "Markup"
 		}
+	case List:
+		if vw := ViewOf(v); vw != "" {
+			return vw
+		}
 	}
 	return v.k.String()
+}
+
+// ViewOf is the Python type a list stands for (range, dict_keys,
+// dict_values, dict_items), "" for a plain list or any other value. The
+// list is what the view holds; the operations Python's view refuses or
+// does otherwise (+, *, ==, subscripts, slices) check it.
+func ViewOf(v Value) string {
+	if v.k != List {
+		return ""
+	}
+	if d, ok := v.ref.(*ListData); ok {
+		return d.View()
+	}
+	return ""
+}
+
+// ViewArgs is what a view prints between its parentheses when set
+// (range(0, 3)), else "".
+func ViewArgs(v Value) string {
+	if d, ok := v.ref.(*ListData); ok && v.k == List && d.meta != nil {
+		return d.meta.viewArgs
+	}
+	return ""
+}
+
+// IsDictView reports whether v stands for dict_keys, dict_values or
+// dict_items, which take no subscript.
+func IsDictView(v Value) bool {
+	switch ViewOf(v) {
+	case "dict_keys", "dict_values", "dict_items":
+		return true
+	}
+	return false
 }
 
 // Truth is Python's truthiness.
