@@ -169,17 +169,44 @@ func (a *Activities) ValidateMethod(ctx context.Context, lib json.RawMessage) er
 		failure.ErrTypeInvalidMethod, nil, problems)
 }
 
+// ModelCall is CompleteText's input: the request, and the attempts the
+// workflow gives the call's failures other than rate limits. The request
+// is embedded, so a ModelCall encodes as the request with one field
+// more, and a request encoded alone (a history from before the field) is
+// a ModelCall with no budget of its own.
+type ModelCall struct {
+	method.CompletionRequest
+	// Attempts bounds the attempts of failures other than rate limits;
+	// rate limits have RateLimitAttempts besides (rateLimitBudget). 0: no
+	// bound of the activity's, only the retry policy's.
+	Attempts int32 `json:"attempts,omitempty"`
+}
+
 // CompleteText runs one model call through the provider, heartbeating
 // while it waits, with the call's idempotency key in the context
 // (ActivityIdempotencyKey: the same on every attempt; OpenAIProvider
-// sends it as the Idempotency-Key header). Provider errors pass through:
-// plain errors are retried by Temporal, a non-retryable application
-// error (ProviderError) is not.
-func (a *Activities) CompleteText(ctx context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
+// sends it as the Idempotency-Key header), in a model call span that
+// records the tokens it cost. Provider errors pass through, typed for
+// Temporal: plain errors are retried, a non-retryable application error
+// (ProviderError, ProviderTruncated, ProviderRefused) is not, and a
+// ProviderRateLimited is retried after the delay it names on an attempt
+// budget of its own (rateLimitBudget).
+func (a *Activities) CompleteText(ctx context.Context, call ModelCall) (method.CompletionResponse, error) {
 	if key := ActivityIdempotencyKey(ctx); key != "" {
 		ctx = WithIdempotencyKey(ctx, key)
 	}
-	return heartbeating(ctx, func() (method.CompletionResponse, error) {
-		return a.provider().CompleteText(ctx, req)
+	req := call.CompletionRequest
+	prior := priorProgress(ctx)
+	var resp method.CompletionResponse
+	err := a.modelSpan(ctx, req, func() (*method.Usage, error) {
+		var err error
+		resp, err = heartbeatingWith(ctx, prior, func() (method.CompletionResponse, error) {
+			return a.provider().CompleteText(ctx, req)
+		})
+		if err != nil {
+			err = rateLimitBudget(ctx, call.Attempts, prior, err)
+		}
+		return resp.Usage, err
 	})
+	return resp, err
 }

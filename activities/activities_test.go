@@ -6,8 +6,10 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"strings"
 	"testing"
 
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	temporaltest "go.temporal.io/sdk/testsuite"
@@ -112,7 +114,7 @@ func TestCompleteTextLocal(t *testing.T) {
 	a := &activities.Activities{}
 	req := method.CompletionRequest{Kind: method.RequestLLM, Pipe: "p", Prompt: "hi", Output: "Card",
 		Fields: []method.Field{{Name: "zeta", Type: "text"}, {Name: "alpha", Type: "integer"}}}
-	v, err := activityEnv(a).ExecuteActivity(a.CompleteText, req)
+	v, err := activityEnv(a).ExecuteActivity(a.CompleteText, activities.ModelCall{CompletionRequest: req, Attempts: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +127,25 @@ func TestCompleteTextLocal(t *testing.T) {
 	wb, _ := json.Marshal(want)
 	if string(gb) != string(wb) {
 		t.Fatalf("got %s want %s", gb, wb)
+	}
+}
+
+// A bare request's payload, as histories from before ModelCall hold,
+// decodes as a ModelCall of that request with no budget, and a
+// ModelCall's payload is the request's with one field more.
+func TestModelCallPayload(t *testing.T) {
+	req := method.CompletionRequest{Kind: method.RequestLLM, Pipe: "p", Prompt: "hi", RequestExt: method.RequestExt{Model: "m"}}
+	dc := converter.GetDefaultDataConverter()
+	p, err := dc.ToPayload(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mc activities.ModelCall
+	if err := dc.FromPayload(p, &mc); err != nil || mc.Attempts != 0 || mc.Prompt != "hi" || mc.Model != "m" {
+		t.Fatalf("%+v, %v", mc, err)
+	}
+	q, _ := dc.ToPayload(activities.ModelCall{CompletionRequest: req, Attempts: 5})
+	if want := strings.TrimSuffix(string(p.Data), "}") + `,"attempts":5}`; string(q.Data) != want {
+		t.Fatalf("payload %s, want %s", q.Data, want)
 	}
 }

@@ -65,6 +65,15 @@ const minHeartbeatEvery = 50 * time.Millisecond
 // also deliver the workflow's cancellation to ctx, which f must honour.
 // Outside an activity, or without a heartbeat timeout, f just runs.
 func heartbeating[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	return heartbeatingWith(ctx, nil, f)
+}
+
+// heartbeatingWith is heartbeating with details in every heartbeat (nil:
+// none). The server keeps an attempt's last heartbeat details for the
+// next attempt, so an attempt that records progress must heartbeat it
+// throughout: a heartbeat without it would erase what earlier attempts
+// left.
+func heartbeatingWith[T any](ctx context.Context, details any, f func() (T, error)) (T, error) {
 	if !activity.IsActivity(ctx) {
 		return f()
 	}
@@ -86,7 +95,11 @@ func heartbeating[T any](ctx context.Context, f func() (T, error)) (T, error) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				activity.RecordHeartbeat(ctx)
+				if details == nil {
+					activity.RecordHeartbeat(ctx)
+				} else {
+					activity.RecordHeartbeat(ctx, details)
+				}
 			}
 		}
 	}()

@@ -7,6 +7,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/method"
@@ -86,4 +88,48 @@ func (r SpanRecorder) RecordRenderUnder(parent trace.SpanContext, e method.Rende
 		trace.WithAttributes(attribute.String("jinjabox.pipe", e.Pipe), attribute.String("jinjabox.field", e.Field)))
 	setRenderAttrs(s, "workflow", e.Category, e.TemplateBytes, e.Units, e.OutputBytes, e.Err)
 	s.End()
+}
+
+// SpanModelCall is the name of model call spans (one per attempt of a
+// CompleteText activity).
+const SpanModelCall = "jinjabox.model_call"
+
+// Model call span attributes: the pipe, the request kind, the model the
+// pipe names (empty: the provider's default), the attempt, the outcome
+// ("ok" or the failure's application error type, "error" for a plain
+// one) and the tokens the provider reports.
+const (
+	AttrPipe             = "jinjabox.pipe"
+	AttrKind             = "jinjabox.kind"
+	AttrModel            = "jinjabox.model"
+	AttrAttempt          = "jinjabox.attempt"
+	AttrPromptTokens     = "jinjabox.prompt_tokens"
+	AttrCompletionTokens = "jinjabox.completion_tokens"
+	AttrTotalTokens      = "jinjabox.total_tokens"
+)
+
+// modelSpan runs one model call attempt inside a model call span.
+func (a *Activities) modelSpan(ctx context.Context, req method.CompletionRequest, f func() (*method.Usage, error)) error {
+	_, s := a.tracer().Start(ctx, SpanModelCall, trace.WithAttributes(
+		attribute.String(AttrPipe, req.Pipe), attribute.String(AttrKind, req.Kind), attribute.String(AttrModel, req.Model)))
+	defer s.End()
+	if activity.IsActivity(ctx) {
+		s.SetAttributes(attribute.Int(AttrAttempt, int(activity.GetInfo(ctx).Attempt)))
+	}
+	u, err := f()
+	if u != nil {
+		s.SetAttributes(attribute.Int64(AttrPromptTokens, u.PromptTokens), attribute.Int64(AttrCompletionTokens, u.CompletionTokens),
+			attribute.Int64(AttrTotalTokens, u.TotalTokens))
+	}
+	out := "ok"
+	if err != nil {
+		out = "error"
+		var ae *temporal.ApplicationError
+		if errors.As(err, &ae) && ae.Type() != "" {
+			out = ae.Type()
+		}
+		s.SetStatus(codes.Error, out)
+	}
+	s.SetAttributes(attribute.String(AttrOutcome, out))
+	return err
 }

@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/jinjabox/jinjabox/activities"
+	"github.com/jinjabox/jinjabox/method"
 )
 
 func recorder() (*tracetest.SpanRecorder, *sdktrace.TracerProvider) {
@@ -53,5 +54,30 @@ func TestActivityRenderSpan(t *testing.T) {
 	}
 	if bad[activities.AttrOutcome].AsString() != "security" {
 		t.Errorf("failed span %v", bad)
+	}
+}
+
+// A model call records one span with the tokens the provider reports.
+func TestModelCallSpan(t *testing.T) {
+	sr, tp := recorder()
+	f := newFakeOpenAI(t, reply(200, chatAnswer("ok", "stop", "")))
+	a := &activities.Activities{Tracer: tp.Tracer("test"), Provider: &activities.OpenAIProvider{BaseURL: f.URL, Model: "m"}}
+	env := activityEnv(a)
+	if _, err := env.ExecuteActivity(a.CompleteText, activities.ModelCall{CompletionRequest: method.CompletionRequest{Kind: method.RequestLLM, Pipe: "d.ask", Prompt: "hi"}}); err != nil {
+		t.Fatal(err)
+	}
+	var spans []sdktrace.ReadOnlySpan
+	for _, s := range sr.Ended() {
+		if s.Name() == activities.SpanModelCall {
+			spans = append(spans, s)
+		}
+	}
+	if len(spans) != 1 {
+		t.Fatalf("%d model call spans, want 1", len(spans))
+	}
+	at := attrs(spans[0])
+	if at[activities.AttrPipe].AsString() != "d.ask" || at[activities.AttrKind].AsString() != "llm" || at[activities.AttrOutcome].AsString() != "ok" ||
+		at[activities.AttrPromptTokens].AsInt64() != 11 || at[activities.AttrCompletionTokens].AsInt64() != 7 || at[activities.AttrTotalTokens].AsInt64() != 18 {
+		t.Errorf("span %v", at)
 	}
 }

@@ -28,6 +28,21 @@ const (
 	// ErrTypeProvider is a model call the provider refused for good
 	// (a 4xx other than 408/429); transient failures stay retryable.
 	ErrTypeProvider = "ProviderError"
+	// ErrTypeRateLimited is a model call the provider rate-limited (HTTP
+	// 429). It is retryable, after the delay the provider asked for
+	// (Retry-After), on an attempt budget of its own
+	// (activities.RateLimitAttempts) so that a rate limit does not spend
+	// the attempts meant for failures; once that budget is spent it is
+	// final.
+	ErrTypeRateLimited = "ProviderRateLimited"
+	// ErrTypeTruncated is a model answer cut off at the token limit
+	// (finish_reason "length"): final, since the same request stops at
+	// the same limit, and an answer half written is not one.
+	ErrTypeTruncated = "ProviderTruncated"
+	// ErrTypeRefused is a model that refused to answer (a refusal
+	// message, finish_reason "content_filter", or an images API content
+	// policy rejection): final.
+	ErrTypeRefused = "ProviderRefused"
 	// ErrTypeLimit is a method whose data does not fit Temporal: a
 	// payload, a history or an ID over the bound jinjabox keeps below the
 	// server's limit (limit.go). It is not TemplateBudgetError: the engine

@@ -22,6 +22,12 @@ func kindOf(typ string) string {
 	switch typ {
 	case ErrTypeProvider:
 		return "provider"
+	case ErrTypeRateLimited:
+		return "rate_limited"
+	case ErrTypeTruncated:
+		return "truncated"
+	case ErrTypeRefused:
+		return "refused"
 	case ErrTypeInvalidMethod:
 		return "invalid_method"
 	}
@@ -31,7 +37,7 @@ func kindOf(typ string) string {
 // jinjaboxTypes are the application error types jinjabox raises.
 var jinjaboxTypes = []string{ErrTypeSyntax, ErrTypeSecurity, ErrTypeBudget, ErrTypeUndefined, ErrTypeRender,
 	ErrTypeInvalidMethod, ErrTypeProvider, ErrTypeLimit, ErrTypeTimeout, ErrTypeCanceled, ErrTypeTerminated,
-	ErrTypeMissingMethod, ErrTypeMissingFunction}
+	ErrTypeMissingMethod, ErrTypeMissingFunction, ErrTypeRateLimited, ErrTypeTruncated, ErrTypeRefused}
 
 // IsJinjaboxType reports whether an application error type is one of
 // jinjabox's.

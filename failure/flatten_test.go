@@ -60,3 +60,16 @@ func TestFlatten(t *testing.T) {
 		t.Fatal("nil flattens to an error")
 	}
 }
+
+// A model call's typed failures (rate-limited for good, truncated,
+// refused) keep their type and a kind of their own through Flatten, as
+// jinjabox's types.
+func TestFlattenModelCallTypes(t *testing.T) {
+	for typ, kind := range map[string]string{ErrTypeRateLimited: "rate_limited", ErrTypeTruncated: "truncated", ErrTypeRefused: "refused"} {
+		err := temporal.NewNonRetryableApplicationError("provider: no", typ, nil)
+		ae, d := flat(t, Flatten(method.Fail("ask", "provider", err), "ask"))
+		if ae.Type() != typ || d.Kind != kind || d.Pipe != "ask" || !IsJinjaboxType(typ) {
+			t.Errorf("%s: %s %+v", typ, ae.Type(), d)
+		}
+	}
+}

@@ -104,6 +104,7 @@ func (p *recProvider) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c, _ := json.Marshal("A:" + rr.prompt)
+	w.Header().Set("Content-Type", "application/json") // the SDK reads JSON answers only
 	_, _ = io.WriteString(w, `{"choices":[{"message":{"role":"assistant","content":`+string(c)+`}}]}`)
 }
 

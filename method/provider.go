@@ -55,6 +55,17 @@ type CompletionResponse struct {
 	Object any `json:"object,omitempty"`
 	// ImageURL is a generated image.
 	ImageURL string `json:"image_url,omitempty"`
+	// Usage is the tokens the call cost, when the provider reports them
+	// (nil: not reported, as by the local provider, whose answers keep
+	// their encoding).
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Usage is the token usage of one model call as the provider counts it.
+type Usage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TotalTokens      int64 `json:"total_tokens"`
 }
 
 // UnmarshalJSON decodes an answer keeping the structured object's key
@@ -64,11 +75,12 @@ func (r *CompletionResponse) UnmarshalJSON(b []byte) error {
 		Text     string          `json:"text"`
 		Object   json.RawMessage `json:"object"`
 		ImageURL string          `json:"image_url"`
+		Usage    *Usage          `json:"usage"`
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*r = CompletionResponse{Text: w.Text, ImageURL: w.ImageURL}
+	*r = CompletionResponse{Text: w.Text, ImageURL: w.ImageURL, Usage: w.Usage}
 	if len(w.Object) > 0 && string(w.Object) != "null" {
 		o, err := value.DecodeJSON(w.Object)
 		if err != nil {

@@ -3,7 +3,11 @@ package workflows_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -197,4 +201,151 @@ func providerError(err error) *temporal.ApplicationError {
 		}
 	}
 	return nil
+}
+
+// errorOfType is the application error of type typ in err's chain (nil:
+// none).
+func errorOfType(err error, typ string) *temporal.ApplicationError {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if ae, ok := e.(*temporal.ApplicationError); ok && ae.Type() == typ {
+			return ae
+		}
+	}
+	return nil
+}
+
+// rateLimited is a provider's 429 asking to come back after d.
+func rateLimited(d time.Duration) error {
+	return temporal.NewApplicationErrorWithOptions("HTTP 429", failure.ErrTypeRateLimited, temporal.ApplicationErrorOptions{NextRetryDelay: d})
+}
+
+// Rate limits have an attempt budget of their own and are retried after
+// the delay the provider asks for: seven 429s (more than the five
+// attempts of other failures) are waited out, 7 s each, and the call
+// succeeds on its eighth attempt.
+func TestRateLimitsHaveTheirOwnBudget(t *testing.T) {
+	p := &scriptedProvider{fail: func(c providerCall) error {
+		if strings.HasPrefix(c.prompt, "Question") && c.attempt <= 7 {
+			return rateLimited(7 * time.Second)
+		}
+		return nil
+	}}
+	env := providerEnv(t, p)
+	start := env.Now()
+	runTwoCalls(env, workflows.RunOptions{})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.calls) != 9 {
+		t.Fatalf("%d provider calls, want 9 (8 attempts, then 1)", len(p.calls))
+	}
+	if waited := env.Now().Sub(start); waited < 49*time.Second || waited > 2*time.Minute {
+		t.Fatalf("the run took %v, want 7 Retry-After delays of 7 s (49 s)", waited)
+	}
+}
+
+// A call rate-limited on every one of its RateLimitAttempts attempts
+// fails for good with ProviderRateLimited; failures of other kinds
+// still fail a call after MaxAttempts of them, rate limits in between
+// not counted.
+func TestRateLimitBudgetSpent(t *testing.T) {
+	t.Run("rate limits", func(t *testing.T) {
+		p := &scriptedProvider{fail: func(providerCall) error { return rateLimited(time.Second) }}
+		env := providerEnv(t, p)
+		runTwoCalls(env, workflows.RunOptions{})
+		err := env.GetWorkflowError()
+		if ae := errorOfType(err, failure.ErrTypeRateLimited); ae == nil || !ae.NonRetryable() {
+			t.Fatalf("want a final ProviderRateLimited, got %v", err)
+		}
+		if len(p.calls) != activities.RateLimitAttempts {
+			t.Fatalf("%d attempts, want %d", len(p.calls), activities.RateLimitAttempts)
+		}
+	})
+	t.Run("mixed", func(t *testing.T) {
+		p := &scriptedProvider{fail: func(c providerCall) error {
+			if c.attempt%2 == 1 {
+				return rateLimited(time.Second)
+			}
+			return errors.New("HTTP 503")
+		}}
+		env := providerEnv(t, p)
+		runTwoCalls(env, workflows.RunOptions{MaxAttempts: 2})
+		err := env.GetWorkflowError()
+		if ae := providerError(err); ae == nil || !ae.NonRetryable() {
+			t.Fatalf("want a final ProviderError, got %v", err)
+		}
+		// 429, 503, 429, 503: the second 503 spends the two attempts
+		if len(p.calls) != 4 {
+			t.Fatalf("%d attempts, want 4", len(p.calls))
+		}
+	})
+	t.Run("a delay past the schedule-to-close", func(t *testing.T) {
+		p := &scriptedProvider{fail: func(providerCall) error { return rateLimited(time.Hour) }}
+		env := providerEnv(t, p)
+		runTwoCalls(env, workflows.RunOptions{})
+		err := env.GetWorkflowError()
+		if ae := errorOfType(err, failure.ErrTypeRateLimited); ae == nil || !ae.NonRetryable() {
+			t.Fatalf("want a final ProviderRateLimited, got %v", err)
+		}
+		if len(p.calls) != 1 {
+			t.Fatalf("%d attempts, want 1", len(p.calls))
+		}
+	})
+}
+
+// A truncated or refused answer is final and keeps its type to the run's
+// failure.
+func TestTruncatedAndRefusedAreFinal(t *testing.T) {
+	for _, typ := range []string{failure.ErrTypeTruncated, failure.ErrTypeRefused} {
+		p := &scriptedProvider{fail: func(providerCall) error {
+			return temporal.NewNonRetryableApplicationError("provider: no", typ, nil)
+		}}
+		env := providerEnv(t, p)
+		runTwoCalls(env, workflows.RunOptions{})
+		err := env.GetWorkflowError()
+		if ae := errorOfType(err, typ); ae == nil {
+			t.Fatalf("%s: got %v", typ, err)
+		}
+		if len(p.calls) != 1 {
+			t.Fatalf("%s: %d attempts, want 1", typ, len(p.calls))
+		}
+	}
+}
+
+// End to end: OpenAIProvider against a local server that rate-limits the
+// first two requests with Retry-After: 7. The run waits 7 s twice (not
+// the policy's 1 s and 2 s) and succeeds, every request with the call's
+// idempotency key.
+func TestOpenAIRateLimitRetriedAfterRetryAfter(t *testing.T) {
+	var mu sync.Mutex
+	var keys []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		keys = append(keys, r.Header.Get(activities.IdempotencyHeader))
+		n := len(keys)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if n <= 2 {
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = io.WriteString(w, `{"error":{"message":"slow down","code":"rate_limit_exceeded"}}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"fine"}}]}`)
+	}))
+	defer srv.Close()
+	env := providerEnv(t, &activities.OpenAIProvider{BaseURL: srv.URL + "/v1", Model: "m"})
+	start := env.Now()
+	env.ExecuteWorkflow(workflows.WorkflowRunMethod, workflows.RunMethodInput{
+		Method: []byte(`{"main_pipe":"ask","pipes":{"ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","prompt":"$q"}}}`),
+		Inputs: []byte(`{"q":"hi"}`)})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if waited := env.Now().Sub(start); waited < 14*time.Second || waited > 20*time.Second {
+		t.Fatalf("the run took %v, want two Retry-After delays of 7 s", waited)
+	}
+	if len(keys) != 3 || keys[0] == "" || keys[1] != keys[0] || keys[2] != keys[0] {
+		t.Fatalf("idempotency keys %q: want 3 requests with one key", keys)
+	}
 }

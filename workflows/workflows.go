@@ -126,14 +126,14 @@ type workflowProvider struct {
 // payload: checked and accounted for before the activity starts.
 func (p workflowProvider) CompleteText(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
 	var resp method.CompletionResponse
-	e, err := encode(req)
+	e, err := encode(activities.ModelCall{CompletionRequest: req, Attempts: maxAttempts(p.w.opts)})
 	if err != nil {
 		return resp, err
 	}
 	if err := p.w.task.issue(e, "the model request of pipe "+strconv.Quote(req.Pipe), req.Pipe, "", -1); err != nil {
 		return resp, err
 	}
-	err = p.w.executeActivity(activities.NameCompleteText, e.raw, &resp)
+	err = workflow.ExecuteActivity(modelCallContext(p.w.actx, p.w.opts), activities.NameCompleteText, e.raw).Get(p.w.ctx, &resp)
 	return resp, modelCallFailure(err)
 }
 

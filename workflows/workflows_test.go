@@ -141,7 +141,7 @@ func TestPipeLLMCallsCompleteTextActivity(t *testing.T) {
 	env := newEnv(t)
 	var prompts []string
 	env.OnActivity(activities.NameCompleteText, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
+		func(_ context.Context, req activities.ModelCall) (method.CompletionResponse, error) {
 			prompts = append(prompts, req.Prompt)
 			return method.CompletionResponse{Text: "mocked"}, nil
 		})
@@ -260,8 +260,8 @@ func TestRunOptionsModelsResolve(t *testing.T) {
 	env := newEnv(t)
 	var got method.CompletionRequest
 	env.OnActivity(activities.NameCompleteText, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
-			got = req
+		func(_ context.Context, req activities.ModelCall) (method.CompletionResponse, error) {
+			got = req.CompletionRequest
 			return method.CompletionResponse{Text: "ok"}, nil
 		})
 	lib := []byte(`{"main_pipe":"ask","pipes":{"ask":{"type":"PipeLLM","inputs":{"q":"Text"},"output":"Text","model":"$writing","prompt":"$q"}}}`)
@@ -284,7 +284,7 @@ func TestBatchConcurrencyAndOrder(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
 	env.OnActivity(activities.NameCompleteText, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
+		func(_ context.Context, req activities.ModelCall) (method.CompletionResponse, error) {
 			mu.Lock()
 			inFlight++
 			peak = max(peak, inFlight)
@@ -317,7 +317,7 @@ func TestBatchConcurrencyAndOrder(t *testing.T) {
 func TestBatchFirstFailureByIndex(t *testing.T) {
 	env := newEnv(t)
 	env.OnActivity(activities.NameCompleteText, mock.Anything, mock.Anything).Return(
-		func(_ context.Context, req method.CompletionRequest) (method.CompletionResponse, error) {
+		func(_ context.Context, req activities.ModelCall) (method.CompletionResponse, error) {
 			switch req.Prompt {
 			case "slow-fail":
 				time.Sleep(50 * time.Millisecond)

@@ -25,6 +25,7 @@ func TestExecWithProviderSettings(t *testing.T) {
 		mu.Lock()
 		models = append(models, req.Model)
 		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json") // the SDK reads JSON answers only
 		_, _ = io.WriteString(w, `{"choices":[{"message":{"role":"assistant","content":"from the server"}}]}`)
 	}))
 	defer srv.Close()

@@ -189,6 +189,7 @@ func printRunError(w io.Writer, err error) {
 var jinjaboxTypes = map[string]bool{
 	failure.ErrTypeSyntax: true, failure.ErrTypeSecurity: true, failure.ErrTypeBudget: true, failure.ErrTypeUndefined: true,
 	failure.ErrTypeRender: true, failure.ErrTypeInvalidMethod: true, failure.ErrTypeProvider: true,
+	failure.ErrTypeRateLimited: true, failure.ErrTypeTruncated: true, failure.ErrTypeRefused: true,
 }
 
 // typedError is the innermost application error of err's chain whose
