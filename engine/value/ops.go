@@ -2,6 +2,7 @@ package value
 
 import (
 	"math"
+	"math/big"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -184,8 +185,20 @@ func Div(c Ctx, a, b Value) Value {
 	if b.Float() == 0 {
 		zeroDiv("division")
 	}
+	if isIntLike(a) && isIntLike(b) && (!exactFloat(a.n) || !exactFloat(b.n)) {
+		// Python divides integers exactly and rounds the quotient once
+		// (long_true_divide); converting first would round twice. Past
+		// 2**53 an int64 is not a float64, so the quotient is taken as a
+		// fraction (one step: a fixed cost, two 64-bit integers).
+		c.Charge(budget.Step, "integer true division")
+		q, _ := new(big.Rat).SetFrac(big.NewInt(a.n), big.NewInt(b.n)).Float64()
+		return FromFloat(q)
+	}
 	return FromFloat(a.Float() / b.Float())
 }
+
+// exactFloat reports whether n converts to a float64 exactly (|n| <= 2**53).
+func exactFloat(n int64) bool { return n >= -1<<53 && n <= 1<<53 }
 
 // FloorDiv is Python's a // b.
 func FloorDiv(c Ctx, a, b Value) Value {
@@ -251,7 +264,8 @@ func Pow(c Ctx, a, b Value) Value {
 			if a.n == 0 {
 				zeroDiv("0.0 cannot be raised to a negative power; division")
 			}
-			return FromFloat(math.Pow(float64(a.n), float64(b.n)))
+			c.Charge(PowUnits, "float power")
+			return FromFloat(floatPow(float64(a.n), float64(b.n)))
 		}
 		base, exp, res := a.n, b.n, int64(1)
 		if base == 0 || base == 1 {
@@ -286,7 +300,8 @@ func Pow(c Ctx, a, b Value) Value {
 		if x < 0 && y != math.Trunc(y) {
 			Throw(errs.Type, "complex result of power is not supported")
 		}
-		r := math.Pow(x, y)
+		c.Charge(PowUnits, "float power")
+		r := floatPow(x, y)
 		if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
 			Throw(errs.Render, "numerical result out of range")
 		}
