@@ -204,6 +204,9 @@ CASES = [
     ("view-range-slices", "{{ range(5)[1:3] }}|{{ range(0, 10, 2)[::-1] }}|{{ range(5)[10:] }}|{{ range(5)[::2] }}|{{ range(5)[2] }}", {}),
     ("view-equality", "{{ range(3) == [0, 1, 2] }}{{ range(3) == range(0, 3) }}{{ {'a': 1, 'b': 2}.keys() == {'b': 2, 'a': 1}.keys() }}{{ {'a': 1}.values() == {'a': 1}.values() }}{{ {'a': 1}.items() == {'a': 1}.items() }}", {}),
     ("view-as-list", "{{ range(3)|list + [1] }}{{ range(3)|reverse|list }}{{ range(3)|sum }}{{ 2 in range(3) }}{{ {'a': 1}.keys()|list + ['b'] }}", {}),
+    # int / int divides exactly, then rounds once; float powers round once
+    ("int-true-division-past-2-53", "{{ 9007199254740993 / 3 }} {{ 1000000000000000001 / 7 }} {{ -9223372036854775807 / 3 }}", {}),
+    ("float-power-rounded-once", "{{ 65536 ** 1.5 }} {{ 3 ** -0.5 }} {{ 2 ** -1 }} {{ (-2.0) ** 3 }} {{ 1.1 ** 100 }} {{ 10 ** -2 }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 
