@@ -322,7 +322,9 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 
 // hashKey refuses an undefined or unhashable key and charges hashing it.
 func (r *renderer) hashKey(k value.Value) {
-	if k.IsUndefined() {
+	if k.IsUndefined() && r.Strict() {
+		// Jinja2's Undefined hashes (all undefineds are one key, printed
+		// Undefined); StrictUndefined's __hash__ raises
 		value.ThrowUndefined(k)
 	}
 	value.ChargeKey(r, k, "hashing key")

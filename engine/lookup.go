@@ -166,10 +166,11 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	case value.Undefined:
 		value.ThrowUndefined(v)
 	}
-	if key.IsUndefined() {
-		// Jinja2's getitem: obj[Undefined] fails (no such key, not an
-		// index), getattr with a non-string name fails too, and the
-		// result is an undefined naming the object, not an error.
+	if key.IsUndefined() && v.Kind() != value.Dict {
+		// Jinja2's getitem: obj[Undefined] fails (no index), getattr with
+		// a non-string name fails too, and the result is an undefined
+		// naming the object, not an error. A dict looks it up: Undefined
+		// hashes, and a dict may hold it as a key.
 		return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" has no element Undefined")
 	}
 	switch v.Kind() {

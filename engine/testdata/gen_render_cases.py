@@ -207,6 +207,9 @@ CASES = [
     # int / int divides exactly, then rounds once; float powers round once
     ("int-true-division-past-2-53", "{{ 9007199254740993 / 3 }} {{ 1000000000000000001 / 7 }} {{ -9223372036854775807 / 3 }}", {}),
     ("float-power-rounded-once", "{{ 65536 ** 1.5 }} {{ 3 ** -0.5 }} {{ 2 ** -1 }} {{ (-2.0) ** 3 }} {{ 1.1 ** 100 }} {{ 10 ** -2 }}", {}),
+    # Undefined hashes: a dict takes it as a key (all undefineds are one)
+    ("undefined-dict-key", "{{ {missing: 1} }}|{{ {missing: 1, other: 2} }}|{{ {missing: 1}[nope] }}|{% set d = {missing: 1} %}{{ d|length }}{{ d.keys()|list }}|{{ {missing: 1}|dictsort }}", {}),
+    ("undefined-dict-key-tojson", "{{ {missing: 1}|tojson }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 
