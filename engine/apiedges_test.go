@@ -46,7 +46,7 @@ func TestCopyInCeilingsOnEveryPath(t *testing.T) {
 		t.Errorf("Prepare of %d top-level names: want a type error, got %v", len(over), err)
 	}
 
-	var c *Context // the nil context is the empty one
+	var c *Prepared // the nil context is the empty one
 	key := strings.Repeat("k", 1<<20)
 	added := 0
 	for i := 0; i < 80; i++ {

@@ -11,20 +11,20 @@ import (
 	"github.com/jinjabox/jinjabox/policy"
 )
 
-// Context is render data copied in once (Environment.Prepare) and
-// rendered from any number of times (Template.RenderContext), from any
+// Prepared is render data copied in once (Environment.Prepare) and
+// rendered from any number of times (Template.RenderPrepared), from any
 // number of goroutines: a template rendered for every item of a batch
 // pays the copy of the shared data once, not once per render.
 //
-// A Context is immutable. It holds its own copy of the data, so it never
+// A Prepared is immutable. It holds its own copy of the data, so it never
 // observes later changes to the caller's maps and slices; WithPath
-// returns a new Context and leaves the receiver as it was; and nothing a
+// returns a new Prepared and leaves the receiver as it was; and nothing a
 // render does changes it: templates cannot mutate containers, and every
 // cache a render would fill lazily on a shared container is filled when
 // the data is copied in (value.Seal), so concurrent renders only read it.
 //
-// The nil *Context is the empty context.
-type Context struct {
+// The nil *Prepared is the empty context.
+type Prepared struct {
 	// data is the top-level dict, never seen by templates as a value (a
 	// name is looked up in it), so only its values are sealed.
 	data *value.DictData
@@ -36,19 +36,19 @@ type Context struct {
 	bytes int64
 }
 
-// MaxPathSegments bounds the path of Context.WithPath: a value deeper
+// MaxPathSegments bounds the path of Prepared.WithPath: a value deeper
 // than that would pass the copy-in depth ceiling (value.MaxDepth).
 const MaxPathSegments = value.MaxDepth
 
 // Prepare copies data in, under the same ceilings as a render's copy-in
 // (the one code path, copyData: value.MaxContainerEntries and
 // value.MaxGraphEntries entries, value.MaxDepth levels), and returns it
-// as a Context. Later changes to data have no effect on it. A refused
+// as a Prepared. Later changes to data have no effect on it. A refused
 // copy is a type error naming the path, as a render's is.
 //
 // data is render data (Template.Execute): a map[string]any (godata.Map
 // makes one of a struct), a *value.OrderedMap or nil.
-func (e *Environment) Prepare(data any) (*Context, error) {
+func (e *Environment) Prepare(data any) (*Prepared, error) {
 	var c copied
 	var err error
 	if m, ok := data.(map[string]any); ok || data == nil {
@@ -64,11 +64,11 @@ func (e *Environment) Prepare(data any) (*Context, error) {
 	for _, v := range c.d.Values() {
 		value.Seal(v)
 	}
-	return &Context{data: c.d, entries: c.entries, bytes: c.bytes}, nil
+	return &Prepared{data: c.d, entries: c.entries, bytes: c.bytes}, nil
 }
 
 // Len returns the number of top-level names the context binds.
-func (c *Context) Len() int {
+func (c *Prepared) Len() int {
 	if c == nil {
 		return 0
 	}
@@ -113,7 +113,7 @@ func CheckPath(path []string) error {
 // entries of the whole context counted (those of the value it replaces
 // taken out). A refused update returns an error and leaves c as it was:
 // c is never changed.
-func (c *Context) WithPath(path []string, x any) (*Context, error) {
+func (c *Prepared) WithPath(path []string, x any) (*Prepared, error) {
 	if len(path) > MaxPathSegments {
 		return nil, errs.New(errs.Type, "cannot copy data at a path of "+strconv.Itoa(len(path))+" segments: a path has at most "+strconv.Itoa(MaxPathSegments))
 	}
@@ -190,7 +190,7 @@ func (c *Context) WithPath(path []string, x any) (*Context, error) {
 	d := nv.DictData()
 	top, _ := d.GetStr(path[0])
 	value.Seal(top)
-	return &Context{data: d, entries: cp.Entries(), bytes: cp.Bytes()}, nil
+	return &Prepared{data: d, entries: cp.Entries(), bytes: cp.Bytes()}, nil
 }
 
 // listIndex parses a list index segment: digits, below n.
@@ -221,13 +221,13 @@ func withSlot(c value.Value, seg string, v value.Value) value.Value {
 	return value.FromDict(d)
 }
 
-// RenderContext renders the template from a prepared context with
+// RenderPrepared renders the template from a prepared context with
 // per-render options and reports the units spent: the same output, error
 // and units as RenderResult with the data the context holds, without the
 // copy.
-func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
+func (t *Template) RenderPrepared(c *Prepared, ro RenderOptions) (Result, error) {
 	if c == nil {
-		c = &Context{}
+		c = &Prepared{}
 	}
 	return t.render(c, nil, &ro, nil)
 }
@@ -239,14 +239,14 @@ func (t *Template) RenderContext(c *Context, ro RenderOptions) (Result, error) {
 // error is the render's. A small output is one Write; a large one is one
 // Write per chunk of the buffer (a 3 MB output about 15), never joined
 // into one more copy first: a writer that needs the output whole should
-// buffer it (or use RenderContext, which returns one string). An error from w is returned as
+// buffer it (or use RenderPrepared, which returns one string). An error from w is returned as
 // it is, with the units spent. Static text is copied once, into the
 // buffer, which the engine recycles: a render to a writer allocates no
 // output of its own (w must not keep the slice it is given, as
 // io.Writer says). The nil context is the empty one.
-func (t *Template) RenderTo(w io.Writer, c *Context, ro RenderOptions) (units int64, err error) {
+func (t *Template) RenderTo(w io.Writer, c *Prepared, ro RenderOptions) (units int64, err error) {
 	if c == nil {
-		c = &Context{}
+		c = &Prepared{}
 	}
 	// a refused render returns no units (Result{}); a writer's error
 	// comes with the render's

@@ -51,14 +51,14 @@ func TestPrepareRendersAsRender(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, wantErr := tpl.RenderResult(data, RenderOptions{})
-		got, gotErr := tpl.RenderContext(ctx, RenderOptions{})
+		got, gotErr := tpl.RenderPrepared(ctx, RenderOptions{})
 		if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
-			t.Errorf("%s: RenderContext = %+v, %v; RenderResult = %+v, %v", src, got, gotErr, want, wantErr)
+			t.Errorf("%s: RenderPrepared = %+v, %v; RenderResult = %+v, %v", src, got, gotErr, want, wantErr)
 		}
 	}
 	// the nil context is the empty one
 	tpl, _ := env.Parse("t", "[{{ x }}]")
-	if r, err := tpl.RenderContext(nil, RenderOptions{}); err != nil || r.Output != "[]" {
+	if r, err := tpl.RenderPrepared(nil, RenderOptions{}); err != nil || r.Output != "[]" {
 		t.Errorf("nil context: %q, %v", r.Output, err)
 	}
 }
@@ -110,7 +110,7 @@ func TestPrepareIsolation(t *testing.T) {
 		t.Fatal(err)
 	}
 	tpl, _ := env.Parse("t", "{{ user.name }} {{ user.tags }} {{ items[0].n }} {{ n }}")
-	before, _ := tpl.RenderContext(ctx, RenderOptions{})
+	before, _ := tpl.RenderPrepared(ctx, RenderOptions{})
 	data["n"] = 8
 	data["user"].(map[string]any)["name"] = "Bob"
 	data["user"].(map[string]any)["tags"].([]any)[0] = "changed"
@@ -120,11 +120,11 @@ func TestPrepareIsolation(t *testing.T) {
 	}
 	for _, src := range sharedTemplates {
 		p, _ := env.Parse("s", src)
-		if _, err := p.RenderContext(ctx, RenderOptions{}); err != nil {
+		if _, err := p.RenderPrepared(ctx, RenderOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	after, _ := tpl.RenderContext(ctx, RenderOptions{})
+	after, _ := tpl.RenderPrepared(ctx, RenderOptions{})
 	if after != before || before.Output != "Ada ['x', 'y'] b 7" {
 		t.Errorf("the context changed: %q, then %q", before.Output, after.Output)
 	}
@@ -140,8 +140,8 @@ func TestWithPath(t *testing.T) {
 	}
 	const src = "{{ n }}|{{ user.name }}|{{ user.tags }}|{{ items|map(attribute='n')|join }}|{{ new }}|{{ user.extra }}"
 	tpl, _ := env.Parse("t", src)
-	render := func(c *Context) string {
-		r, err := tpl.RenderContext(c, RenderOptions{})
+	render := func(c *Prepared) string {
+		r, err := tpl.RenderPrepared(c, RenderOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,10 +262,10 @@ func TestContextConcurrentRenders(t *testing.T) {
 	}
 	// the wanted results come from fresh copies, so no render below
 	// runs on a container an earlier render touched
-	fresh := func(c *Context) []Result {
+	fresh := func(c *Prepared) []Result {
 		var rs []Result
 		for _, tpl := range tpls {
-			r, err := tpl.RenderContext(c, RenderOptions{})
+			r, err := tpl.RenderPrepared(c, RenderOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,8 +285,8 @@ func TestContextConcurrentRenders(t *testing.T) {
 			for round := range 20 {
 				for i := range tpls {
 					k := (i + g + round) % len(tpls)
-					for j, c := range []*Context{ctx, ctx2} {
-						r, err := tpls[k].RenderContext(c, RenderOptions{})
+					for j, c := range []*Prepared{ctx, ctx2} {
+						r, err := tpls[k].RenderPrepared(c, RenderOptions{})
 						if err != nil || r != want[j*len(tpls)+k] {
 							errc <- fmt.Errorf("template %d on context %d: %+v, %v", k, j, r, err)
 							return
@@ -327,7 +327,7 @@ func TestRenderTo(t *testing.T) {
 	bad, _ := env.Parse("bad", "partial output {{ n }} then {{ n.x.y }}")
 	var w failWriter
 	units, err := ok.RenderTo(&w, ctx, RenderOptions{})
-	want, _ := ok.RenderContext(ctx, RenderOptions{})
+	want, _ := ok.RenderPrepared(ctx, RenderOptions{})
 	if err != nil || len(w.writes) != 1 || w.writes[0] != "static 3 text" || units != want.Units {
 		t.Errorf("RenderTo: writes %q, units %d (want %d), err %v", w.writes, units, want.Units, err)
 	}
@@ -351,7 +351,7 @@ func TestMeteringOn(t *testing.T) {
 	env, _ := NewEnvironment(Options{Limits: budget.Limits{WorkUnits: 10000}})
 	tpl, _ := env.Parse("t", "{% for i in range(1000) %}{% endfor %}")
 	ctx, _ := env.Prepare(nil)
-	_, err := tpl.RenderContext(ctx, RenderOptions{})
+	_, err := tpl.RenderPrepared(ctx, RenderOptions{})
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != errs.Budget {
 		t.Fatalf("want a budget error, got %v", err)
@@ -421,7 +421,7 @@ func (b *boxSurface) Attr(_ value.Ctx, name string) (value.Value, bool) {
 // (run with -race) fill no cache on it.
 func TestContextSealsHostObjects(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
-	prepare := func() *Context {
+	prepare := func() *Prepared {
 		inner, err := value.CopyIn(map[string]any{"xs": []any{"a", map[string]any{"k": 1}}, "n": 2})
 		if err != nil {
 			t.Fatal(err)
@@ -438,7 +438,7 @@ func TestContextSealsHostObjects(t *testing.T) {
 	}
 	// the wanted result from a context of its own: no render runs on
 	// the shared one before the concurrent ones
-	want, err := tpl.RenderContext(prepare(), RenderOptions{})
+	want, err := tpl.RenderPrepared(prepare(), RenderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func TestContextSealsHostObjects(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 50 {
-				if r, err := tpl.RenderContext(ctx, RenderOptions{}); err != nil || r != want {
+				if r, err := tpl.RenderPrepared(ctx, RenderOptions{}); err != nil || r != want {
 					t.Errorf("%+v, %v; want %+v", r, err, want)
 					return
 				}

@@ -18,7 +18,7 @@ var ErrCanceled = errors.New("render canceled by its host")
 // The data of a render (Render, RenderResult, Execute, RenderValue,
 // RenderString, Prepare) is one of:
 //   - a map[string]any, copied in at the start of the render;
-//   - a *Context, prepared once (Environment.Prepare), not copied again;
+//   - a *Prepared, prepared once (Environment.Prepare), not copied again;
 //   - a *value.OrderedMap, its names in their order;
 //   - nil, no data.
 // Below the top level, any JSON-shaped value the copier lists
@@ -56,9 +56,9 @@ func (r *renderer) bindAny(data any) {
 	switch d := data.(type) {
 	case map[string]any:
 		r.bindData(d)
-	case *Context:
+	case *Prepared:
 		if d == nil {
-			d = &Context{}
+			d = &Prepared{}
 		}
 		r.bindDict(d.data)
 	default:

@@ -373,7 +373,7 @@ func (t *Template) RenderResult(data any, ro RenderOptions) (Result, error) {
 // Result's Output is empty, its Units are the render's. An error from w
 // is returned as it is.
 //
-// data is a map[string]any, a *Context (Environment.Prepare), a
+// data is a map[string]any, a *Prepared (Environment.Prepare), a
 // *value.OrderedMap or nil; godata.Map turns a struct, a pointer to one
 // or a typed map into a map[string]any. It is copied into the template's
 // value model once, at the start (never bound live), under the copy-in
@@ -412,7 +412,7 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 	}
 }
 
-// render renders t from data (bindAny: a *Context, or data copied in at
+// render renders t from data (bindAny: a *Prepared, or data copied in at
 // the start of the render). m is the meter when the render shares one (with
 // a parse: RenderString); nil gives the render its own, under ro's limits.
 // With w, the output is written to w once the render succeeded, from the

@@ -190,26 +190,26 @@ func ExampleEnvironment_Prepare() {
 		panic(err)
 	}
 	shared := map[string]any{"shop": map[string]any{"name": "Corner"}}
-	ctx, err := env.Prepare(shared) // copied once, under the copy-in ceilings
+	pd, err := env.Prepare(shared) // copied once, under the copy-in ceilings
 	if err != nil {
 		panic(err)
 	}
-	shared["shop"] = "changed later" // the context keeps its own copy
+	shared["shop"] = "changed later" // the prepared data keeps its own copy
 	for _, item := range []any{
 		map[string]any{"name": "pen", "qty": 2},
 		map[string]any{"name": "ink", "qty": 1},
 	} {
-		c, err := ctx.WithPath([]string{"item"}, item) // shares "shop"
+		c, err := pd.WithPath([]string{"item"}, item) // shares "shop"
 		if err != nil {
 			panic(err)
 		}
-		res, err := tpl.RenderContext(c, engine.RenderOptions{})
+		res, err := tpl.RenderPrepared(c, engine.RenderOptions{})
 		if err != nil {
 			panic(err)
 		}
 		fmt.Println(res.Output)
 	}
-	_, err = ctx.WithPath([]string{"shop", "_secret"}, 1)
+	_, err = pd.WithPath([]string{"shop", "_secret"}, 1)
 	fmt.Println(err)
 	// Output:
 	// Corner: pen x2
@@ -224,7 +224,7 @@ func ExampleTemplate_RenderTo() {
 	if err != nil {
 		panic(err)
 	}
-	ctx, err := env.Prepare(map[string]any{"n": 3})
+	pd, err := env.Prepare(map[string]any{"n": 3})
 	if err != nil {
 		panic(err)
 	}
@@ -233,14 +233,14 @@ func ExampleTemplate_RenderTo() {
 		panic(err)
 	}
 	var out strings.Builder // any io.Writer; a file, a bufio.Writer
-	if _, err := tpl.RenderTo(&out, ctx, engine.RenderOptions{}); err != nil {
+	if _, err := tpl.RenderTo(&out, pd, engine.RenderOptions{}); err != nil {
 		panic(err)
 	}
 	bad, err := env.Parse("bad", "n is {{ n }}, {{ n.x.y }}")
 	if err != nil {
 		panic(err)
 	}
-	_, err = bad.RenderTo(&out, ctx, engine.RenderOptions{})
+	_, err = bad.RenderTo(&out, pd, engine.RenderOptions{})
 	fmt.Printf("%q, refused: %v\n", out.String(), err != nil)
 	// Output:
 	// "n is 3.", refused: true

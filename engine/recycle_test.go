@@ -484,7 +484,7 @@ func TestSingleWriteOutputShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	if n := testing.AllocsPerRun(100, func() {
-		if r, err := lit.RenderContext(ctx, RenderOptions{}); err != nil || r.Output != "yes" {
+		if r, err := lit.RenderPrepared(ctx, RenderOptions{}); err != nil || r.Output != "yes" {
 			t.Fatal(r.Output, err)
 		}
 	}); n != 0 {

@@ -8,10 +8,10 @@ import (
 
 // The template context of a memory. Every render of a pipe reads its
 // memory's TemplateData; the runner prepares it once per memory (a
-// prepared engine context, templating.NewContext) and renders every
+// prepared engine context, templating.Prepare) and renders every
 // template of the memory from it. A memory made by With from one whose
 // context is prepared gets its own as that context plus the one stuff
-// (engine.Context.WithPath), which shares the rest: a batch of N items,
+// (engine.Prepared.WithPath), which shares the rest: a batch of N items,
 // each its shared memory With the item, copies the shared data in once,
 // not N times. The context is the data TemplateData builds, so a render
 // from it gives the output, error and units of a render copying that
@@ -31,7 +31,7 @@ type templateContext struct {
 	// ctx is the prepared context; nil when the copy-in refused the data
 	// with refused, which a render reports after its parse, as a render
 	// that copies the data in does.
-	ctx     *engine.Context
+	ctx     *engine.Prepared
 	refused error
 	// values is how many values a render binds (dataCount of the data):
 	// the workflow meter charges for each (RenderJob.Values).
@@ -71,7 +71,7 @@ func (m *Memory) build(concepts *Concepts) *templateContext {
 		return &templateContext{concepts: concepts, err: err}
 	}
 	tc := &templateContext{concepts: concepts, values: dataCount(data)}
-	tc.ctx, tc.refused = templating.NewContext(data)
+	tc.ctx, tc.refused = templating.PrepareData(data)
 	return tc
 }
 
@@ -137,7 +137,7 @@ func (m *Memory) renderContext(concepts *Concepts, extra map[string]any) *templa
 				data[k] = extra[k]
 			}
 		}
-		out.ctx, out.refused = templating.NewContext(data)
+		out.ctx, out.refused = templating.PrepareData(data)
 	}
 	return out
 }

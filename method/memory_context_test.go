@@ -69,7 +69,7 @@ func contextRender(envs *templating.Environments, mem *Memory, key *Concepts, ex
 	if tc.refused != nil {
 		return templating.Rendered{}, tc.values, tc.refused
 	}
-	out, err := templating.RenderContext(t, tc.ctx, templating.RenderConfig{})
+	out, err := templating.RenderPrepared(t, tc.ctx, templating.RenderConfig{})
 	return out, tc.values, err
 }
 
@@ -165,7 +165,7 @@ func TestTemplateContextDerives(t *testing.T) {
 		t.Fatal(err)
 	}
 	for want, tc := range map[string]*templateContext{"1": a, "2": b} {
-		if out, err := templating.RenderContext(tpl, tc.ctx, templating.RenderConfig{}); err != nil || out.Text != want {
+		if out, err := templating.RenderPrepared(tpl, tc.ctx, templating.RenderConfig{}); err != nil || out.Text != want {
 			t.Errorf("item %s renders %q, %v", want, out.Text, err)
 		}
 	}
@@ -239,7 +239,7 @@ func TestTemplateContextConcurrentItems(t *testing.T) {
 							_, err := envs.Parse(templating.LLMPrompt, templating.Style{}, "t", contextTemplates[j], templating.RenderConfig{})
 							got = fmt.Sprint(templating.Rendered{}, err)
 						} else if tc.err == nil {
-							out, err := templating.RenderContext(tpl, tc.ctx, templating.RenderConfig{})
+							out, err := templating.RenderPrepared(tpl, tc.ctx, templating.RenderConfig{})
 							got = fmt.Sprint(out, err)
 						}
 						if w := want[g*items+i][j]; got != w {

@@ -75,7 +75,7 @@ func (j *RenderJob) Inline(units int64) (templating.Rendered, error) {
 	if tc.refused != nil {
 		return templating.Rendered{}, tc.refused
 	}
-	return templating.RenderContext(t, tc.ctx, rc)
+	return templating.RenderPrepared(t, tc.ctx, rc)
 }
 
 // RenderRequest is a render job as data: the template, the memory it
@@ -154,5 +154,5 @@ func (q *RenderRequest) Render(ctx context.Context, envs *templating.Environment
 	if tc.refused != nil {
 		return templating.Rendered{}, tc.refused
 	}
-	return templating.RenderContext(t, tc.ctx, rc)
+	return templating.RenderPrepared(t, tc.ctx, rc)
 }

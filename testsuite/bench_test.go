@@ -247,7 +247,7 @@ func TestWorkloadBaselines(t *testing.T) {
 
 // prepared parses w's template and prepares its data once: the worker's
 // mode, a template parsed once and the data copied in (and sealed) once.
-func prepared(b *testing.B, env *engine.Environment, w workload, data map[string]any) (*engine.Template, *engine.Context) {
+func prepared(b *testing.B, env *engine.Environment, w workload, data map[string]any) (*engine.Template, *engine.Prepared) {
 	b.Helper()
 	tpl, err := env.Parse(w.name, w.jinja)
 	if err != nil {
@@ -314,12 +314,12 @@ func BenchmarkWorkloads(b *testing.B) {
 			// The worker's mode: every render from the prepared context.
 			b.Run("jinjabox-context", func(b *testing.B) {
 				tpl, ctx := prepared(b, env, w, data)
-				if r, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil || r.Output != w.expected {
-					b.Fatalf("RenderContext of %s: %v (output differs: %v)", w.name, err, r.Output != w.expected)
+				if r, err := tpl.RenderPrepared(ctx, engine.RenderOptions{}); err != nil || r.Output != w.expected {
+					b.Fatalf("RenderPrepared of %s: %v (output differs: %v)", w.name, err, r.Output != w.expected)
 				}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := tpl.RenderContext(ctx, engine.RenderOptions{}); err != nil {
+					if _, err := tpl.RenderPrepared(ctx, engine.RenderOptions{}); err != nil {
 						b.Fatal(err)
 					}
 				}

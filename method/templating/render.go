@@ -78,7 +78,7 @@ func (e *Environments) Render(cat Category, style Style, name, src string, data 
 // Parse parses src (sigils expanded when rc.Sigils) in the cached
 // environment of its category, style and rc's settings: what Render
 // renders, for a caller that renders it from a prepared context
-// (RenderContext).
+// (RenderPrepared).
 func (e *Environments) Parse(cat Category, style Style, name, src string, rc RenderConfig) (*engine.Template, error) {
 	cfg := Config{Strict: rc.Strict, Limits: rc.Limits}
 	k := envKey{cat: cat, style: style, strict: cfg.Strict, limits: cfg.Limits}
@@ -188,14 +188,14 @@ func renderParsed(t *engine.Template, data map[string]any, rc RenderConfig) (Ren
 	return renderWith(rc, func(ro engine.RenderOptions) (engine.Result, error) { return t.RenderResult(data, ro) })
 }
 
-// RenderContext renders a parsed template (Set.Parse, Environments.Parse)
-// from a prepared context (NewContext) with rc's image registry (nil: a
+// RenderPrepared renders a parsed template (Set.Parse, Environments.Parse)
+// from a prepared context (PrepareData) with rc's image registry (nil: a
 // fresh one) as the render's state: the output, error and units of a
 // render of the same template that copies the context's data in, without
 // the copy. Nothing the render does changes c, so renders from one
 // context may run at once.
-func RenderContext(t *engine.Template, c *engine.Context, rc RenderConfig) (Rendered, error) {
-	return renderWith(rc, func(ro engine.RenderOptions) (engine.Result, error) { return t.RenderContext(c, ro) })
+func RenderPrepared(t *engine.Template, c *engine.Prepared, rc RenderConfig) (Rendered, error) {
+	return renderWith(rc, func(ro engine.RenderOptions) (engine.Result, error) { return t.RenderPrepared(c, ro) })
 }
 
 // renderWith runs one render (render, under the options of rc) and
