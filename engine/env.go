@@ -433,6 +433,7 @@ func (t *Template) render(data any, m *budget.Meter, ro *RenderOptions, w io.Wri
 		r.poll()
 		r.bindAny(data)
 		r.renderTemplate(t, r.newRoot())
+		r.joined() // the output's join, as Jinja2's concat at the end
 	})
 	if err != nil {
 		return Result{}, err

@@ -228,6 +228,10 @@ type renderState struct {
 	arenaSeen bool
 	data      *value.DictData
 	pos       int
+	// join is a pending failure of the join of the innermost output
+	// (pendingJoin): Jinja2 yields a filter block's result as it is and
+	// fails only where the output is joined.
+	join pendingJoin
 	// ctx is the host's cancellation (nil: none, nothing is polled); it
 	// is polled when the meter passes nextPoll or every
 	// cancelCheckCharges charges.
@@ -648,10 +652,41 @@ func (r *renderer) captureStmts(body []syntax.Stmt, sc *scope) string {
 }
 
 // captureState is what a capture saves of the one it interrupts.
-type captureState struct{ out outBuf }
+type captureState struct {
+	out  outBuf
+	join pendingJoin
+}
+
+// pendingJoin is Python's "".join failing on an item that is no string:
+// Jinja2 writes a filter block's result into the output as it is, and
+// the output is joined only once the template (or the set block, macro
+// body or filter block capturing it) has run to its end, so the failure
+// comes then, after every error the rest of that output meets first.
+type pendingJoin struct {
+	err  *errs.Error // nil: none
+	tmpl *Template
+	pos  int
+}
+
+// failJoin records the first item that will break the join of the
+// output being written.
+func (r *renderer) failJoin(v value.Value) {
+	if r.join.err == nil {
+		r.join = pendingJoin{err: errs.New(errs.Type, "sequence item 0: expected str instance, "+v.TypeName()+" found"), tmpl: r.cur, pos: r.pos}
+	}
+}
+
+// joined raises the pending join failure of the output that just ended.
+func (r *renderer) joined() {
+	if j := r.join; j.err != nil {
+		r.cur, r.pos = j.tmpl, j.pos
+		panic(j.err)
+	}
+}
 
 func (r *renderer) beginCapture() captureState {
-	saved := captureState{r.out}
+	saved := captureState{r.out, r.join}
+	r.join = pendingJoin{}
 	r.out = outBuf{}
 	if n := len(r.free); n > 0 {
 		r.out.cur = r.free[n-1][:0]
@@ -666,6 +701,8 @@ func (r *renderer) beginCapture() captureState {
 // hundreds of kilobytes at a time (a macro called in a loop) grows it
 // once, not on every call.
 func (r *renderer) endCapture(saved captureState) string {
+	r.joined()
+	r.join = saved.join
 	r.capturing--
 	s := r.out.String()
 	if cap(r.out.cur) <= outChunk {

@@ -192,7 +192,8 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		// escaped again under autoescape, and anything but a string breaks
 		// the join of the output (TypeError).
 		if v.Kind() != value.String {
-			value.Throwf(errs.Type, "sequence item 0: expected str instance, %s found", v.TypeName())
+			r.failJoin(v) // raised where the output is joined
+			return
 		}
 		if !v.IsSafe() {
 			v = value.Safe(v.Str())

@@ -210,6 +210,16 @@ CASES = [
     # Undefined hashes: a dict takes it as a key (all undefineds are one)
     ("undefined-dict-key", "{{ {missing: 1} }}|{{ {missing: 1, other: 2} }}|{{ {missing: 1}[nope] }}|{% set d = {missing: 1} %}{{ d|length }}{{ d.keys()|list }}|{{ {missing: 1}|dictsort }}", {}),
     ("undefined-dict-key-tojson", "{{ {missing: 1}|tojson }}", {}),
+    # a filter block's non-string result fails the join of its output,
+    # after everything else that output meets
+    ("filter-block-join-after-rest", "{% filter length %}ab{% endfilter %}{{ missing.x }}", {}),
+    ("filter-block-join-in-set", "{% set s %}{% filter length %}ab{% endfilter %}{{ missing.x }}{% endset %}", {}),
+    ("filter-block-join-nested", "{% filter upper %}{% filter length %}ab{% endfilter %}{% endfilter %}", {}),
+    # a range hashes; a dict view has no list method, a range count and index only
+    ("view-range-hashable", "{{ range(5, 1) in {} }}{{ {range(2): 1}[range(0, 2)] }}{{ {range(0): 1}[range(2, 2)] }}{{ {range(2): 1} }}", {}),
+    ("view-keys-unhashable", "{{ {}.keys() in {} }}", {}),
+    ("view-methods", "[{{ {'a': 1}.keys().count }}]{{ range(3).index(2) }}{{ range(3).count(1) }}[{{ range(3).append }}]", {}),
+    ("view-values-index", "{{ {}.values().index(1) }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 

@@ -30,6 +30,7 @@ const (
 	tagUndef
 	tagTuple
 	tagIdent
+	tagRange
 )
 
 // hashKey0..3 are per-process secrets drawn from hashSeed for mix.
@@ -78,6 +79,13 @@ func keyHash(v Value) (h uint64, ok bool) {
 		return mix(tagUndef, 0), true
 	case Tuple:
 		return tupleHash(v.ref.(*ListData))
+	case List:
+		// a range is hashable, by its items (equal ranges hash equal:
+		// range(0) == range(2, 2)); lists and dict views are not
+		if ld := v.ref.(*ListData); ld.View() == "range" {
+			h, ok := tupleHash(ld)
+			return h ^ tagRange, ok
+		}
 	case Callable, Object:
 		return identityHash(v.ref), true
 	}
@@ -137,12 +145,13 @@ func ChargeKey(c Ctx, k Value, op string) {
 		// always hashable: no hash computed here, only in the insert
 		c.Charge(int64(len(k.s)), op)
 		return
-	case Tuple:
+	case Tuple, List:
+		// a tuple of hashables, or a range (a list never is)
 		if Hashable(k) {
 			c.Charge(budget.Add(Size(k, c.Meter().Left()), budget.Mul(int64(len(k.Items())), budget.Elem)), op)
 			return
 		}
-	case List, Dict:
+	case Dict:
 	default:
 		return // the scalars, callables and objects hash
 	}
@@ -184,8 +193,8 @@ func keyEqual(a, b Value) bool {
 		return b.k == Undefined
 	case String:
 		return b.k == String && a.s == b.s
-	case Tuple:
-		if b.k != Tuple {
+	case Tuple, List: // a list key is a range (keyHash)
+		if b.k != a.k || ViewOf(a) != ViewOf(b) {
 			return false
 		}
 		ad, bd := a.ref.(*ListData), b.ref.(*ListData)
@@ -206,7 +215,7 @@ func keyEqual(a, b Value) bool {
 			}
 		}
 		return true
-	case List, Dict:
+	case Dict:
 		return false
 	}
 	return a.k == b.k && a.ref == b.ref

@@ -62,6 +62,17 @@ func receiverOf(v value.Value) policy.Receiver {
 // The underscore rule has already been applied by the caller. For a data
 // attribute (int.real) the returned value is the attribute itself.
 func LookupMethod(c value.Ctx, recv value.Value, name string) (m value.Value, st MethodStatus, reason string) {
+	switch value.ViewOf(recv) {
+	case "":
+	case "range":
+		// a range has a list's count and index, nothing else of it
+		if name != "count" && name != "index" {
+			return value.Value{}, MethodNotFound, ""
+		}
+	default:
+		// a dict view has none of a list's methods
+		return value.Value{}, MethodNotFound, ""
+	}
 	r := receiverOf(recv)
 	// MayHave first: a bit mask answers most lookups (a dict's keys read
 	// as attributes, where a method name wins over a key)
