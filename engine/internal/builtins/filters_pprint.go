@@ -274,6 +274,21 @@ func (p *pp) items(items []value.Value, indent, allowance, level int) {
 }
 
 // splitLinesKeep is str.splitlines(True).
+// lineEndBytes counts the bytes of s that can end a line break of
+// splitLinesKeep: the ASCII breaks, and the last bytes of U+0085 (C2 85),
+// U+2028 and U+2029 (E2 80 A8, A9), so it is at least the breaks'
+// number.
+func lineEndBytes(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x85, 0xa8, 0xa9:
+			n++
+		}
+	}
+	return n
+}
+
 func splitLinesKeep(s string) []string {
 	var out []string
 	start := 0
@@ -367,8 +382,17 @@ func quotedLen(s string) int {
 // literals split at whitespace.
 func (p *pp) str(s string, indent, allowance, level int) {
 	p.c.Charge(budget.Mul(int64(len(s)), 4), "filter pprint")
-	var chunks []string
+	// each line is a string header in lines and a chunk in chunks (both
+	// grown by doubling), its repr, and the newline and indent written
+	// before it: about 160 bytes whatever its length, charged a line
+	// before the lines are split (charged by bytes alone, a text of short
+	// lines allocated 6 bytes a unit: the cost search's pprint SL). The
+	// count is an upper bound read from the bytes a line break can end in.
+	if n := lineEndBytes(s); n > 0 {
+		p.c.Charge(budget.Mul(int64(n)+1, 128), "filter pprint")
+	}
 	lines := splitLinesKeep(s)
+	var chunks []string
 	if level == 1 {
 		indent++
 		allowance++

@@ -373,7 +373,11 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		//scratch:ok one string header (or flag) an item of a list that exists; the joined text is charged before it is built
 		later, laterVals = append(later, i), append(laterVals, it)
 	}
-	c.Charge(budget.Mul(reprSize, 2), "filter join")
+	// the reprs, built and joined, and the lists of the items printed as
+	// one (an index and a value each, grown by doubling: a list of dicts
+	// joined by a number allocated 2.01 bytes a unit without them, the
+	// cost search's join LD (N))
+	c.Charge(budget.Add(budget.Mul(reprSize, 2), budget.Mul(int64(len(later)), 8*budget.Slot)), "filter join")
 	for k, i := range later {
 		strs[i] = strOf(c, laterVals[k])
 		runes += value.RuneLen(strs[i])

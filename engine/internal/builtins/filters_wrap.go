@@ -62,6 +62,15 @@ func twSplit(line string, hyphens bool, sc *twScratch) []twChunk {
 	// text holds the code points, offs their byte offsets in line (an
 	// invalid byte is one code point of one byte)
 	text, offs := sc.text[:0], sc.offs[:0]
+	if cap(text) < len(line) {
+		// sized once for the line, not grown by doubling: appends
+		// reallocated 2-3 times the scratch charged (the cost search's
+		// wordwrap SA(N), SD, MK(N): up to 2.9 bytes a unit)
+		//scratch:ok wordwrap's scratch: charged up front, twScratchBytes a byte of the text (fWordwrap)
+		text = make([]rune, 0, len(line))
+		//scratch:ok wordwrap's scratch: charged up front, twScratchBytes a byte of the text (fWordwrap)
+		offs = make([]int, 0, len(line)+1)
+	}
 	for i := 0; i < len(line); {
 		r, w := utf8.DecodeRuneInString(line[i:])
 		//scratch:ok wordwrap's scratch: charged up front, twScratchBytes a byte of the text (fWordwrap)

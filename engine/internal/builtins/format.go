@@ -195,7 +195,18 @@ func (f *formatter) field(sb *pieces, body string, depth int) {
 	}
 	var specb pieces
 	f.vformat(&specb, spec, depth-1)
-	sb.addCounted(f.formatField(v, specb.join()))
+	out, n := f.formatField(v, specb.join())
+	if len(out) < smallPiece {
+		// a short field's text is appended to the result's byte buffer,
+		// which grows by doubling and is copied once more at the end:
+		// three units a byte of it, before it is added ("{0}" fields of a
+		// short value, charged by the format string's bytes alone,
+		// allocated up to 4.2 bytes a unit: the cost search's str.format
+		// SF shapes). A longer one is a piece of its own, joined once,
+		// which its estimate paid for.
+		f.c.Charge(int64(3*len(out)), "format field")
+	}
+	sb.addCounted(out, n)
 }
 
 // resolve looks a field name up: the first part in the arguments, then
