@@ -89,15 +89,21 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 		c.target(n.Target)
 		c.expr(n.X, soft)
 	case *syntax.SetBlock:
+		// Jinja2's frames decide where an unknown filter or test is a
+		// compile-time error: an if's test and branches and a conditional
+		// expression are soft (deferred to the render); every inner frame
+		// is not (compiler.py: visit_AssignBlock's block_frame holds the
+		// body and the filter; visit_With visits its values in the outer
+		// frame, its body in an inner one; autoescape parses to a Scope)
 		c.target(n.Target)
 		if n.Filter != nil {
-			c.expr(n.Filter, soft)
+			c.expr(n.Filter, false)
 		}
-		c.stmts(n.Body, soft)
+		c.stmts(n.Body, false)
 	case *syntax.With:
 		for i := range n.Targets {
 			c.target(n.Targets[i])
-			c.expr(n.Values[i], false)
+			c.expr(n.Values[i], soft)
 		}
 		c.stmts(n.Body, false)
 	case *syntax.Macro:
@@ -113,8 +119,8 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 		c.expr(n.Filter, false)
 		c.stmts(n.Body, false)
 	case *syntax.Autoescape:
-		c.expr(n.X, soft)
-		c.stmts(n.Body, soft)
+		c.expr(n.X, false)
+		c.stmts(n.Body, false)
 	case *syntax.Block:
 		c.stmts(n.Body, false)
 	case *syntax.Extends:

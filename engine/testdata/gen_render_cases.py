@@ -220,6 +220,21 @@ CASES = [
     ("view-keys-unhashable", "{{ {}.keys() in {} }}", {}),
     ("view-methods", "[{{ {'a': 1}.keys().count }}]{{ range(3).index(2) }}{{ range(3).count(1) }}[{{ range(3).append }}]", {}),
     ("view-values-index", "{{ {}.values().index(1) }}", {}),
+    # where an unknown filter is a compile-time error: Jinja2's frames (an
+    # if and a conditional expression are soft; set blocks, with bodies,
+    # autoescape scopes, for filters are inner frames)
+    ("static-frames-1", '{% if false %}{% set x %}{{ 1|nosuch }}{% endset %}{% endif %}ok', {}),
+    ("static-frames-2", '{% if false %}{% set x | nosuch %}a{% endset %}{% endif %}ok', {}),
+    ("static-frames-3", '{% if false %}{% with a = 1|nosuch %}{% endwith %}{% endif %}ok', {}),
+    ("static-frames-4", '{% if false %}{% with %}{{ 1|nosuch }}{% endwith %}{% endif %}ok', {}),
+    ("static-frames-5", '{% if false %}{% autoescape true %}{{ 1|nosuch }}{% endautoescape %}{% endif %}ok', {}),
+    ("static-frames-6", '{% if false %}{% autoescape 1|nosuch %}{% endautoescape %}{% endif %}ok', {}),
+    ("static-frames-7", '{% autoescape true %}{% if false %}{{ 1|nosuch }}{% endif %}{% endautoescape %}ok', {}),
+    ("static-frames-8", '{% with a = (1|nosuch if false else 2) %}{% endwith %}ok', {}),
+    ("static-frames-9", '{% if false %}{% for i in []|nosuch %}{% endfor %}{% endif %}ok', {}),
+    ("static-frames-10", '{% if false %}{% for i in [] if i|nosuch %}{% endfor %}{% endif %}ok', {}),
+    ("static-frames-11", '{% if false %}{% call m(1|nosuch) %}{% endcall %}{% endif %}ok', {}),
+    ("static-frames-12", '{% set x = (1|nosuch) if false %}ok', {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 
