@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jinjabox/jinjabox/engine/syntax/internal/unames"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -1059,7 +1060,26 @@ func unescape(s string) (string, string) {
 			b.WriteRune(rune(v)) // surrogates become U+FFFD
 			i += n
 		case 'N':
-			return "", "unsupported \\N{...} escape"
+			// \N{NAME}: Python's unicode-escape codec takes NAME up to the
+			// first '}' and looks it up (package unames). The scan for '}'
+			// is linear and happens at most once per literal that fails
+			// (either failure ends the decoding), and a name that resolves
+			// is consumed, so decoding stays linear in the literal; Lookup
+			// itself is bounded by unames.MaxLen and does not allocate.
+			const malformed = "malformed \\N character escape"
+			if i >= len(s) || s[i] != '{' {
+				return "", malformed
+			}
+			end := strings.IndexByte(s[i+1:], '}')
+			if end <= 0 {
+				return "", malformed
+			}
+			r, ok := unames.Lookup(s[i+1 : i+1+end])
+			if !ok {
+				return "", "unknown Unicode character name"
+			}
+			b.WriteRune(r)
+			i += end + 2
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(c)

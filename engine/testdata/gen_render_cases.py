@@ -235,6 +235,12 @@ CASES = [
     ("static-frames-10", '{% if false %}{% for i in [] if i|nosuch %}{% endfor %}{% endif %}ok', {}),
     ("static-frames-11", '{% if false %}{% call m(1|nosuch) %}{% endcall %}{% endif %}ok', {}),
     ("static-frames-12", '{% set x = (1|nosuch) if false %}ok', {}),
+    # \N{NAME} escapes resolve as Python's unicode-escape codec does
+    ("n-escape-names", "{{ '\\N{BULLET} \\N{bullet} \\N{LATIN CAPITAL LETTER GHA} \\N{CJK UNIFIED IDEOGRAPH-4E00} \\N{HANGUL SYLLABLE GA} \\N{BOM}|' }}", {}),
+    ("n-escape-unknown", "{{ '\\N{NOPE}' }}", {}),
+    ("n-escape-lower-cjk", "{{ '\\N{cjk unified ideograph-4e00}' }}", {}),
+    ("n-escape-named-sequence", "{{ '\\N{LATIN CAPITAL LETTER A WITH MACRON AND GRAVE}' }}", {}),
+    ("n-escape-malformed", "{{ '\\N{BULLET' }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 
