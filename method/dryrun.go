@@ -74,16 +74,7 @@ func (l *Library) mockFuncs() *FuncRegistry {
 			continue
 		}
 		_ = reg.Register(name, func(_ context.Context, call FuncCall) (any, error) {
-			spec := ParseConceptSpec(call.Output)
-			content := l.concepts.MockContent(spec.Name)
-			if !spec.List {
-				return content, nil
-			}
-			items := make([]any, mockCount(spec))
-			for i := range items {
-				items[i] = l.concepts.MockContent(spec.Name)
-			}
-			return items, nil
+			return l.concepts.mockSpec(ParseConceptSpec(call.Output)), nil
 		})
 	}
 	return reg

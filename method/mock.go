@@ -33,6 +33,19 @@ func mockCount(spec ConceptSpec) int {
 	return mockListItems
 }
 
+// mockSpec is the example content of a concept spec: a list of
+// mockCount items for a list spec, else one.
+func (cs Concepts) mockSpec(spec ConceptSpec) any {
+	if !spec.List {
+		return cs.MockContent(spec.Name)
+	}
+	items := make([]any, mockCount(spec))
+	for i := range items {
+		items[i] = cs.MockContent(spec.Name)
+	}
+	return items
+}
+
 // mockDepth bounds the expansion of concepts that contain themselves;
 // Pydantic would refuse such a class, a declared structure may still
 // name itself.
@@ -156,16 +169,8 @@ func (l *Library) InputsTemplate(ref string) (*value.OrderedMap, error) {
 	om := &value.OrderedMap{}
 	for _, name := range e.Pipe.InputNames() {
 		spec := ParseConceptSpec(l.canonSpec(e.refScope(), e.Pipe.Inputs[name]))
-		content := l.concepts.MockContent(spec.Name)
-		if spec.List {
-			items := make([]any, mockCount(spec))
-			for i := range items {
-				items[i] = content
-			}
-			content = items
-		}
 		om.Keys = append(om.Keys, name)
-		om.Values = append(om.Values, &value.OrderedMap{Keys: []string{"concept", "content"}, Values: []any{conceptRef(spec.Name), content}})
+		om.Values = append(om.Values, &value.OrderedMap{Keys: []string{"concept", "content"}, Values: []any{conceptRef(spec.Name), l.concepts.mockSpec(spec)}})
 	}
 	return om, nil
 }
@@ -180,15 +185,7 @@ func (l *Library) MockInputs(ref string) (*Memory, error) {
 	m := NewMemory()
 	for _, name := range e.Pipe.InputNames() {
 		spec := ParseConceptSpec(l.canonSpec(e.refScope(), e.Pipe.Inputs[name]))
-		var content any = l.concepts.MockContent(spec.Name)
-		if spec.List {
-			items := make([]any, mockCount(spec))
-			for i := range items {
-				items[i] = l.concepts.MockContent(spec.Name)
-			}
-			content = items
-		}
-		m = m.With(Stuff{Name: name, Concept: ConceptSpec{Name: spec.Name, List: spec.List, Count: spec.Count}.String(), Content: content})
+		m = m.With(Stuff{Name: name, Concept: ConceptSpec{Name: spec.Name, List: spec.List, Count: spec.Count}.String(), Content: l.concepts.mockSpec(spec)})
 	}
 	return m, nil
 }

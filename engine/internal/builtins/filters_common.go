@@ -131,14 +131,6 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 	return out
 }
 
-// viewName is the Python type a materialised list stands for (range,
-// dict_keys, dict_values, dict_items), or "" for a real list.
-func viewName(v value.Value) string {
-	if d, ok := v.Ref().(*value.ListData); ok && v.Kind() == value.List {
-		return d.View()
-	}
-	return ""
-}
 
 // attrPath is a parsed attribute= argument: dotted name segments, or one
 // integer index when the argument itself is an integer.

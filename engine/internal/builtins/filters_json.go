@@ -245,7 +245,7 @@ func (w *jsonW) value(v value.Value, depth int) {
 	case value.Float:
 		w.str(jsonFloat(v.Float()))
 	case value.List, value.Tuple:
-		if view := viewName(v); view != "" {
+		if view := value.ViewOf(v); view != "" {
 			value.Throwf(errs.Type, "Object of type %s is not JSON serializable", view)
 		}
 		items := v.Items()

@@ -100,7 +100,7 @@ func isGroupTuple(v value.Value) bool {
 		return false // asked of every node: most are neither
 	}
 	_, ok := v.TupleField("grouper")
-	return ok || viewName(v) != "" // ranges and dict views print as repr too
+	return ok || value.ViewOf(v) != "" // ranges and dict views print as repr too
 }
 
 // reprLen measures the one-line safe repr in code points, charging as it
