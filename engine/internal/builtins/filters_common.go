@@ -131,7 +131,6 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 	return out
 }
 
-
 // attrPath is a parsed attribute= argument: dotted name segments, or one
 // integer index when the argument itself is an integer.
 type attrPath []string
