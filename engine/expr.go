@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -795,10 +794,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 	}
 	lo, hi := sliceBounds(int64(length), start, hasStart, stop, hasStop, step)
 	count := sliceLen(lo, hi, step)
-	var rangeArgs string
-	if value.ViewOf(x) == "range" {
-		rangeArgs = r.rangeSliceArgs(x, lo, hi, step)
-	}
+	rStart, _, rStep, isRange := value.RangeOf(x)
 	// the result is charged before it is built: a string's bytes, a
 	// list's elements each a slot and an element found (8 units an item
 	// ran 3.8 ns and 5.9 bytes a unit, docs/COSTS.md)
@@ -840,38 +836,13 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 	if x.Kind() == value.Tuple {
 		return value.NewTuple(out)
 	}
-	if rangeArgs != "" {
-		return value.NewView("range", rangeArgs, out)
+	if isRange {
+		// Python's range(start, stop, step)[lo:hi:k] is range(start +
+		// lo*step, start + hi*step, step*k), lo and hi the slice's indices
+		return value.NewRange(value.AddInt(r, rStart, value.MulInt(r, lo, rStep)),
+			value.AddInt(r, rStart, value.MulInt(r, hi, rStep)), value.MulInt(r, rStep, step), out)
 	}
 	return value.NewList(out)
-}
-
-// rangeSliceArgs is what a slice of a range prints between its
-// parentheses: Python's range(start, stop, step)[lo:hi:k] is
-// range(start + lo*step, start + hi*step, step*k), lo and hi the slice's
-// indices into it. The range's own arguments are what it prints.
-func (r *renderer) rangeSliceArgs(x value.Value, lo, hi, k int64) string {
-	parts := strings.Split(value.ViewArgs(x), ", ")
-	nums := make([]int64, 0, 3)
-	for _, p := range parts {
-		n, err := strconv.ParseInt(p, 10, 64)
-		if err != nil {
-			value.Throwf(errs.Internal, "range arguments %q", value.ViewArgs(x))
-		}
-		nums = append(nums, n)
-	}
-	start, step := nums[0], int64(1)
-	if len(nums) == 3 {
-		step = nums[2]
-	}
-	a := value.AddInt(r, start, value.MulInt(r, lo, step))
-	b := value.AddInt(r, start, value.MulInt(r, hi, step))
-	s := value.MulInt(r, step, k)
-	out := strconv.FormatInt(a, 10) + ", " + strconv.FormatInt(b, 10)
-	if s != 1 {
-		out += ", " + strconv.FormatInt(s, 10)
-	}
-	return out
 }
 
 // sliceLen is the number of indices range(lo, hi, step) holds (step != 0;

@@ -6,6 +6,7 @@ package value
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 )
@@ -76,6 +77,8 @@ type listMeta struct {
 	// viewArgs, when set, is what prints between the view's parentheses
 	// (range(0, 3)); otherwise the items' repr does.
 	viewArgs string
+	// rng is a range's start, stop and step (NewRange).
+	rng [3]int64
 }
 
 // NewView returns a list that prints as the Python view or range it
@@ -393,13 +396,23 @@ func ViewOf(v Value) string {
 	return ""
 }
 
-// ViewArgs is what a view prints between its parentheses when set
-// (range(0, 3)), else "".
-func ViewArgs(v Value) string {
-	if d, ok := v.ref.(*ListData); ok && v.k == List && d.meta != nil {
-		return d.meta.viewArgs
+// NewRange returns the list range(start, stop, step) stands for
+// (items): it prints as the range, range(0, 3) or range(0, 6, 2).
+func NewRange(start, stop, step int64, items []Value) Value {
+	args := strconv.FormatInt(start, 10) + ", " + strconv.FormatInt(stop, 10)
+	if step != 1 {
+		args += ", " + strconv.FormatInt(step, 10)
 	}
-	return ""
+	return Value{k: List, ref: &ListData{Items: items, meta: &listMeta{view: "range", viewArgs: args, rng: [3]int64{start, stop, step}}}}
+}
+
+// RangeOf returns the start, stop and step of a list made by NewRange.
+func RangeOf(v Value) (start, stop, step int64, ok bool) {
+	if ViewOf(v) != "range" {
+		return 0, 0, 0, false
+	}
+	r := v.ref.(*ListData).meta.rng
+	return r[0], r[1], r[2], true
 }
 
 // IsDictView reports whether v stands for dict_keys, dict_values or

@@ -91,11 +91,7 @@ func globalRange(c value.Ctx, args *value.Args) value.Value {
 		out[i] = value.FromInt(x)
 		x += step // cannot overflow before the last item is stored
 	}
-	args2 := strconv.FormatInt(start, 10) + ", " + strconv.FormatInt(stop, 10)
-	if step != 1 {
-		args2 += ", " + strconv.FormatInt(step, 10)
-	}
-	return value.NewView("range", args2, out)
+	return value.NewRange(start, stop, step, out)
 }
 
 // lipsumWords is jinja2.constants.LOREM_IPSUM_WORDS.
