@@ -36,7 +36,7 @@ const previewCode = "jinjabox_preview"
 // with the local provider. It returns the rendered template, with the
 // images a prompt references.
 func Preview(ctx context.Context, bundles []*Bundle, req PreviewRequest, inputs *Memory) (Render, error) {
-	p := &Pipe{Description: "preview", Inputs: map[string]string{}, TemplatingStyle: req.Style}
+	p := &Pipe{Description: "preview", Inputs: map[string]string{}}
 	for _, n := range inputs.Names() {
 		s, _ := inputs.Get(n)
 		p.Inputs[n] = s.Concept
@@ -44,13 +44,12 @@ func Preview(ctx context.Context, bundles []*Bundle, req PreviewRequest, inputs 
 	field := "prompt"
 	switch cat := req.Category; cat {
 	case "", templating.LLMPrompt:
-		p.Type, p.Prompt, p.Output = KindLLM, req.Template, ConceptText
+		p.Type, p.Prompt, p.Output, p.TemplatingStyle = KindLLM, req.Template, ConceptText, req.Style
 	case templating.ImgGenPrompt:
-		p.Type, p.Prompt, p.Output = KindImgGen, req.Template, ConceptImage
+		p.Type, p.Prompt, p.Output, p.TemplatingStyle = KindImgGen, req.Template, ConceptImage, req.Style
 	case templating.Basic, templating.Markdown, templating.HTML, templating.Mermaid:
 		p.Type, field = KindCompose, "template"
 		p.Template = &ComposeTemplate{Template: req.Template, Category: cat, TemplatingStyle: req.Style}
-		p.TemplatingStyle = nil
 	default:
 		return Render{}, fmt.Errorf("preview: category %q: want llm_prompt, img_gen_prompt, basic, markdown, html or mermaid", string(cat))
 	}

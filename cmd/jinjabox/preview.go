@@ -53,13 +53,7 @@ func (p *pipelexFlags) render(src, dataArg string, stdin io.Reader, stdout, stde
 	}
 	inputs := method.NewMemory()
 	if dataArg != "" {
-		var raw []byte
-		var err error
-		if dataArg == "-" {
-			raw, err = readStdin(stdin)
-		} else {
-			raw, err = readFile(dataArg)
-		}
+		raw, err := readData(dataArg, stdin)
 		if err == nil {
 			inputs, err = method.LoadInputs(raw)
 		}

@@ -160,12 +160,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
 		}
-		var raw []byte
-		if dataArg == "-" {
-			raw, err = readStdin(stdin)
-		} else {
-			raw, err = readFile(dataArg)
-		}
+		raw, err := readData(dataArg, stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "jinjabox:", err)
 			return 2
@@ -255,6 +250,14 @@ func checkLimits(l budget.Limits) error {
 		}
 	}
 	return nil
+}
+
+// readData reads a data file, or stdin for "-".
+func readData(arg string, stdin io.Reader) ([]byte, error) {
+	if arg == "-" {
+		return readStdin(stdin)
+	}
+	return readFile(arg)
 }
 
 func readTemplate(arg string, stdin io.Reader) (src, name string, err error) {
