@@ -16,6 +16,10 @@ type checkInfo struct {
 	staticBytes int64
 	macros      map[*syntax.Macro]*macroInfo
 	calls       map[*syntax.CallBlock]*macroInfo
+	// unassigned holds, per frame that has any, the names the frame
+	// binds to an unassigned undefined as it starts (frames.go); a
+	// macro's and a caller's are in their macroInfo.
+	unassigned map[frameKey][]string
 }
 
 // attrPathFilters maps each filter taking an attribute path to the
@@ -45,6 +49,15 @@ func (e *Environment) check(t *syntax.Template) (*checkInfo, error) {
 	c.stmts(t.Body, false)
 	if c.err != nil {
 		return nil, c.err
+	}
+	c.info.unassigned = unassignedNames(t)
+	for k, names := range c.info.unassigned {
+		switch n := k.node.(type) {
+		case *syntax.Macro:
+			c.info.macros[n].unassigned = names
+		case *syntax.CallBlock:
+			c.info.calls[n].unassigned = names
+		}
 	}
 	return c.info, nil
 }
@@ -350,8 +363,13 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 }
 
 // scanMacro finds whether a macro body reads varargs, kwargs or caller
-// (which makes the macro accept them), without descending into nested
-// macros and call-block bodies, which have their own.
+// (which makes the macro accept them) as Jinja2's compiler does
+// (macro_body: find_undeclared(node.body, ("caller", "kwargs",
+// "varargs"))): a read of one counts anywhere in the body, nested macros
+// and call blocks included, blocks excluded, unless the name was assigned
+// or declared as a parameter before it in the source; a parameter of the
+// macro itself of that name stands instead. It also records whether the
+// body makes a value that holds its scope (closes).
 func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 	mi := &macroInfo{}
 	declared := make(map[string]bool, len(params))
@@ -364,26 +382,19 @@ func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 			mi.paramIdx[params[i].Name] = i // the first of a repeated name
 		}
 	}
-	var visit func(n syntax.Node)
-	visit = func(n syntax.Node) {
+	u := undeclared{names: map[string]bool{"caller": true, "kwargs": true, "varargs": true}}
+	u.stmts(body)
+	mi.usesVarargs = u.found["varargs"] && !declared["varargs"]
+	mi.usesKwargs = u.found["kwargs"] && !declared["kwargs"]
+	mi.usesCaller = u.found["caller"] && !declared["caller"]
+	var closes func(n syntax.Node)
+	closes = func(n syntax.Node) {
 		switch x := n.(type) {
-		case *syntax.Name:
-			if !declared[x.Name] {
-				switch x.Name {
-				case "varargs":
-					mi.usesVarargs = true
-				case "kwargs":
-					mi.usesKwargs = true
-				case "caller":
-					mi.usesCaller = true
-				}
-			}
 		case *syntax.Macro:
 			mi.closes = true
 			return
 		case *syntax.CallBlock:
 			mi.closes = true
-			visit(x.Call)
 			return
 		case *syntax.For:
 			if x.Recursive {
@@ -392,15 +403,126 @@ func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 		case *syntax.Include, *syntax.Import, *syntax.FromImport, *syntax.Block, *syntax.Extends:
 			mi.closes = true
 		}
-		syntax.EachChild(n, visit)
-	}
-	for _, s := range body {
-		visit(s)
-	}
-	for _, p := range params {
-		if p.Default != nil {
-			visit(p.Default)
+		if !mi.closes {
+			syntax.EachChild(n, closes)
 		}
 	}
+	for _, s := range body {
+		closes(s)
+	}
 	return mi
+}
+
+// undeclared is Jinja2's UndeclaredNameVisitor: it walks statements in
+// the order of their fields in Jinja2's nodes (a loop's target before its
+// iterable and body, an assignment's target before its value), so that a
+// name assigned before it is read is not counted.
+type undeclared struct {
+	names map[string]bool // still looked for
+	found map[string]bool
+}
+
+func (u *undeclared) name(n string, load bool) {
+	if load && u.names[n] {
+		if u.found == nil {
+			u.found = map[string]bool{}
+		}
+		u.found[n] = true
+		return
+	}
+	delete(u.names, n)
+}
+
+func (u *undeclared) stmts(body []syntax.Stmt) {
+	for _, s := range body {
+		u.stmt(s)
+	}
+}
+
+func (u *undeclared) params(ps []syntax.Param) {
+	for _, p := range ps {
+		u.name(p.Name, false)
+	}
+	for _, p := range ps {
+		u.expr(p.Default)
+	}
+}
+
+func (u *undeclared) stmt(s syntax.Stmt) {
+	switch n := s.(type) {
+	case *syntax.Output:
+		u.expr(n.X)
+	case *syntax.If:
+		u.expr(n.Cond)
+		u.stmts(n.Body)
+		u.stmts(n.Else)
+	case *syntax.For:
+		u.target(n.Target)
+		u.expr(n.Iter)
+		u.stmts(n.Body)
+		u.stmts(n.Else)
+		u.expr(n.Filter)
+	case *syntax.Set:
+		u.target(n.Target)
+		u.expr(n.X)
+	case *syntax.SetBlock:
+		u.target(n.Target)
+		if n.Filter != nil {
+			u.expr(n.Filter)
+		}
+		u.stmts(n.Body)
+	case *syntax.With:
+		for _, t := range n.Targets {
+			u.target(t)
+		}
+		for _, v := range n.Values {
+			u.expr(v)
+		}
+		u.stmts(n.Body)
+	case *syntax.Macro:
+		u.params(n.Params)
+		u.stmts(n.Body)
+	case *syntax.CallBlock:
+		if n.Call != nil {
+			u.expr(n.Call)
+		}
+		u.params(n.Params)
+		u.stmts(n.Body)
+	case *syntax.FilterBlock:
+		u.stmts(n.Body)
+		if n.Filter != nil {
+			u.expr(n.Filter)
+		}
+	case *syntax.Autoescape:
+		u.expr(n.X)
+		u.stmts(n.Body)
+	case *syntax.Block:
+		// UndeclaredNameVisitor.visit_Block: a block is not visited
+	default:
+		syntax.EachChild(s, func(c syntax.Node) { u.expr(c) })
+	}
+}
+
+// target visits an assignment target: its names are stores.
+func (u *undeclared) target(t syntax.Expr) {
+	switch n := t.(type) {
+	case *syntax.Name:
+		u.name(n.Name, false)
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			u.target(it)
+		}
+	}
+}
+
+// expr visits an expression, whose names are all reads.
+func (u *undeclared) expr(x syntax.Node) {
+	if x == nil {
+		return
+	}
+	if nm, ok := x.(*syntax.Name); ok {
+		u.name(nm.Name, true)
+		return
+	}
+	syntax.EachChild(x, u.expr)
 }

@@ -66,10 +66,15 @@ func (r *renderer) rootDataIndex(name string, sc *scope, slot *atomic.Int32) int
 func (r *renderer) lookupOuter(name string, sc *scope, slot *atomic.Int32) value.Value {
 	s := sc
 	var walked int64
+	crossed := false
 	for s.parent != nil {
+		crossed = crossed || s.boundary
 		s = s.parent
 		walked++
 		if i := s.find(name); i >= 0 {
+			if crossed && s.vars[i].val.IsUnassigned() {
+				continue
+			}
 			r.chargeWalk(walked)
 			return s.vars[i].val
 		}
@@ -594,6 +599,32 @@ func constExpr(e syntax.Expr) bool {
 	return false
 }
 
+// constSlice reports whether Jinja2's optimizer folds the slice n: its
+// object and its bounds are constants, or attributes and items of
+// constants (nodes.Getattr.as_const and Getitem.as_const fold through
+// the sandbox's getattr and getitem).
+func constSlice(n *syntax.Slice) bool {
+	for _, b := range []syntax.Expr{n.Start, n.Stop, n.Step} {
+		if b != nil && !constOperand(b) {
+			return false
+		}
+	}
+	return constOperand(n.X)
+}
+
+// constOperand is constExpr widened by the lookups Jinja2 folds.
+func constOperand(e syntax.Expr) bool {
+	switch n := e.(type) {
+	case *syntax.Attr:
+		return constOperand(n.X)
+	case *syntax.Item:
+		return constOperand(n.X) && constOperand(n.Key)
+	case *syntax.Slice:
+		return n.X != nil && constSlice(n)
+	}
+	return constExpr(e)
+}
+
 // concat is Jinja's ~: str_join, or markup_join under autoescape when an
 // operand is markup.
 func (r *renderer) concat(a, b value.Value) value.Value {
@@ -745,6 +776,19 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 	if x.Kind() == value.Undefined {
 		value.ThrowUndefined(x)
 	}
+	// A slice whose object and bounds are all constants is folded by
+	// Jinja2's optimizer through the sandbox's getitem, which turns the
+	// TypeError of an object that takes no slice, or of bounds that are
+	// not integers, into an undefined value (nodes.Getitem.as_const);
+	// any other slice is Python's subscript, and the TypeError stands.
+	typeError := func(msg string) bool {
+		if constSlice(n) {
+			return true
+		}
+		value.Throw(errs.Type, msg)
+		return false
+	}
+	badBound := false
 	idx := func(v value.Value) (int64, bool) {
 		switch v.Kind() {
 		case value.None:
@@ -752,12 +796,18 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		case value.Int, value.Bool:
 			return v.Int(), true
 		}
-		value.Throw(errs.Type, "slice indices must be integers or None or have an __index__ method")
+		badBound = typeError("slice indices must be integers or None or have an __index__ method")
 		return 0, false
+	}
+	notSubscriptable := func() bool {
+		return typeError(errs.Quote(x.TypeName()) + " object is not subscriptable")
 	}
 	start, hasStart := idx(sv)
 	stop, hasStop := idx(ev)
 	step, hasStep := idx(pv)
+	if badBound {
+		return value.Undef("")
+	}
 	r.pos = n.P
 	r.step("slice")
 	if !hasStep {
@@ -782,15 +832,17 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 			length = len(runes)
 		}
 	case value.List, value.Tuple:
-		if value.IsDictView(x) {
-			value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
+		if value.IsDictView(x) && notSubscriptable() {
+			return value.Undef("")
 		}
 		items = x.Items()
 		length = len(items)
 	case value.Undefined:
 		value.ThrowUndefined(x)
 	default:
-		value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
+		if notSubscriptable() {
+			return value.Undef("")
+		}
 	}
 	lo, hi := sliceBounds(int64(length), start, hasStart, stop, hasStop, step)
 	count := sliceLen(lo, hi, step)

@@ -21,6 +21,10 @@ type macroInfo struct {
 	// paramIdx maps each parameter name to its position when there are
 	// more than a few, so binding k keywords is O(k), not O(k*params).
 	paramIdx map[string]int
+	// unassigned are the names the body assigns that a frame nested in
+	// it may read first (frames.go): bound to an unassigned undefined as
+	// a call starts.
+	unassigned []string
 }
 
 // param returns the position of the parameter called name, or -1.
@@ -178,6 +182,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 			sc.set(p.Name, r.eval(p.Default, sc))
 		}
 	}
+	r.bindUnassigned(info.unassigned, sc)
 	if info.usesVarargs {
 		var extra []value.Value
 		if len(pos) > len(m.params) {

@@ -27,6 +27,11 @@ type scope struct {
 	// isolated marks the root of a template rendered without context: the
 	// render's data is not visible from it (globals still are).
 	isolated bool
+	// boundary marks the scope of a block and the root of an included or
+	// imported template: Jinja2 gives those the context, which holds no
+	// name an enclosing frame has not assigned yet, so a lookup that
+	// walks past it skips unassigned bindings (value.Unassigned).
+	boundary bool
 	vars     []binding
 	// idx indexes vars once it outgrows smallScope: open addressing
 	// (linear probing, at most half full) on the names' hashes, each slot
@@ -171,12 +176,29 @@ func (s *scope) reset() {
 	clear(s.idx)
 }
 
-// lookupLocal reads a binding of this scope only.
+// lookupLocal reads a binding of this scope only; an unassigned name
+// (value.Unassigned) is not bound.
 func (s *scope) lookupLocal(name string) (value.Value, bool) {
-	if i := s.find(name); i >= 0 {
+	if i := s.find(name); i >= 0 && !s.vars[i].val.IsUnassigned() {
 		return s.vars[i].val, true
 	}
 	return value.Value{}, false
+}
+
+// bindUnassigned binds each of names in sc to an unassigned undefined, as
+// a frame of Jinja2 starts its names "missing" (frames.go), charged an
+// element a name. A name sc binds already is left as it is: the root of
+// a template that extends another holds the child's assignments.
+func (r *renderer) bindUnassigned(names []string, sc *scope) {
+	if len(names) == 0 {
+		return
+	}
+	r.Charge(int64(len(names))*budget.Elem, "frame names")
+	for _, name := range names {
+		if sc.find(name) < 0 {
+			sc.set(name, value.Unassigned(name))
+		}
+	}
 }
 
 // frame is the per-template state of a render: which template is running

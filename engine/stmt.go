@@ -29,6 +29,7 @@ func (r *renderer) renderTemplate(t *Template, root *scope) {
 		}
 	}
 	r.fr, r.cur = fr, t
+	r.bindUnassigned(t.info.unassigned[frameKey{node: t.tree}], root)
 	r.execStmts(t.tree.Body, root)
 	for fr.parent != nil {
 		p := fr.parent
@@ -41,6 +42,7 @@ func (r *renderer) renderTemplate(t *Template, root *scope) {
 			fr.blocks[name] = append(fr.blocks[name], &blockRef{block: p.tree.Blocks[name], tmpl: p})
 		}
 		fr.tmpl, r.cur = p, p
+		r.bindUnassigned(p.info.unassigned[frameKey{node: p.tree}], root)
 		r.execStmts(p.tree.Body, root)
 	}
 	r.fr, r.cur, r.suppress = savedFr, savedCur, savedSup
@@ -137,7 +139,9 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		r.step("set block")
 		// The body is a frame of its own in Jinja2 (an inner frame of
 		// the compiler): what it assigns stays in it.
-		s := r.captureStmts(n.Body, newScope(sc, 0))
+		inner := newScope(sc, 0)
+		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
+		s := r.captureStmts(n.Body, inner)
 		v := r.markupOrString(s)
 		if n.Filter != nil {
 			v = r.applyFilterChain(n.Filter, v, sc)
@@ -156,6 +160,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		}
 		// sized for its targets: its bindings and their index grow once
 		inner := newScope(sc, len(n.Targets))
+		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
 		for i, t := range n.Targets {
 			r.assign(t, vals[i], inner)
 		}
@@ -186,7 +191,9 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		}
 		r.pos = n.P
 		r.step("filter block")
-		s := r.captureStmts(n.Body, newScope(sc, 0)) // its own frame, as a set block's
+		inner := newScope(sc, 0) // its own frame, as a set block's
+		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
+		s := r.captureStmts(n.Body, inner)
 		v := r.applyFilterChain(n.Filter, r.markupOrString(s), sc)
 		// Jinja2 yields the filter's result into the output as it is: not
 		// escaped again under autoescape, and anything but a string breaks
@@ -205,7 +212,9 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		on := r.eval(n.X, sc).Truth()
 		saved := r.autoescape
 		r.autoescape = on
-		r.execStmts(n.Body, newScope(sc, 0)) // its own frame, as a set block's
+		inner := newScope(sc, 0) // its own frame, as a set block's
+		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
+		r.execStmts(n.Body, inner)
 		r.autoescape = saved
 	case *syntax.Block:
 		if r.quiet() {
@@ -237,7 +246,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		if t == nil {
 			return
 		}
-		root := &scope{parent: sc}
+		root := &scope{parent: sc, boundary: true}
 		if !n.WithContext {
 			root = &scope{isolated: true}
 		}
@@ -327,10 +336,14 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 		if !r.spent(budget.Step) {
 			r.Charge(budget.Step, "loop")
 		}
-		r.execStmts(n.Else, sc)
+		// the else is a frame of its own (for_branch="else")
+		els := newScope(sc, 0)
+		r.bindUnassigned(r.cur.info.unassigned[frameKey{n, branchElse}], els)
+		r.execStmts(n.Else, els)
 		return
 	}
 	lv := value.FromObject(lp)
+	unassigned := r.cur.info.unassigned[frameKey{n, branchBody}]
 	for i := 0; ; i++ {
 		it, ok := lp.draw("loop iteration")
 		if !ok {
@@ -342,6 +355,7 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 		inner.reset()
 		inner.set("loop", lv)
 		r.assign(n.Target, it, inner)
+		r.bindUnassigned(unassigned, inner)
 		r.execStmts(n.Body, inner)
 	}
 }
@@ -357,7 +371,8 @@ func (r *renderer) renderBlock(chain []*blockRef, i int, sc *scope) {
 	if ref.block.Scoped {
 		parent = sc
 	}
-	bs := &scope{parent: parent}
+	bs := &scope{parent: parent, boundary: true}
+	r.bindUnassigned(ref.tmpl.info.unassigned[frameKey{node: ref.block}], bs)
 	if i+1 < len(chain) {
 		bs.set("super", value.FromObject(&superFn{chain: chain, i: i + 1, sc: sc}))
 	}
@@ -424,7 +439,7 @@ func (r *renderer) loadTemplate(name value.Value, ignoreMissing bool) *Template 
 func (r *renderer) module(t *Template, withContext bool, sc *scope) *module {
 	root := &scope{isolated: true}
 	if withContext {
-		root = &scope{parent: sc}
+		root = &scope{parent: sc, boundary: true}
 	}
 	vars := &scope{parent: root}
 	body := r.capture(func() { r.renderTemplate(t, vars) })

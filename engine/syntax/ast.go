@@ -65,6 +65,10 @@ type If struct {
 	Cond Expr
 	Body []Stmt
 	Else []Stmt
+	// Elif marks an If written as an elif, alone in the Else of the one
+	// before: Jinja2's scoping analysis treats an elif branch unlike an
+	// if nested in an else (engine/frames.go).
+	Elif bool
 }
 
 // For is {% for Target in Iter [if Filter] [recursive] %}.

@@ -587,7 +587,7 @@ func (p *parser) parseIf() Stmt {
 		tok := p.advance()
 		if tok.typ == tName && tok.val == "elif" {
 			// elif is an If nested alone in the Else of the previous one.
-			next := &If{Base: p.node(p.cur.pos)}
+			next := &If{Base: p.node(p.cur.pos), Elif: true}
 			n.Else = []Stmt{next}
 			n = next
 			continue

@@ -241,6 +241,47 @@ CASES = [
     ("n-escape-lower-cjk", "{{ '\\N{cjk unified ideograph-4e00}' }}", {}),
     ("n-escape-named-sequence", "{{ '\\N{LATIN CAPITAL LETTER A WITH MACRON AND GRAVE}' }}", {}),
     ("n-escape-malformed", "{{ '\\N{BULLET' }}", {}),
+    # Jinja2's frames (idtracking): a name a frame assigns starts missing
+    # for the frames nested in it, never the data of the same name
+    ("frame-loop-reads-later-set", "{% for i in [1, 2] %}[{{ x }}]{% endfor %}{% set x = 1 %}", {"x": 5}),
+    ("frame-root-read-first-resolves", "{% for i in [1, 2] %}[{{ x }}]{% endfor %}{{ x }}{% set x = 1 %}", {"x": 5}),
+    ("frame-macro-reads-later-set", "{% macro m() %}[{{ x }}]{% endmacro %}{{ m() }}{% set x = 1 %}{{ m() }}", {"x": 5}),
+    ("frame-macro-default-later-set", "{% macro m(a=x) %}[{{ a }}]{% endmacro %}{{ m() }}{% set x = 1 %}{{ m() }}", {"x": 5}),
+    ("frame-filter-block-later-set", "{% filter upper %}[{{ x }}]{% endfilter %}{% set x = 'y' %}", {"x": "a"}),
+    ("frame-set-block-later-set", "{% set b %}[{{ x }}]{% endset %}{% set x = 1 %}{{ b }}", {"x": 5}),
+    ("frame-with-later-set", "{% with %}[{{ x }}]{% endwith %}{% set x = 1 %}", {"x": 5}),
+    ("frame-autoescape-later-set", "{% autoescape false %}[{{ x }}]{% endautoescape %}{% set x = 1 %}", {"x": 5}),
+    ("frame-loop-filter-later-set", "{% for i in [1, 2] if x %}{{ i }}{% endfor %}{% set x = 0 %}", {"x": 5}),
+    ("frame-nested-loop-later-set", "{% for i in [1] %}{% for j in [1, 2] %}[{{ x }}]{% endfor %}{% set x = 1 %}{% endfor %}", {"x": 5}),
+    ("frame-loop-alias-missing", "{% for i in [1, 2] %}[{{ x }}]{% set x = i %}{% endfor %}{% set x = 1 %}", {"x": 5}),
+    ("frame-if-some-branches-resolves", "{% for i in [1, 2] %}[{{ x }}]{% endfor %}{% if false %}{% set x = 1 %}{% endif %}", {"x": 5}),
+    ("frame-if-inside-resolves", "{% if true %}{% for i in [1, 2] %}[{{ x }}]{% endfor %}{% set x = 1 %}{% endif %}", {"x": 5}),
+    ("frame-if-else-both-resolve", "{% for i in [1] %}[{{ x }}]{% endfor %}{% if c %}{% set x = 1 %}{% else %}{% set x = 2 %}{% endif %}", {"x": 5, "c": True}),
+    ("frame-elif-all-branches", "{% for i in [1] %}[{{ x }}]{% endfor %}{% if c %}{% set x = 1 %}{% elif d %}{% set x = 2 %}{% else %}{% set x = 3 %}{% endif %}", {"x": 5, "c": False, "d": True}),
+    ("frame-nested-if-in-else", "{% for i in [1] %}[{{ x }}]{% endfor %}{% if c %}{% set x = 1 %}{% else %}{% if d %}{% set x = 2 %}{% else %}{% set x = 3 %}{% endif %}{% endif %}", {"x": 5, "c": False, "d": True}),
+    ("frame-block-sees-context", "{% block b %}[{{ x }}]{% endblock %}{% for i in [1] %}[{{ x }}]{% endfor %}{% set x = 1 %}", {"x": 5}),
+    ("frame-is-defined", "{% for i in [1] %}{{ x is defined }}{% endfor %}{% set x = 1 %}", {"x": 5}),
+    ("frame-strict-undefined-loop", "{% for i in [1] %}{{ x + 1 }}{% endfor %}{% set x = 1 %}", {"x": 5}),
+    ("frame-for-else-own-frame", "{% for i in [] %}{% else %}{% set x = 1 %}{% endfor %}[{{ x }}]", {"x": 5}),
+    ("frame-call-block-later-set", "{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}[{{ x }}]{% endcall %}{% set x = 1 %}", {"x": 5}),
+    ("frame-namespace-later-set", "{% for i in [1] %}{{ ns is defined }}{% endfor %}{% set ns = namespace(a=1) %}", {"ns": 1}),
+    ("frame-loop-body-own-missing", "{% for i in [1, 2] %}{% for j in [1] %}[{{ y }}]{% endfor %}{% set y = i %}{% endfor %}", {"y": 5}),
+    # a macro accepts varargs, kwargs and caller when its body reads them
+    # (compiler.macro_body: find_undeclared), nested macros included
+    ("macro-varargs-in-nested-macro", "{% macro g() %}{% macro h() %}{{ varargs }}{% endmacro %}[{{ h() }}]{% endmacro %}{{ g(1, 2) }}", {}),
+    ("macro-varargs-assigned-first", "{% macro g() %}{% set varargs = 1 %}{{ varargs }}{% endmacro %}{{ g(1, 2) }}", {}),
+    ("macro-varargs-read-first", "{% macro g() %}{{ varargs }}{% set varargs = 1 %}{% endmacro %}{{ g(1, 2) }}", {}),
+    ("macro-kwargs-loop-target-first", "{% macro g() %}{% for kwargs in [1] %}{% endfor %}{{ kwargs }}{% endmacro %}{{ g(a=1) }}", {}),
+    ("macro-varargs-in-block-not-counted", "{% macro g() %}{% block b %}{{ varargs }}{% endblock %}{% endmacro %}{{ g(1) }}", {}),
+    ("macro-varargs-in-default-not-counted", "{% macro g(a=varargs) %}{{ a }}{% endmacro %}{{ g(1, 2) }}", {}),
+    ("macro-kwargs-in-call-body", "{% macro h() %}{{ caller() }}{% endmacro %}{% macro g() %}{% call h() %}{{ kwargs }}{% endcall %}{% endmacro %}{{ g(a=1) }}", {}),
+    # a constant slice is folded through the sandbox's getitem (undefined on
+    # a TypeError); a slice of a variable is Python's subscript
+    ("slice-const-not-subscriptable", "[{{ (5)[1:2] }}][{{ 'a'.upper[1:2] }}][{{ (5)[1:2] is undefined }}]", {}),
+    ("slice-const-bad-bound", "[{{ [1, 2][1:'a'] }}][{{ 'abc'[1:'a'] }}]", {}),
+    ("slice-var-not-subscriptable", "{{ x[1:2] }}", {"x": 5}),
+    ("slice-var-bad-bound", "{{ x[1:'a'] }}", {"x": [1, 2]}),
+    ("slice-call-not-folded", "{{ {}.values()[:1] }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 

@@ -114,6 +114,18 @@ var Missing = Value{k: Undefined, ref: missingMarker}
 // IsMissing reports whether v is the Missing marker from Bind.
 func (v Value) IsMissing() bool { return v.k == Undefined && v.ref == missingMarker }
 
+// unassignedMarker marks the undefined a frame binds to a name it assigns
+// later (Jinja2's "missing" local, engine/frames.go). Its hint is empty:
+// it reads as the plain undefined name it stands for.
+var unassignedMarker = &UndefInfo{}
+
+// Unassigned returns the undefined value a frame binds to name before its
+// assignment runs.
+func Unassigned(name string) Value { return Value{k: Undefined, s: name, ref: unassignedMarker} }
+
+// IsUnassigned reports whether v is a binding made by Unassigned.
+func (v Value) IsUnassigned() bool { return v.k == Undefined && v.ref == unassignedMarker }
+
 // Bind matches positional and keyword arguments to names, as Python does
 // for a function with those parameters (all optional). Parameters not
 // passed are Missing. Extra or unknown arguments are a type error.
