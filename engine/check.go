@@ -86,6 +86,9 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 		c.info.staticBytes += int64(len(n.Text))
 	case *syntax.Output:
 		c.expr(n.X, soft)
+		if constOperand(n.X) {
+			markFolded(n.X)
+		}
 	case *syntax.If:
 		c.expr(n.Cond, true)
 		c.stmts(n.Body, true)
@@ -336,6 +339,12 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 		c.expr(n.X, soft)
 	case *syntax.Binary:
 		c.expr(n.L, soft)
+		if shortCircuited(n) {
+			// Jinja2's optimizer folds the operator to its left operand
+			// (nodes.Or.as_const, And.as_const), so the right one is
+			// never compiled: nothing there is checked
+			return
+		}
 		c.expr(n.R, soft)
 	case *syntax.Compare:
 		c.expr(n.First, soft)
@@ -360,6 +369,46 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 			c.expr(n.Values[i], soft)
 		}
 	}
+}
+
+// shortCircuited reports whether n is an and/or whose left operand is a
+// literal that decides it: a true one for or, a false one for and.
+func shortCircuited(n *syntax.Binary) bool {
+	if n.Op != "or" && n.Op != "and" {
+		return false
+	}
+	var truth bool
+	switch l := n.L.(type) {
+	case *syntax.Const:
+		truth = l.Value.Truth()
+	case *syntax.ListLit:
+		if !constExpr(l) {
+			return false
+		}
+		truth = len(l.Items) > 0
+	case *syntax.TupleLit:
+		if !constExpr(l) {
+			return false
+		}
+		truth = len(l.Items) > 0
+	case *syntax.DictLit:
+		if !constExpr(l) {
+			return false
+		}
+		truth = len(l.Keys) > 0
+	default:
+		return false
+	}
+	return truth == (n.Op == "or")
+}
+
+// markFolded marks the slices of a constant output expression
+// (syntax.Slice.Folded).
+func markFolded(x syntax.Node) {
+	if s, ok := x.(*syntax.Slice); ok {
+		s.Folded = true
+	}
+	syntax.EachChild(x, markFolded)
 }
 
 // scanMacro finds whether a macro body reads varargs, kwargs or caller

@@ -599,30 +599,80 @@ func constExpr(e syntax.Expr) bool {
 	return false
 }
 
-// constSlice reports whether Jinja2's optimizer folds the slice n: its
-// object and its bounds are constants, or attributes and items of
-// constants (nodes.Getattr.as_const and Getitem.as_const fold through
-// the sandbox's getattr and getitem).
-func constSlice(n *syntax.Slice) bool {
-	for _, b := range []syntax.Expr{n.Start, n.Stop, n.Step} {
-		if b != nil && !constOperand(b) {
-			return false
-		}
-	}
-	return constOperand(n.X)
-}
-
-// constOperand is constExpr widened by the lookups Jinja2 folds.
+// constOperand reports whether Jinja2's as_const folds e: constExpr
+// widened by the lookups of constants (nodes.Getattr, Getitem and Slice
+// fold through the sandbox's getattr and getitem), tests, comparisons,
+// conditional expressions and dict literals of constants.
 func constOperand(e syntax.Expr) bool {
 	switch n := e.(type) {
+	case nil:
+		return true
 	case *syntax.Attr:
 		return constOperand(n.X)
 	case *syntax.Item:
 		return constOperand(n.X) && constOperand(n.Key)
 	case *syntax.Slice:
-		return n.X != nil && constSlice(n)
+		return n.X != nil && constOperand(n.X) && constOperand(n.Start) && constOperand(n.Stop) && constOperand(n.Step)
+	case *syntax.Test:
+		return constOperand(n.X) && constArgs(&n.CallArgs)
+	case *syntax.Filter:
+		return n.X != nil && constOperand(n.X) && constArgs(&n.CallArgs)
+	case *syntax.Compare:
+		if !constOperand(n.First) {
+			return false
+		}
+		for _, o := range n.Ops {
+			if !constOperand(o.X) {
+				return false
+			}
+		}
+		return true
+	case *syntax.CondExpr:
+		return constOperand(n.Cond) && constOperand(n.Then) && constOperand(n.Else)
+	case *syntax.Binary:
+		return constOperand(n.L) && constOperand(n.R)
+	case *syntax.Unary:
+		return constOperand(n.X)
+	case *syntax.DictLit:
+		for i := range n.Keys {
+			if !constOperand(n.Keys[i]) || !constOperand(n.Values[i]) {
+				return false
+			}
+		}
+		return true
+	case *syntax.ListLit:
+		for _, it := range n.Items {
+			if !constOperand(it) {
+				return false
+			}
+		}
+		return true
+	case *syntax.TupleLit:
+		for _, it := range n.Items {
+			if !constOperand(it) {
+				return false
+			}
+		}
+		return true
 	}
 	return constExpr(e)
+}
+
+func constArgs(a *syntax.CallArgs) bool {
+	if a.DynArgs != nil || a.DynKwargs != nil {
+		return false
+	}
+	for _, x := range a.Args {
+		if !constOperand(x) {
+			return false
+		}
+	}
+	for _, k := range a.Kwargs {
+		if !constOperand(k.X) {
+			return false
+		}
+	}
+	return true
 }
 
 // concat is Jinja's ~: str_join, or markup_join under autoescape when an
@@ -776,13 +826,14 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 	if x.Kind() == value.Undefined {
 		value.ThrowUndefined(x)
 	}
-	// A slice whose object and bounds are all constants is folded by
-	// Jinja2's optimizer through the sandbox's getitem, which turns the
+	// A slice in a {{ }} whose whole expression is constant is computed
+	// by Jinja2's compiler through the sandbox's getitem, which turns the
 	// TypeError of an object that takes no slice, or of bounds that are
-	// not integers, into an undefined value (nodes.Getitem.as_const);
-	// any other slice is Python's subscript, and the TypeError stands.
+	// not integers, into an undefined value (Getitem.as_const, from
+	// CodeGenerator._output_child_to_const); any other slice is Python's
+	// subscript, and the TypeError stands.
 	typeError := func(msg string) bool {
-		if constSlice(n) {
+		if n.Folded {
 			return true
 		}
 		value.Throw(errs.Type, msg)

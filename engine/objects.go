@@ -139,10 +139,10 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	var caller value.Value
 	hasCaller := false
 	for _, kv := range kw {
-		if i := m.param(kv.Key); i >= 0 {
-			if bound[i] {
-				value.Throwf(errs.Type, "macro %s got multiple values for argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
-			}
+		// a keyword naming a parameter an argument filled is an extra
+		// keyword, as in Jinja2 (Macro.__call__ takes keywords only for
+		// the parameters past the positional arguments)
+		if i := m.param(kv.Key); i >= 0 && !bound[i] {
 			sc.set(kv.Key, kv.Val)
 			bound[i] = true
 			continue

@@ -250,6 +250,12 @@ type Slice struct {
 	Base
 	X                 Expr
 	Start, Stop, Step Expr
+	// Folded is set by the engine's static pass, no part of the tree's
+	// meaning: the slice is inside a {{ }} whose whole expression is
+	// constant, which Jinja2 evaluates at compile time through the
+	// sandbox's getitem, so a slice that raises a TypeError there is
+	// undefined instead.
+	Folded bool
 }
 
 // Kwarg is a keyword argument.

@@ -282,6 +282,26 @@ CASES = [
     ("slice-var-not-subscriptable", "{{ x[1:2] }}", {"x": 5}),
     ("slice-var-bad-bound", "{{ x[1:'a'] }}", {"x": [1, 2]}),
     ("slice-call-not-folded", "{{ {}.values()[:1] }}", {}),
+    # a slice folds to undefined only where the whole {{ }} is constant
+    # (CodeGenerator._output_child_to_const)
+    ("slice-const-in-var-expr", "{{ x ~ -1[-3::2] }}", {"x": "a"}),
+    ("slice-const-in-const-expr", "{{ (5)[1:2] ~ 'a' }}", {}),
+    ("slice-const-in-set", "{% set y = (5)[1:2] %}{{ y }}", {}),
+    # a keyword naming a parameter an argument already filled is an extra
+    # keyword (Macro.__call__)
+    ("macro-kwarg-after-positional", "{% macro m(a) %}{{ a }}{% endmacro %}{{ m(1, a=2) }}", {}),
+    ("macro-kwarg-after-positional-kwargs", "{% macro m(a) %}{{ a }}{{ kwargs }}{% endmacro %}{{ m(1, a=2) }}", {}),
+    # urlencode quotes anything that is not iterable as its str()
+    ("urlencode-not-iterable", "{{ namespace(a=1)|urlencode }}|{{ none|urlencode }}|{{ missing|urlencode }}", {}),
+    # an and/or folded by its constant left operand is not compiled: an
+    # unknown filter or test there is no error
+    ("or-constant-left-skips-check", "{{ 'a' or (x is nonexistenttest) }}|{{ 0 and x|nofilter }}", {}),
+    ("or-constant-left-falsy-checks", "{{ '' or (x is nonexistenttest) }}", {}),
+    # a sort compares in CPython's order (count_run, binarysort; reverse by
+    # reversing): which comparison fails first decides the error
+    ("sort-first-failing-comparison", "{{ [{'a': 1}, {}, x.missing, {'b': 2}]|sort(reverse=true) }}", {"x": {}}),
+    ("sort-mixed-types-error-order", "{{ [1, 'a', none]|sort }}", {}),
+    ("sort-mixed-types-reverse", "{{ ['b', 1, 'a']|sort(reverse=true) }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 

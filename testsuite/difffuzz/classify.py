@@ -119,6 +119,17 @@ DOCUMENTED = [
     # negative constant base read from the context (so nothing is folded),
     # renders exactly what jinjabox rendered
     ("C11", lambda d: d["category"] == "diff_output" and "**" in d["template"] and _unfolded_matches(d)),
+    # C14: to_bytes on a bool (an int in Python) is refused as on an int:
+    # bytes are outside the value model (the policy model refuses it on ints)
+    ("C14", lambda d: d["jinjabox"].get("error") == "security" and "to_bytes" in (d["jinjabox"].get("message") or "")
+     and re.search(r"\.\s*to_bytes\b", d["template"]) is not None),
+    # C15: a method looked up twice is two objects that are not equal in
+    # jinjabox; Python compares a bound method's receiver by identity, which
+    # CPython's interning decides. Jinja2, given the same template with every
+    # looked-up method wrapped in an object equal only to itself, renders
+    # exactly what jinjabox rendered
+    ("C15", lambda d: d["category"] in ("diff_output", "kind_mismatch", "out_vs_err", "err_vs_out")
+     and _wrapped_methods_match(d)),
     # C5: an operation that alone needs more than a sixteenth of the default
     # budget (8 Mi units: megabytes of memory, or tens of milliseconds) is
     # refused where Jinja2 goes on, whatever it does next
@@ -179,6 +190,70 @@ def _unfolded_matches(d):
     except Exception:  # noqa: BLE001
         return False
     return out == d["jinjabox"]["output"]
+
+
+class _Method:
+    """A looked-up method as jinjabox has it: equal only to itself."""
+    __slots__ = ("f",)
+
+    def __init__(self, f):
+        self.f = f
+
+    def __call__(self, *a, **k):
+        return self.f(*a, **k)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        return repr(self.f)
+
+
+def _method_env(opts):
+    import types
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    def wrap(v, name):
+        if isinstance(v, (types.BuiltinMethodType, types.MethodType)) and name not in ("format", "format_map"):
+            return _Method(v)
+        return v
+
+    class Env(ImmutableSandboxedEnvironment):
+        def getattr(self, obj, attribute):
+            return wrap(super().getattr(obj, attribute), attribute)
+
+        def getitem(self, obj, argument):
+            return wrap(super().getitem(obj, argument), argument)
+
+    return Env(**opts)
+
+
+def _render_outcome(env, template, context):
+    import oracle
+    try:
+        return {"output": env.from_string(template).render(context)}
+    except Exception as exc:  # noqa: BLE001
+        return {"error": oracle.error_kind(exc)}
+
+
+_METHOD_LOOKUP = re.compile(r"\.\s*[A-Za-z]\w*\b|attribute\s*=|\|\s*attr\s*\(|\[\s*['\"]")
+
+
+def _wrapped_methods_match(d):
+    """Jinja2 with its methods compared as jinjabox compares them gives
+    jinjabox's outcome (an output, or an error of the same kind)."""
+    if _METHOD_LOOKUP.search(d["template"]) is None:
+        return False
+    opts = {k: bool(v) for k, v in (d.get("options") or {}).items()
+            if k in ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline")}
+    got = _render_outcome(_method_env(opts), d["template"], d.get("context") or {})
+    b = d["jinjabox"]
+    if "output" in b:
+        return got.get("output") == b["output"]
+    return got.get("error") == b.get("error")
 
 
 def _big_refusal(d):

@@ -613,8 +613,9 @@ func urlQuotedLen(s string, forQS bool) int {
 // quoted as a path; a dict or an iterable of pairs becomes a query string.
 func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_urlencode")
-	switch v.Kind() {
-	case value.String, value.Int, value.Float, value.Bool, value.None:
+	// a string or anything not iterable is quoted as its str()
+	// (do_urlencode: isinstance(value, str) or not an Iterable)
+	if v.Kind() == value.String || !isIterable(v) {
 		s := pyStr(c, v)
 		c.Charge(budget.Mul(int64(len(s)), 3), "filter urlencode")
 		return urlQuote(s, false)

@@ -67,10 +67,65 @@ func sortKeyed(c value.Ctx, ks []keyed, reverse, listKey bool) {
 	}
 	m := c.Spender()
 	less := func(x, y *keyed) bool { return lt(c, m, x.key, y.key) }
+	// sorted(reverse=True) reverses the list, sorts it and reverses it
+	// again (listobject.c: list_sort_impl), so the comparisons are a
+	// plain sort's, in the order Python makes them: which one fails
+	// first (an undefined, a dict against a dict) decides the error
 	if reverse {
-		less = func(x, y *keyed) bool { return lt(c, m, y.key, x.key) }
+		slices.Reverse(ks)
 	}
-	naturalMergeSort(ks, less)
+	if len(ks) < pyMinMerge {
+		pyShortSort(ks, less)
+	} else {
+		naturalMergeSort(ks, less)
+	}
+	if reverse {
+		slices.Reverse(ks)
+	}
+}
+
+// pyMinMerge is CPython's MIN_MERGE: a list shorter than it is sorted by
+// one count_run and a binary insertion sort of the rest, so its
+// comparisons come in CPython's order exactly. A longer list is merged
+// (naturalMergeSort): the same result, the comparisons in another order
+// (docs/COMPATIBILITY.md).
+const pyMinMerge = 64
+
+// pyShortSort is CPython's list.sort of fewer than pyMinMerge items
+// (listobject.c, 3.11): count_run finds the leading run (reversed when
+// strictly descending), binarysort inserts the rest one by one, each
+// placed by a binary search of the sorted prefix. Stable. The moves are
+// at most pyMinMerge squared records, a constant.
+func pyShortSort(ks []keyed, less func(x, y *keyed) bool) {
+	n := len(ks)
+	if n < 2 {
+		return
+	}
+	run := 2
+	if less(&ks[1], &ks[0]) {
+		for run < n && less(&ks[run], &ks[run-1]) {
+			run++
+		}
+		slices.Reverse(ks[:run])
+	} else {
+		for run < n && !less(&ks[run], &ks[run-1]) {
+			run++
+		}
+	}
+	for start := run; start < n; start++ {
+		pivot := ks[start]
+		l, r := 0, start
+		for l < r {
+			p := l + (r-l)>>1
+			if less(&pivot, &ks[p]) {
+				r = p
+			} else {
+				l = p + 1
+			}
+		}
+		copy(ks[l+1:start+1], ks[l:start])
+		ks[l] = pivot
+	}
 }
 
 // naturalMergeSort is a stable merge sort over the input's existing runs
