@@ -86,9 +86,9 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 		c.info.staticBytes += int64(len(n.Text))
 	case *syntax.Output:
 		c.expr(n.X, soft)
-		if constOperand(n.X) {
-			markFolded(n.X)
-		}
+		// only a slice evaluates otherwise when folded: the flag costs
+		// the others nothing
+		n.Const = hasSlice(n.X) && constOperand(n.X)
 	case *syntax.If:
 		c.expr(n.Cond, true)
 		c.stmts(n.Body, true)
@@ -402,13 +402,14 @@ func shortCircuited(n *syntax.Binary) bool {
 	return truth == (n.Op == "or")
 }
 
-// markFolded marks the slices of a constant output expression
-// (syntax.Slice.Folded).
-func markFolded(x syntax.Node) {
-	if s, ok := x.(*syntax.Slice); ok {
-		s.Folded = true
+// hasSlice reports whether an expression holds a slice.
+func hasSlice(x syntax.Node) bool {
+	if _, ok := x.(*syntax.Slice); ok {
+		return true
 	}
-	syntax.EachChild(x, markFolded)
+	found := false
+	syntax.EachChild(x, func(c syntax.Node) { found = found || hasSlice(c) })
+	return found
 }
 
 // scanMacro finds whether a macro body reads varargs, kwargs or caller

@@ -830,10 +830,10 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 	// by Jinja2's compiler through the sandbox's getitem, which turns the
 	// TypeError of an object that takes no slice, or of bounds that are
 	// not integers, into an undefined value (Getitem.as_const, from
-	// CodeGenerator._output_child_to_const); any other slice is Python's
-	// subscript, and the TypeError stands.
+	// CodeGenerator._output_child_to_const; renderer.folding); any other
+	// slice is Python's subscript, and the TypeError stands.
 	typeError := func(msg string) bool {
-		if n.Folded {
+		if r.folding {
 			return true
 		}
 		value.Throw(errs.Type, msg)

@@ -237,13 +237,16 @@ type renderState struct {
 	out        outBuf // the innermost capture buffer
 	capturing  int    // >0 while output goes to a capture buffer
 	autoescape bool
-	depth      int
-	maxDepth   int
-	rng        uint64
-	fr         *frame
-	cur        *Template  // the template whose code is running (positions)
-	suppress   bool       // output of an extending template is dropped
-	kwStack    []value.KV // the keyword arguments of the calls in flight (growKw)
+	// folding is set while a constant {{ }} is evaluated as Jinja2's
+	// compiler folds it (evalFolded)
+	folding  bool
+	depth    int
+	maxDepth int
+	rng      uint64
+	fr       *frame
+	cur      *Template  // the template whose code is running (positions)
+	suppress bool       // output of an extending template is dropped
+	kwStack  []value.KV // the keyword arguments of the calls in flight (growKw)
 	// arenaSeen records that host code may have seen what the arena
 	// holds (a host object in the data) or that a copy was refused
 	// part way: putRenderer then drops the arena instead of reusing it

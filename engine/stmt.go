@@ -104,7 +104,10 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 			return
 		}
 		r.pos = n.P
-		v := r.eval(n.X, sc)
+		var v value.Value
+		if !n.Const || !r.evalFolded(n.X, sc, &v) {
+			v = r.eval(n.X, sc)
+		}
 		r.pos = n.P
 		r.printValue(v)
 	case *syntax.If:
@@ -128,7 +131,19 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		r.pos = n.P
 		r.step("for")
 		iter := r.eval(n.Iter, sc)
+		if !n.Recursive {
+			r.runLoop(n, sc, iter, 1)
+			return
+		}
+		// A recursive loop is a function in Jinja2 that joins its own
+		// output (loop(...) returns concat(buffer)), at its outermost
+		// run too: a filter block's non-string result fails there,
+		// before anything after the loop runs.
+		saved := r.join
+		r.join = pendingJoin{}
 		r.runLoop(n, sc, iter, 1)
+		r.joined()
+		r.join = saved
 	case *syntax.Set:
 		r.pos = n.P
 		r.step("set")
@@ -271,6 +286,31 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 	default:
 		value.Throwf(errs.Internal, "unknown statement %T", st)
 	}
+}
+
+// evalFolded evaluates a constant output expression as Jinja2's compiler
+// does at compile time (Output.Const): a slice's TypeError there is an
+// undefined value. Where that evaluation fails, Jinja2 compiles the
+// expression for the render instead (nodes.Impossible), so evalFolded
+// reports false and the caller evaluates it again as any other; a budget
+// or internal error is no such failure and stands. The state the failed
+// evaluation left (depth, keywords in flight) is restored first.
+func (r *renderer) evalFolded(x syntax.Expr, sc *scope, v *value.Value) (ok bool) {
+	depth, kw, saved := r.depth, len(r.kwStack), r.folding
+	r.folding = true
+	defer func() {
+		r.folding = saved
+		if p := recover(); p != nil {
+			e, isErr := p.(*errs.Error)
+			if !isErr || e.Kind == errs.Budget || e.Kind == errs.Internal {
+				panic(p)
+			}
+			r.depth, r.kwStack = depth, r.kwStack[:kw]
+			ok = false
+		}
+	}()
+	*v = r.eval(x, sc)
+	return true
 }
 
 // truth is bool(v), which strict undefined refuses.

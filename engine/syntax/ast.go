@@ -57,6 +57,13 @@ type Text struct {
 type Output struct {
 	Base
 	X Expr
+	// Const is set by the engine's static pass, no part of the tree's
+	// meaning: X is constant as a whole, which Jinja2's compiler
+	// evaluates at compile time through the sandbox's getattr and
+	// getitem (CodeGenerator._output_child_to_const), at render time
+	// only where that fails; set only when X holds a slice, the one
+	// construct that evaluates otherwise there.
+	Const bool
 }
 
 // If is {% if %}; elif chains are nested Ifs in Else.
@@ -250,12 +257,6 @@ type Slice struct {
 	Base
 	X                 Expr
 	Start, Stop, Step Expr
-	// Folded is set by the engine's static pass, no part of the tree's
-	// meaning: the slice is inside a {{ }} whose whole expression is
-	// constant, which Jinja2 evaluates at compile time through the
-	// sandbox's getitem, so a slice that raises a TypeError there is
-	// undefined instead.
-	Folded bool
 }
 
 // Kwarg is a keyword argument.

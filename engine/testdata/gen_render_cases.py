@@ -302,6 +302,12 @@ CASES = [
     ("sort-first-failing-comparison", "{{ [{'a': 1}, {}, x.missing, {'b': 2}]|sort(reverse=true) }}", {"x": {}}),
     ("sort-mixed-types-error-order", "{{ [1, 'a', none]|sort }}", {}),
     ("sort-mixed-types-reverse", "{{ ['b', 1, 'a']|sort(reverse=true) }}", {}),
+    ("slice-const-fold-fails-elsewhere", "{{ '%05d' % (0.5)[2:] }}", {}),
+    ("slice-const-fold-fails-add", "{{ ((5)[1:2]) + 1 }}", {}),
+    # a recursive loop joins its own output (loop() returns concat), so a
+    # filter block's non-string result fails there, before what follows
+    ("recursive-loop-joins-own-output", "{% for r in [1] recursive %}{% filter length %}ab{% endfilter %}{% endfor %}{{ m() }}", {}),
+    ("plain-loop-join-at-end", "{% for r in [1] %}{% filter length %}ab{% endfilter %}{% endfor %}{{ m() }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 
