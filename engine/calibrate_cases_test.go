@@ -217,6 +217,12 @@ func ex(op, variant, expr string) calCase {
 	return calCase{op: op, name: name, body: func(int) string { return "{% set r = " + expr + " %}" }, show: "{{ r }}"}
 }
 
+// withShow is c printing show instead of r.
+func withShow(c calCase, show string) calCase {
+	c.show = show
+	return c
+}
+
 // exN is ex with an expression that grows with n (the source sizes).
 func exN(op, variant string, expr func(n int) string) calCase {
 	c := ex(op, variant, "")
@@ -481,6 +487,11 @@ func calCases() []calCase {
 		ex("expr:Binary", "", "S ~ S"),
 		ex("expr:Compare", "", "1 < N < 2 * N"),
 		ex("expr:CondExpr", "", "S if N else L"),
+		// a constant holding a slice, folded at render time as Jinja2's
+		// optimizer folds it: a constant that grows with the source
+		exN("expr:Fold", "", func(n int) string { return "('" + strings.Repeat("ab", n/2) + "')[::2] ~ 'c'" }),
+		// a fold whose value has no safe repr (a method), so it runs again
+		withShow(exN("expr:Fold", "refolded", func(n int) string { return "('" + strings.Repeat("ab", n/2) + "')[::2].upper" }), "{{ r is callable }}"),
 		exN("expr:ListLit", "wide", func(n int) string { return "[" + calInts(n, ", ") + "]" }),
 		exN("expr:TupleLit", "wide", func(n int) string { return "(" + calInts(n, ", ") + ",)" }),
 		exN("expr:DictLit", "wide-int-keys", func(n int) string { return "{" + calDictLit(n) + "}" }),

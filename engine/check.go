@@ -51,6 +51,7 @@ func (e *Environment) check(t *syntax.Template) (*checkInfo, error) {
 		return nil, c.err
 	}
 	c.info.unassigned = unassignedNames(t)
+	syntax.RewriteExprs(t.Body, wrapFolds)
 	for k, names := range c.info.unassigned {
 		switch n := k.node.(type) {
 		case *syntax.Macro:
@@ -400,6 +401,17 @@ func shortCircuited(n *syntax.Binary) bool {
 		return false
 	}
 	return truth == (n.Op == "or")
+}
+
+// wrapFolds wraps every constant part of e that holds a slice in a
+// syntax.Fold, inner parts first: Jinja2's optimizer tries each such node
+// from the innermost out, and the outermost that folds decides.
+func wrapFolds(e syntax.Expr) syntax.Expr {
+	syntax.MapExprChildren(e, wrapFolds)
+	if _, ok := e.(*syntax.Const); !ok && hasSlice(e) && constOperand(e) {
+		return &syntax.Fold{Base: syntax.Base{P: e.Pos()}, X: e}
+	}
+	return e
 }
 
 // hasSlice reports whether an expression holds a slice.

@@ -78,6 +78,9 @@ func NewEnvironment(o Options) (*Environment, error) {
 		TrimBlocks:          o.TrimBlocks,
 		LstripBlocks:        o.LstripBlocks,
 		KeepTrailingNewline: o.KeepTrailingNewline,
+		// raised after the static pass (check), as Jinja2 raises them
+		// after its code generator's own checks
+		DeferPythonErrors: true,
 	}
 	if e.synOpts.Delimiters == (syntax.Delimiters{}) {
 		e.synOpts.Delimiters = syntax.DefaultDelimiters
@@ -218,6 +221,9 @@ func (e *Environment) parse(name, source string, m *budget.Meter) (*Template, er
 	info, err := e.check(tree)
 	if err != nil {
 		return nil, err
+	}
+	if tree.PythonErr != nil {
+		return nil, tree.PythonErr
 	}
 	t.info = info
 	return t, nil

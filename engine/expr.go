@@ -206,6 +206,18 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		return r.Item(x, k)
 	case *syntax.Slice:
 		return r.evalSlice(n, sc)
+	case *syntax.Fold:
+		if r.folding {
+			return r.eval(n.X, sc)
+		}
+		// Jinja2's optimizer keeps a folded value only if it has a safe
+		// repr (nodes.Const.from_untrusted): an undefined or a method
+		// is computed again at render time
+		var v value.Value
+		if r.evalFolded(n.X, sc, &v) && safeRepr(v) {
+			return v
+		}
+		return r.eval(n.X, sc)
 	case *syntax.Call:
 		fn := r.eval(n.Fn, sc)
 		args, mark := r.evalArgs(&n.CallArgs, sc)
@@ -562,6 +574,8 @@ func constExpr(e syntax.Expr) bool {
 	switch n := e.(type) {
 	case *syntax.Const:
 		return true
+	case *syntax.Fold:
+		return constExpr(n.X)
 	case *syntax.Binary:
 		return constExpr(n.L) && constExpr(n.R)
 	case *syntax.Unary:
@@ -599,6 +613,34 @@ func constExpr(e syntax.Expr) bool {
 	return false
 }
 
+// safeRepr is Jinja2's has_safe_repr: what its optimizer can write into
+// the code it generates as a constant.
+func safeRepr(v value.Value) bool {
+	switch v.Kind() {
+	case value.None, value.Bool, value.Int, value.Float, value.String:
+		return true
+	case value.List, value.Tuple:
+		if value.IsDictView(v) {
+			return false
+		}
+		for _, it := range v.Items() {
+			if !safeRepr(it) {
+				return false
+			}
+		}
+		return true
+	case value.Dict:
+		d := v.DictData()
+		for i := 0; i < d.Len(); i++ {
+			if !safeRepr(d.KeyAt(i)) || !safeRepr(d.ValAt(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // constOperand reports whether Jinja2's as_const folds e: constExpr
 // widened by the lookups of constants (nodes.Getattr, Getitem and Slice
 // fold through the sandbox's getattr and getitem), tests, comparisons,
@@ -606,6 +648,8 @@ func constExpr(e syntax.Expr) bool {
 func constOperand(e syntax.Expr) bool {
 	switch n := e.(type) {
 	case nil:
+		return true
+	case *syntax.Fold:
 		return true
 	case *syntax.Attr:
 		return constOperand(n.X)
@@ -804,7 +848,7 @@ func (r *renderer) compare(n *syntax.Compare, sc *scope) bool {
 	return true
 }
 
-func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
+func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	if n.X == nil {
 		// a slice inside a tuple subscript (x[1:2, 3]): Python builds a
 		// slice object, which no plain value accepts as a key
@@ -826,20 +870,26 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 	if x.Kind() == value.Undefined {
 		value.ThrowUndefined(x)
 	}
-	// A slice in a {{ }} whose whole expression is constant is computed
-	// by Jinja2's compiler through the sandbox's getitem, which turns the
-	// TypeError of an object that takes no slice, or of bounds that are
-	// not integers, into an undefined value (Getitem.as_const, from
-	// CodeGenerator._output_child_to_const; renderer.folding); any other
-	// slice is Python's subscript, and the TypeError stands.
-	typeError := func(msg string) bool {
-		if r.folding {
-			return true
-		}
-		value.Throw(errs.Type, msg)
-		return false
+	r.pos = n.P
+	// A slice in a constant expression is computed by Jinja2's
+	// optimizer through the sandbox's getitem, which turns the TypeError
+	// of an object that takes no slice, or of bounds that are not
+	// integers, into an undefined value (Getitem.as_const; syntax.Fold,
+	// Output.Const, renderer.folding); any other slice is Python's
+	// subscript, and the TypeError stands. Python checks the object
+	// first, then the step (its type, then zero), then start and stop
+	// (PySlice_Unpack).
+	if r.folding {
+		defer func() {
+			if p := recover(); p != nil {
+				if e, ok := p.(*errs.Error); ok && e.Kind == errs.Type && e.PyError == "" {
+					v = value.Undef("")
+					return
+				}
+				panic(p)
+			}
+		}()
 	}
-	badBound := false
 	idx := func(v value.Value) (int64, bool) {
 		switch v.Kind() {
 		case value.None:
@@ -847,31 +897,32 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 		case value.Int, value.Bool:
 			return v.Int(), true
 		}
-		badBound = typeError("slice indices must be integers or None or have an __index__ method")
+		value.Throw(errs.Type, "slice indices must be integers or None or have an __index__ method")
 		return 0, false
 	}
-	notSubscriptable := func() bool {
-		return typeError(errs.Quote(x.TypeName()) + " object is not subscriptable")
+	switch x.Kind() {
+	case value.String:
+	case value.List, value.Tuple:
+		if value.IsDictView(x) {
+			value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
+		}
+	default:
+		value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
 	}
-	start, hasStart := idx(sv)
-	stop, hasStop := idx(ev)
 	step, hasStep := idx(pv)
-	if badBound {
-		return value.Undef("")
-	}
-	r.pos = n.P
-	r.step("slice")
 	if !hasStep {
 		step = 1
 	}
 	if step == 0 {
 		value.Throw(errs.Render, "slice step cannot be zero")
 	}
+	start, hasStart := idx(sv)
+	stop, hasStop := idx(ev)
+	r.step("slice")
 	var length int
 	var runes []rune
 	var items []value.Value
-	switch x.Kind() {
-	case value.String:
+	if x.Kind() == value.String {
 		s := x.Str()
 		r.Charge(int64(len(s)), "slice")
 		if value.RuneLen(s) == len(s) {
@@ -882,18 +933,9 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) value.Value {
 			runes = []rune(s)
 			length = len(runes)
 		}
-	case value.List, value.Tuple:
-		if value.IsDictView(x) && notSubscriptable() {
-			return value.Undef("")
-		}
+	} else {
 		items = x.Items()
 		length = len(items)
-	case value.Undefined:
-		value.ThrowUndefined(x)
-	default:
-		if notSubscriptable() {
-			return value.Undef("")
-		}
 	}
 	lo, hi := sliceBounds(int64(length), start, hasStart, stop, hasStop, step)
 	count := sliceLen(lo, hi, step)

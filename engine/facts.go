@@ -290,6 +290,8 @@ func (a *analyzer) expr(e syntax.Expr, s *factScope, testPos bool) {
 	case *syntax.Item:
 		a.expr(n.X, s, false)
 		a.expr(n.Key, s, false)
+	case *syntax.Fold:
+		a.expr(n.X, s, testPos)
 	case *syntax.Slice:
 		a.expr(n.X, s, false)
 		a.expr(n.Start, s, false)

@@ -227,10 +227,78 @@ type loop struct {
 	sc      *scope
 	last    value.Value
 	hasLast bool
+	// A loop with a filter ({% for x in xs if c %}) filters lazily, as
+	// Jinja2's generator does: an item is tested when the loop reaches
+	// it, after the body ran for the ones before (an error there, or a
+	// namespace the body changed, shows in that order), and ahead of it
+	// only as far as loop.last, nextitem or length need. fsc is the
+	// filter's scope (Jinja2's test frame: the targets over the enclosing
+	// scope), raw the next item of the source to test, ahead the items
+	// tested and kept but not drawn yet (from ah).
+	filter    syntax.Expr
+	fsc       *scope
+	raw       int
+	ahead     []value.Value
+	ah        int
+	exhausted bool
+}
+
+// pull tests the source's items until one passes the filter and keeps it
+// ahead; false when the source is exhausted. Each item tested is charged
+// a step and an element.
+func (l *loop) pull() bool {
+	for !l.exhausted {
+		var it value.Value
+		if l.str != nil {
+			if l.str.done() {
+				break
+			}
+			it = l.str.next()
+		} else {
+			if l.raw >= len(l.items) {
+				break
+			}
+			it = l.items[l.raw]
+			l.raw++
+		}
+		const units = budget.Step + budget.Elem
+		if !l.r.spent(units) {
+			l.r.Charge(units, "loop filter")
+		}
+		l.fsc.reset()
+		l.r.assign(l.node.Target, it, l.fsc)
+		if l.r.cond(l.filter, l.fsc) {
+			//scratch:ok one slot an item kept, each charged a step and an element as it was tested
+			l.ahead = append(l.ahead, it)
+			return true
+		}
+	}
+	l.exhausted = true
+	return false
+}
+
+// filtered reports whether an item passing the filter follows.
+func (l *loop) filtered() bool {
+	return l.ah < len(l.ahead) || l.pull()
 }
 
 // draw charges a step and an element, then returns the next item.
 func (l *loop) draw(op string) (value.Value, bool) {
+	if l.filter != nil {
+		if !l.filtered() {
+			return value.Value{}, false
+		}
+		const units = budget.Step + budget.Elem
+		if !l.r.spent(units) {
+			l.r.Charge(units, op)
+		}
+		l.prev = l.cur
+		l.cur = l.ahead[l.ah]
+		l.ahead[l.ah] = value.Value{}
+		l.ah++
+		l.drawn++
+		return l.cur, true
+	}
 	if l.str != nil {
 		if l.str.done() {
 			return value.Value{}, false
@@ -253,14 +321,24 @@ func (l *loop) draw(op string) (value.Value, bool) {
 }
 
 func (l *loop) empty() bool {
+	if l.filter != nil {
+		return !l.filtered()
+	}
 	if l.str != nil {
 		return l.str.done()
 	}
 	return len(l.items) == 0
 }
 
-// length counts a lazy string once (its scan charged by bytes).
+// length counts a lazy string once (its scan charged by bytes); a
+// filtered loop tests the rest of its source (LoopContext.length reads
+// the rest of its iterator).
 func (l *loop) length() int {
+	if l.filter != nil {
+		for l.pull() {
+		}
+		return l.drawn + len(l.ahead) - l.ah
+	}
 	if l.n < 0 {
 		l.r.Charge(int64(len(l.str.s)), "loop length")
 		l.n = value.RuneLen(l.str.s)
@@ -270,6 +348,9 @@ func (l *loop) length() int {
 
 // hasNext reports whether an item follows the current one.
 func (l *loop) hasNext() bool {
+	if l.filter != nil {
+		return l.filtered()
+	}
 	if l.str != nil {
 		return !l.str.done()
 	}
@@ -307,6 +388,9 @@ func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
 		if !l.hasNext() {
 			return value.UndefHint("nextitem", "there is no next item"), true
 		}
+		if l.filter != nil {
+			return l.ahead[l.ah], true
+		}
 		if l.str != nil {
 			return l.str.peek(), true
 		}
@@ -339,6 +423,11 @@ func (l *loop) CallName() string { return "loop" }
 // Iter yields the items not yet reached, as iterating Jinja's LoopContext
 // does.
 func (l *loop) Iter(c value.Ctx) []value.Value {
+	if l.filter != nil {
+		for l.pull() {
+		}
+		return l.ahead[l.ah:]
+	}
 	if l.str != nil {
 		return l.r.restOf(l.str, "loop iteration")
 	}
@@ -353,6 +442,7 @@ func (l *loop) Held() []value.Value {
 	if l.str != nil {
 		return held // a string's items are one-character strings
 	}
+	// a filtered loop's items ahead are among its source's
 	return append(held, l.items...)
 }
 

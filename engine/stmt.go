@@ -358,19 +358,7 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 	}
 	inner := newScope(sc, 4)
 	if n.Filter != nil {
-		var kept []value.Value
-		for {
-			it, ok := lp.draw("loop filter")
-			if !ok {
-				break
-			}
-			r.assign(n.Target, it, inner)
-			if r.cond(n.Filter, inner) {
-				kept = append(kept, it)
-			}
-		}
-		lp.items, lp.str, lp.n, lp.drawn = kept, nil, len(kept), 0
-		lp.cur, lp.prev = value.Value{}, value.Value{}
+		lp.filter, lp.fsc = n.Filter, newScope(sc, 2)
 	}
 	if lp.empty() {
 		if !r.spent(budget.Step) {

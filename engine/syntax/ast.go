@@ -43,6 +43,9 @@ type Template struct {
 	Blocks map[string]*Block
 	// Nodes is the number of AST nodes (for limits and cost estimates).
 	Nodes int
+	// PythonErr is the error Python's compiler raises on the generated
+	// code, left here when Options.DeferPythonErrors is set.
+	PythonErr error
 }
 
 // ---- statements ----
@@ -385,6 +388,18 @@ func (*Include) stmtNode()     {}
 func (*Import) stmtNode()      {}
 func (*FromImport) stmtNode()  {}
 
+// Fold marks a constant expression holding a slice, inserted by the
+// engine's static pass, no part of the source: Jinja2's optimizer
+// evaluates such an expression at compile time, through the sandbox's
+// getitem (a slice's TypeError is an undefined value there), and keeps
+// the result where it has a safe repr; where not, the expression runs at
+// render time, its own constant parts folded in turn.
+type Fold struct {
+	Base
+	X Expr
+}
+
+func (*Fold) exprNode()     {}
 func (*Const) exprNode()    {}
 func (*RegexLit) exprNode() {}
 func (*Name) exprNode()     {}
@@ -429,4 +444,9 @@ type Options struct {
 	// RegexLiterals lexes Nunjucks's r/pattern/flags literals (the
 	// nunjitsu delimiter mode): a RegexLit expression.
 	RegexLiterals bool
+	// DeferPythonErrors leaves the errors Python's compiler raises on
+	// the code Jinja2 generates (a keyword given twice) in
+	// Template.PythonErr instead of failing the parse: Jinja2 raises them
+	// after its own compile-time checks, which the caller then runs first.
+	DeferPythonErrors bool
 }

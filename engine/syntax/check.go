@@ -235,6 +235,17 @@ func newAssertion(msg string) *errs.Error {
 // passes the last value of the keyword. (When Jinja2's fold fails, the
 // call is generated and refused; jinjabox then raises the call's own
 // error when it runs: docs/COMPATIBILITY.md.)
+// deferredDupKwargs is checkDupKwargs returning its error.
+func (p *parser) deferredDupKwargs(body []Stmt) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = p.convert(r)
+		}
+	}()
+	p.checkDupKwargs(body)
+	return nil
+}
+
 func (p *parser) checkDupKwargs(body []Stmt) {
 	var visit func(n Node)
 	visit = func(n Node) {

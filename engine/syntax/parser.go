@@ -78,6 +78,8 @@ type parser struct {
 	tokens   int // taken, for pollCancel
 	blocks   map[string]*Block
 	dupBlock *Block // first block whose name was already defined
+	// deferPython is Options.DeferPythonErrors.
+	deferPython bool
 	// anyDupKwarg: some call gives a keyword twice (CallArgs.DupKwarg),
 	// which checkDupKwargs reports once the template has parsed.
 	anyDupKwarg bool
@@ -90,7 +92,7 @@ func newParser(name, src string, opts Options, m *budget.Meter) *parser {
 	if depth > hardMaxDepth {
 		depth = hardMaxDepth
 	}
-	p := &parser{name: name, src: src, m: m, maxDepth: int(depth)}
+	p := &parser{name: name, src: src, m: m, maxDepth: int(depth), deferPython: opts.DeferPythonErrors}
 	p.norm, p.shifts = normalize(src, opts.KeepTrailingNewline)
 	p.lx = newLexer(p.norm, opts)
 	return p
@@ -358,7 +360,11 @@ func (p *parser) parse() *Template {
 	p.checkTreeDepth(t.Body)
 	p.checkCompile(t.Body)
 	if p.anyDupKwarg {
-		p.checkDupKwargs(t.Body)
+		if p.deferPython {
+			t.PythonErr = p.deferredDupKwargs(t.Body)
+		} else {
+			p.checkDupKwargs(t.Body)
+		}
 	}
 	t.Nodes = p.nodes
 	return t

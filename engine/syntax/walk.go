@@ -133,6 +133,8 @@ func EachChild(n Node, f func(Node)) {
 			f(n.Keys[i])
 			f(n.Values[i])
 		}
+	case *Fold:
+		expr(n.X)
 	}
 }
 
@@ -194,3 +196,146 @@ func (p *parser) checkTreeDepth(body []Stmt) {
 // chainLinksPerLevel is how many links of a filter or test chain count as
 // one level of nesting in checkTreeDepth.
 const chainLinksPerLevel = 4
+
+// RewriteExprs replaces every expression that is a direct part of a
+// statement of body (its condition, value, arguments; not an assignment
+// target) with f's result, in nested bodies too. f decides how deep it
+// goes into an expression (MapExprChildren).
+func RewriteExprs(body []Stmt, f func(Expr) Expr) {
+	ex := func(x Expr) Expr {
+		if x == nil {
+			return nil
+		}
+		return f(x)
+	}
+	params := func(ps []Param) {
+		for i := range ps {
+			ps[i].Default = ex(ps[i].Default)
+		}
+	}
+	for _, s := range body {
+		switch n := s.(type) {
+		case *Output:
+			n.X = ex(n.X)
+		case *If:
+			n.Cond = ex(n.Cond)
+			RewriteExprs(n.Body, f)
+			RewriteExprs(n.Else, f)
+		case *For:
+			n.Iter = ex(n.Iter)
+			n.Filter = ex(n.Filter)
+			RewriteExprs(n.Body, f)
+			RewriteExprs(n.Else, f)
+		case *Set:
+			n.X = ex(n.X)
+		case *SetBlock:
+			if n.Filter != nil {
+				MapExprChildren(n.Filter, f)
+			}
+			RewriteExprs(n.Body, f)
+		case *With:
+			for i := range n.Values {
+				n.Values[i] = ex(n.Values[i])
+			}
+			RewriteExprs(n.Body, f)
+		case *Macro:
+			params(n.Params)
+			RewriteExprs(n.Body, f)
+		case *CallBlock:
+			params(n.Params)
+			if n.Call != nil {
+				MapExprChildren(n.Call, f)
+			}
+			RewriteExprs(n.Body, f)
+		case *FilterBlock:
+			if n.Filter != nil {
+				MapExprChildren(n.Filter, f)
+			}
+			RewriteExprs(n.Body, f)
+		case *Autoescape:
+			n.X = ex(n.X)
+			RewriteExprs(n.Body, f)
+		case *Block:
+			RewriteExprs(n.Body, f)
+		case *Extends:
+			n.Template = ex(n.Template)
+		case *Include:
+			n.Template = ex(n.Template)
+		case *Import:
+			n.Template = ex(n.Template)
+		case *FromImport:
+			n.Template = ex(n.Template)
+		}
+	}
+}
+
+// MapExprChildren replaces each direct expression child of the
+// expression n with f's result.
+func MapExprChildren(n Expr, f func(Expr) Expr) {
+	ex := func(x Expr) Expr {
+		if x == nil {
+			return nil
+		}
+		return f(x)
+	}
+	args := func(a *CallArgs) {
+		for i := range a.Args {
+			a.Args[i] = ex(a.Args[i])
+		}
+		for i := range a.Kwargs {
+			a.Kwargs[i].X = ex(a.Kwargs[i].X)
+		}
+		a.DynArgs = ex(a.DynArgs)
+		a.DynKwargs = ex(a.DynKwargs)
+	}
+	switch n := n.(type) {
+	case *Attr:
+		n.X = ex(n.X)
+	case *Item:
+		n.X = ex(n.X)
+		n.Key = ex(n.Key)
+	case *Slice:
+		n.X = ex(n.X)
+		n.Start = ex(n.Start)
+		n.Stop = ex(n.Stop)
+		n.Step = ex(n.Step)
+	case *Call:
+		n.Fn = ex(n.Fn)
+		args(&n.CallArgs)
+	case *Filter:
+		n.X = ex(n.X)
+		args(&n.CallArgs)
+	case *Test:
+		n.X = ex(n.X)
+		args(&n.CallArgs)
+	case *Unary:
+		n.X = ex(n.X)
+	case *Binary:
+		n.L = ex(n.L)
+		n.R = ex(n.R)
+	case *Compare:
+		n.First = ex(n.First)
+		for i := range n.Ops {
+			n.Ops[i].X = ex(n.Ops[i].X)
+		}
+	case *CondExpr:
+		n.Cond = ex(n.Cond)
+		n.Then = ex(n.Then)
+		n.Else = ex(n.Else)
+	case *ListLit:
+		for i := range n.Items {
+			n.Items[i] = ex(n.Items[i])
+		}
+	case *TupleLit:
+		for i := range n.Items {
+			n.Items[i] = ex(n.Items[i])
+		}
+	case *DictLit:
+		for i := range n.Keys {
+			n.Keys[i] = ex(n.Keys[i])
+			n.Values[i] = ex(n.Values[i])
+		}
+	case *Fold:
+		n.X = ex(n.X)
+	}
+}

@@ -308,6 +308,22 @@ CASES = [
     # filter block's non-string result fails there, before what follows
     ("recursive-loop-joins-own-output", "{% for r in [1] recursive %}{% filter length %}ab{% endfilter %}{% endfor %}{{ m() }}", {}),
     ("plain-loop-join-at-end", "{% for r in [1] %}{% filter length %}ab{% endfilter %}{% endfor %}{{ m() }}", {}),
+    # a constant subexpression holding a slice is folded by the optimizer
+    # where its value has a safe repr (Const.from_untrusted)
+    ("slice-fold-inner-constant", "{{ x ~ ('%s' % (1e16)[0:1:0]) }}", {"x": 5}),
+    ("slice-fold-inner-valueerror", "{{ x ~ ('%s' % [1][0:1:0]) }}", {"x": 5}),
+    ("slice-step-zero-before-bounds", "{{ [1]['a'::0] }}", {}),
+    ("slice-fold-in-set", "{% set y = ('%s' % (5)[1:2]) %}[{{ y }}]", {}),
+    # a codegen error (unknown test) comes before Python's compile error
+    # (a keyword given twice), wherever each is
+    ("compile-error-order", "{{ f(id=1, id=2) }}{{ x is nonexistenttest }}", {}),
+    # a loop filter is tested lazily, item by item, ahead only as far as
+    # loop.length, last or nextitem need
+    ("loop-filter-lazy-error-order", "{% for a, b in [[1, 2], [1, 2, 3]] if true %}{{ z.y }}{% endfor %}", {}),
+    ("loop-filter-lazy-namespace", "{% set ns = namespace(f=true) %}{% for x in [1, 2, 3] if ns.f %}{{ x }}{% set ns.f = false %}{% endfor %}", {}),
+    ("loop-filter-length-reads-ahead", "{% set ns = namespace(f=true) %}{% for x in [1, 2, 3] if ns.f %}{{ x }}{{ loop.length }}{% set ns.f = false %}{% endfor %}", {}),
+    ("loop-filter-string-peek", "{% for x in 'abcab' if x != 'b' %}{{ x }}{{ loop.last }}{{ loop.revindex }}{{ loop.nextitem }}|{% endfor %}", {}),
+    ("loop-filter-sees-no-loop", "{% for x in [1, 2, 3] if loop %}{{ x }}{% endfor %}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 

@@ -90,7 +90,9 @@ DOCUMENTED = [
     # C3: random and lipsum draw from a generator seeded per render; Jinja2's
     # draw is Python's (the nondeterministic label catches most, when the
     # reruns differ; a draw that happens to repeat across them lands here)
-    ("C3", lambda d: d["category"] == "diff_output" and re.search(r"\|\s*random\b|\blipsum\s*\(", d["template"]) is not None),
+    # (a draw decides branches and errors too: lipsum(...).index('o') fails
+    # or not, lipsum(...) <= 'T' picks a branch; any category)
+    ("C3", lambda d: re.search(r"\|\s*random\b|\blipsum\s*\(", d["template"]) is not None),
     # C2: no complex numbers; Jinja2 computes (-8) ** 0.5 as one
     ("C2", lambda d: "complex result of power is not supported" in (d["jinjabox"].get("message") or "")),
     # C9: Jinja2 folds a constant float expression to inf or nan and then
@@ -128,6 +130,11 @@ DOCUMENTED = [
     # CPython's interning decides. Jinja2, given the same template with every
     # looked-up method wrapped in an object equal only to itself, renders
     # exactly what jinjabox rendered
+    # C13 wherever the repr went (iterated, measured, reformatted): Jinja2,
+    # given the same template with each looked-up method printing as
+    # jinjabox prints it, renders what jinjabox rendered
+    ("C13", lambda d: d["category"] in ("diff_output", "kind_mismatch", "out_vs_err", "err_vs_out")
+     and _wrapped_methods_match(d, identity=False)),
     ("C15", lambda d: d["category"] in ("diff_output", "kind_mismatch", "out_vs_err", "err_vs_out")
      and _wrapped_methods_match(d)),
     # C5: an operation that alone needs more than a sixteenth of the default
@@ -193,32 +200,43 @@ def _unfolded_matches(d):
 
 
 class _Method:
-    """A looked-up method as jinjabox has it: equal only to itself."""
-    __slots__ = ("f",)
+    """A looked-up method printed as jinjabox prints it (C13) and, with
+    identity set, equal only to itself (C15)."""
+    __slots__ = ("f", "identity")
 
-    def __init__(self, f):
-        self.f = f
+    def __init__(self, f, identity):
+        self.f, self.identity = f, identity
 
     def __call__(self, *a, **k):
         return self.f(*a, **k)
 
     def __eq__(self, other):
-        return self is other
+        if self.identity:
+            return self is other
+        return isinstance(other, _Method) and self.f == other.f
 
     def __hash__(self):
-        return id(self)
+        return id(self) if self.identity else hash(self.f)
 
     def __repr__(self):
-        return repr(self.f)
+        owner = type(getattr(self.f, "__self__", None)).__name__
+        name = getattr(self.f, "__name__", "?")
+        if owner == "Cycler":
+            return "<function %s>" % name
+        if owner == "LoopContext":
+            return "<function loop.%s>" % name
+        return "<function %s.%s>" % (owner, name)
+
+    __str__ = __repr__
 
 
-def _method_env(opts):
+def _method_env(opts, identity=True):
     import types
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     def wrap(v, name):
         if isinstance(v, (types.BuiltinMethodType, types.MethodType)) and name not in ("format", "format_map"):
-            return _Method(v)
+            return _Method(v, identity)
         return v
 
     class Env(ImmutableSandboxedEnvironment):
@@ -242,14 +260,15 @@ def _render_outcome(env, template, context):
 _METHOD_LOOKUP = re.compile(r"\.\s*[A-Za-z]\w*\b|attribute\s*=|\|\s*attr\s*\(|\[\s*['\"]")
 
 
-def _wrapped_methods_match(d):
-    """Jinja2 with its methods compared as jinjabox compares them gives
-    jinjabox's outcome (an output, or an error of the same kind)."""
+def _wrapped_methods_match(d, identity=True):
+    """Jinja2 with its methods printed (and, with identity, compared) as
+    jinjabox's gives jinjabox's outcome (an output, or an error of the
+    same kind)."""
     if _METHOD_LOOKUP.search(d["template"]) is None:
         return False
     opts = {k: bool(v) for k, v in (d.get("options") or {}).items()
             if k in ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline")}
-    got = _render_outcome(_method_env(opts), d["template"], d.get("context") or {})
+    got = _render_outcome(_method_env(opts, identity), d["template"], d.get("context") or {})
     b = d["jinjabox"]
     if "output" in b:
         return got.get("output") == b["output"]
@@ -306,6 +325,16 @@ def _only_reprs_differ(d):
     return _ANY_REPR.sub("R", a) == _ANY_REPR.sub("R", b)
 
 
+# Policy rules of ../hostile/README.md the policy model applies in part
+# only: jinjabox's refusal under the rule, named by its message.
+POLICY_EXTRA = [
+    # P10: a namespace holds data only, "wherever it sits in the stored
+    # value" (the model checks the top level of a value)
+    ("P10", lambda d: d["jinjabox"].get("error") == "security"
+     and "may hold data only, not a callable" in (d["jinjabox"].get("message") or "")),
+]
+
+
 def documented(d):
     for row, rule in DOCUMENTED:
         if rule(d):
@@ -317,6 +346,9 @@ def label(d):
     doc = documented(d)
     if doc:
         return doc
+    for rule, f in POLICY_EXTRA:
+        if f(d):
+            return "policy:%s" % rule
     p = d.get("policy")
     if p is not None and same(p, d["jinjabox"]) and p.get("rule"):
         # the policy model refused this case under a named rule (P1-P12) and jinjabox did the same.
