@@ -34,7 +34,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate costsearch difffuzz lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: difffuzz-slices all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate costsearch difffuzz lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -132,6 +132,14 @@ DIFFFUZZ_OUT ?= $(CURDIR)/difffuzz.out
 difffuzz: build
 	@echo "difffuzz: N=$(N) SEED=$(SEED)"
 	JINJABOX=$(BIN)/jinjabox testsuite/difffuzz/run.sh $(N) $(SEED) $(DIFFFUZZ_OUT)
+
+# A long run in slices of 20,000 (SLICES of them from SEED): Jinja2's side
+# first, kept in DIFFFUZZ_OUT, then every slice through this checkout's
+# jinjabox, with the totals (testsuite/difffuzz/slices.sh).
+SLICES ?= 50
+difffuzz-slices: build
+	testsuite/difffuzz/slices.sh oracle $(DIFFFUZZ_OUT) $(SEED) $(SLICES)
+	testsuite/difffuzz/slices.sh check $(DIFFFUZZ_OUT) $(BIN)/jinjabox
 
 calibrate:
 	$(GO) test -count=1 -run '^TestCalibrate$$' -timeout 60m -v ./engine -calibrate \
