@@ -1,7 +1,9 @@
 package templating
 
 import (
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/errs"
@@ -79,10 +81,13 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Valu
 	return value.FromString(wrapTag(f.style.TagStyle, name, text))
 }
 
-// escapeScriptTag is value|escape_script_tag: every case-insensitive
-// "</script" becomes "<\/script" so text can sit inside a script element
-// (JSON embedding). Non-strings are returned unchanged; markup stays
-// markup.
+// escapeScriptTag is value|escape_script_tag as Pipelex defines it
+// (pipelex/tools/jinja2/jinja2_filters.py: escape_script_tag,
+// re.sub(r"</script>", r"<\/script>", value, flags=re.IGNORECASE)): every
+// "</script>" in any case, by Python's case-insensitive matching (which
+// also takes U+017F for s and U+0130, U+0131 for i), becomes the
+// lowercase "<\/script>". Non-strings are returned unchanged; a string,
+// markup included, comes back a plain string, as re.sub returns str.
 func escapeScriptTag(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if args.Len() != 0 {
 		value.Throw(errs.Type, "escape_script_tag() takes no arguments")
@@ -92,27 +97,50 @@ func escapeScriptTag(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	s := v.Str()
 	charge(c, int64(len(s))*2, "escape_script_tag")
-	out := replaceScriptClose(s)
-	if v.IsSafe() {
-		return value.Safe(out)
+	return value.FromString(replaceScriptClose(s))
+}
+
+// scriptLetters are the runes Python's re.IGNORECASE matches for each
+// letter of "script".
+var scriptLetters = [6][]rune{
+	{'s', 'S', 0x17F}, {'c', 'C'}, {'r', 'R'}, {'i', 'I', 0x130, 0x131}, {'p', 'P'}, {'t', 'T'},
+}
+
+// scriptCloseAt returns the length of a case-insensitive "</script>" at
+// the start of s, or 0.
+func scriptCloseAt(s string) int {
+	if len(s) < 9 || s[0] != '<' || s[1] != '/' {
+		return 0
 	}
-	return value.FromString(out)
+	i := 2
+	for _, set := range scriptLetters {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !slices.Contains(set, r) {
+			return 0
+		}
+		i += size
+	}
+	if i < len(s) && s[i] == '>' {
+		return i + 1
+	}
+	return 0
 }
 
 // replaceScriptClose is the linear scan behind escape_script_tag.
 func replaceScriptClose(s string) string {
-	const pat = "</script"
 	var sb strings.Builder
 	last := 0
-	for i := 0; i+len(pat) <= len(s); i++ {
-		if s[i] == '<' && s[i+1] == '/' && strings.EqualFold(s[i+2:i+len(pat)], "script") {
+	for i := 0; i+9 <= len(s); i++ {
+		if s[i] != '<' {
+			continue
+		}
+		if n := scriptCloseAt(s[i:]); n > 0 {
 			if sb.Len() == 0 {
 				sb.Grow(len(s) + 8)
 			}
-			sb.WriteString(s[last : i+1])
-			sb.WriteString(`\/`)
-			sb.WriteString(s[i+2 : i+len(pat)])
-			last = i + len(pat)
+			sb.WriteString(s[last:i])
+			sb.WriteString(`<\/script>`)
+			last = i + n
 			i = last - 1
 		}
 	}

@@ -1,6 +1,10 @@
 package templating
 
 import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os/exec"
 	"runtime"
 	"strings"
 	"testing"
@@ -230,9 +234,11 @@ func TestImageContentSurface(t *testing.T) {
 func TestEscapeScriptTag(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"a</script>b", `a<\/script>b`},
-		{"</SCRIPT><//script></Script >", `<\/SCRIPT><//script><\/Script >`},
+		{"</SCRIPT><//script></Script >", `<\/script><//script></Script >`},
+		{"</\u017fcr\u0130pt>", `<\/script>`},
 		{"none", "none"},
 		{"</scrip", "</scrip"},
+		{"</script", "</script"},
 	}
 	for _, tc := range tests {
 		out, err := call(newCtx(1<<20), escapeScriptTag, value.FromString(tc.in), nil)
@@ -244,9 +250,65 @@ func TestEscapeScriptTag(t *testing.T) {
 	if out.Kind() != value.Int {
 		t.Error("non-string changed")
 	}
+	// re.sub returns a str, not Markup
 	out, _ = call(newCtx(1<<20), escapeScriptTag, value.Safe("</script>"), nil)
-	if !out.IsSafe() {
-		t.Error("markup lost its flag")
+	if out.IsSafe() || out.Str() != `<\/script>` {
+		t.Errorf("markup in: %q safe=%v", out.Str(), out.IsSafe())
+	}
+}
+
+// pipelexEscapeScriptTag is Pipelex's escape_script_tag
+// (pipelex/tools/jinja2/jinja2_filters.py), applied to a JSON list of
+// strings.
+const pipelexEscapeScriptTag = `
+import json, re, sys
+json.dump([re.sub(r"</script>", r"<\/script>", v, flags=re.IGNORECASE) for v in json.load(sys.stdin)], sys.stdout)
+`
+
+// TestEscapeScriptTagAgainstPipelex compares escape_script_tag with
+// Pipelex's definition on random text built from the characters its
+// pattern reads, every case Python's IGNORECASE matches included.
+func TestEscapeScriptTagAgainstPipelex(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: the comparison with Pipelex's definition needs it")
+	}
+	seed := rand.Uint64()
+	rng := rand.New(rand.NewPCG(seed, 3))
+	t.Logf("seed %d", seed)
+	pieces := []string{"<", "/", ">", "</script>", "</SCRIPT>", "</sCrIpT>", "script", "s", "S", "\u017f", "c", "r", "i", "I",
+		"\u0130", "\u0131", "p", "t", "T", " ", "x", "é", "</", "\\/"}
+	var in []string
+	for range 3000 {
+		var sb strings.Builder
+		for range 1 + rng.IntN(16) {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		in = append(in, sb.String())
+	}
+	raw, _ := json.Marshal(in)
+	cmd := exec.Command(py, "-c", pipelexEscapeScriptTag)
+	cmd.Stdin = bytes.NewReader(raw)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python: %v", err)
+	}
+	var want []string
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, s := range in {
+		got, err := call(newCtx(1<<20), escapeScriptTag, value.FromString(s), nil)
+		if err != nil || got.Str() != want[i] {
+			bad++
+			if bad <= 5 {
+				t.Errorf("%q: got %q, Pipelex %q (%v)", s, got.Str(), want[i], err)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d differ", bad, len(in))
 	}
 }
 
