@@ -372,35 +372,48 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 	}
 }
 
-// shortCircuited reports whether n is an and/or whose left operand is a
-// literal that decides it: a true one for or, a false one for and.
+// shortCircuited reports whether n is an and/or whose left operand is
+// constant and decides it (a true one for or, a false one for and).
 func shortCircuited(n *syntax.Binary) bool {
 	if n.Op != "or" && n.Op != "and" {
 		return false
 	}
-	var truth bool
-	switch l := n.L.(type) {
+	truth, ok := constTruth(n.L)
+	return ok && truth == (n.Op == "or")
+}
+
+// constTruth is the truth of e where Jinja2's optimizer folds it to a
+// constant: a literal, a literal list, tuple or dict of literals, not of
+// one, and an and/or that its folded operands decide (Or.as_const is
+// `left or right`: a true left needs no right).
+func constTruth(e syntax.Expr) (truth, ok bool) {
+	switch n := e.(type) {
 	case *syntax.Const:
-		truth = l.Value.Truth()
+		return n.Value.Truth(), true
 	case *syntax.ListLit:
-		if !constExpr(l) {
-			return false
-		}
-		truth = len(l.Items) > 0
+		return len(n.Items) > 0, constExpr(n)
 	case *syntax.TupleLit:
-		if !constExpr(l) {
-			return false
-		}
-		truth = len(l.Items) > 0
+		return len(n.Items) > 0, constExpr(n)
 	case *syntax.DictLit:
-		if !constExpr(l) {
-			return false
+		return len(n.Keys) > 0, constExpr(n)
+	case *syntax.Unary:
+		if n.Op == "not" {
+			t, ok := constTruth(n.X)
+			return !t, ok
 		}
-		truth = len(l.Keys) > 0
-	default:
-		return false
+	case *syntax.Binary:
+		if n.Op == "or" || n.Op == "and" {
+			l, ok := constTruth(n.L)
+			if !ok {
+				return false, false
+			}
+			if l == (n.Op == "or") {
+				return l, true
+			}
+			return constTruth(n.R)
+		}
 	}
-	return truth == (n.Op == "or")
+	return false, false
 }
 
 // wrapFolds wraps every constant part of e that holds a slice in a

@@ -324,6 +324,8 @@ CASES = [
     ("loop-filter-length-reads-ahead", "{% set ns = namespace(f=true) %}{% for x in [1, 2, 3] if ns.f %}{{ x }}{{ loop.length }}{% set ns.f = false %}{% endfor %}", {}),
     ("loop-filter-string-peek", "{% for x in 'abcab' if x != 'b' %}{{ x }}{{ loop.last }}{{ loop.revindex }}{{ loop.nextitem }}|{% endfor %}", {}),
     ("loop-filter-sees-no-loop", "{% for x in [1, 2, 3] if loop %}{{ x }}{% endfor %}", {}),
+    ("or-folded-left-skips-check", "{{ ((true) or (x.y)) or (x is nonexistenttest) }}|{{ (not 0) or (x|nof) }}|{{ (0 and x) and (x|nof) }}", {}),
+    ("or-unfolded-left-checks", "{{ (1 and 0) or (x|nof) }}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 

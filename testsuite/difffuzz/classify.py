@@ -163,7 +163,10 @@ def _unfold_negative_bases(template, context):
     out, last, n = [], 0, 0
     for m in _NEG_BASE.finditer(template):
         if m.group(2) is not None:
-            # the minus must be unary: nothing that ends an operand before it
+            # the minus must be unary: nothing that ends an operand before
+            # it, and no whitespace control ({{- or {%-)
+            if template[:m.start()].endswith(("{{", "{%")):
+                continue
             before = template[:m.start()].rstrip()
             word = re.search(r"[A-Za-z_]\w*$", before)
             if before and (before[-1] in ")]}'\"" or (before[-1].isalnum() or before[-1] == "_")) \
