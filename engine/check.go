@@ -1,7 +1,11 @@
 package engine
 
 import (
+	"cmp"
+	"slices"
 	"strings"
+
+	"github.com/jinjabox/jinjabox/budget"
 
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
@@ -41,7 +45,7 @@ type checker struct {
 // are syntax errors (as Jinja's compiler does), literal underscore
 // attribute names are refused before rendering (P4), and macro bodies
 // are scanned for varargs/kwargs/caller.
-func (e *Environment) check(t *syntax.Template) (*checkInfo, error) {
+func (e *Environment) check(t *syntax.Template, m *budget.Meter) (*checkInfo, error) {
 	c := &checker{env: e, src: t.Source, name: t.Name, info: &checkInfo{
 		macros: map[*syntax.Macro]*macroInfo{},
 		calls:  map[*syntax.CallBlock]*macroInfo{},
@@ -50,16 +54,10 @@ func (e *Environment) check(t *syntax.Template) (*checkInfo, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	c.info.unassigned = unassignedNames(t)
-	syntax.RewriteExprs(t.Body, wrapFolds)
-	for k, names := range c.info.unassigned {
-		switch n := k.node.(type) {
-		case *syntax.Macro:
-			c.info.macros[n].unassigned = names
-		case *syntax.CallBlock:
-			c.info.calls[n].unassigned = names
-		}
+	if err := c.scoping(t, m); err != nil {
+		return nil, err
 	}
+	syntax.RewriteExprs(t.Body, wrapFolds)
 	return c.info, nil
 }
 
@@ -370,6 +368,70 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 			c.expr(n.Values[i], soft)
 		}
 	}
+}
+
+// scopingStepUnits is what a step of the scoping analysis is charged: a
+// map probe or an insert with its share of the map's growth, up to about
+// 100 ns (measured on 12,000 names read 150 frames deep), at the
+// calibration's 1.9 ns a unit.
+const scopingStepUnits = 64
+
+// scoping runs the scoping analysis (frames.go) under the parse meter,
+// charged a chunk of steps at a time before they run, and hands each
+// macro and caller its names.
+func (c *checker) scoping(t *syntax.Template, m *budget.Meter) (err error) {
+	const chunk = 4 // steps charged at a time: 256 units, small beside any budget
+	left := 0
+	var refused error
+	step := func() {
+		if left == 0 {
+			if refused = m.Charge(chunk*scopingStepUnits, "scoping analysis"); refused != nil {
+				panic(refused)
+			}
+			left = chunk
+		}
+		left--
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if r != refused || refused == nil {
+				panic(r)
+			}
+			be := errs.FromBudget(refused)
+			be.SetPos(c.name, c.src, 0)
+			err = be
+		}
+	}()
+	c.info.unassigned = unassignedNames(t, step)
+	for _, k := range sortedFrameKeys(c.info.unassigned) {
+		switch n := k.node.(type) {
+		case *syntax.Macro:
+			c.info.macros[n].unassigned = c.info.unassigned[k]
+		case *syntax.CallBlock:
+			c.info.calls[n].unassigned = c.info.unassigned[k]
+		}
+	}
+	return nil
+}
+
+// sortedFrameKeys orders frame keys by their node's position.
+func sortedFrameKeys(m map[frameKey][]string) []frameKey {
+	keys := make([]frameKey, 0, len(m))
+	//workflowcheck:ignore the keys are sorted below
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b frameKey) int {
+		pa, pb := 0, 0
+		if n, ok := a.node.(syntax.Node); ok {
+			pa = n.Pos()
+		}
+		if n, ok := b.node.(syntax.Node); ok {
+			pb = n.Pos()
+		}
+		return cmp.Or(cmp.Compare(pa, pb), cmp.Compare(a.branch, b.branch))
+	})
+	return keys
 }
 
 // shortCircuited reports whether n is an and/or whose left operand is

@@ -218,7 +218,7 @@ func (e *Environment) parse(name, source string, m *budget.Meter) (*Template, er
 		return nil, err
 	}
 	t := &Template{env: e, name: name, tree: tree}
-	info, err := e.check(tree)
+	info, err := e.check(tree, m)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ func (e *Environment) Check(name, source string, optional map[string]bool) (*Fac
 		return nil, err
 	}
 	f := e.facts(tree, optional)
-	_, err = e.check(tree)
+	_, err = e.check(tree, m)
 	return &f, err
 }
 

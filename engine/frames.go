@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"slices"
-
+	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 )
 
@@ -42,6 +41,7 @@ const (
 // its lookups fall through to base, so a branch costs what it binds, not
 // what the frame already holds.
 type symbols struct {
+	step   func()   // counts a step of the analysis (unassignedNames)
 	parent *symbols // the enclosing frame's
 	base   *symbols // the symbols this branch copy was made from
 	refs   map[string]symKind
@@ -70,6 +70,9 @@ func (s *symbols) stored(name string) bool {
 // for name (Symbols.find_ref).
 func (s *symbols) findRef(name string) bool {
 	for f := s; f != nil; f = f.parent {
+		if s.step != nil {
+			s.step()
+		}
 		if _, ok := f.local(name); ok {
 			return true
 		}
@@ -126,7 +129,7 @@ func (s *symbols) load(name string) {
 func (s *symbols) branchUpdate(branches []*symbols) {
 	count := map[string]int{}
 	for _, b := range branches {
-		for name := range b.stores {
+		for _, name := range ordered.Keys(b.stores) {
 			if !s.stored(name) {
 				count[name]++
 			}
@@ -135,7 +138,7 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 	joined := map[string]symKind{}
 	for _, b := range branches {
 		for _, c := range branches {
-			for name := range c.refs {
+			for _, name := range ordered.Keys(c.refs) {
 				if k, ok := b.refs[name]; ok {
 					joined[name] = k
 				} else if k, ok := s.local(name); ok {
@@ -144,15 +147,16 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 			}
 		}
 	}
-	for name, k := range joined {
-		s.define(name, k)
+	for _, name := range ordered.Keys(joined) {
+		s.define(name, joined[name])
 	}
 	for _, b := range branches {
-		for name := range b.stores {
+		for _, name := range ordered.Keys(b.stores) {
 			s.addStore(name)
 		}
 	}
-	for name, n := range count {
+	for _, name := range ordered.Keys(count) {
+		n := count[name]
 		if n == len(branches) {
 			continue
 		}
@@ -169,8 +173,9 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 // an inner frame after its parent's analysis).
 type frameScan struct {
 	sym    *symbols
-	reads  map[string]struct{}
+	reads  nameSet
 	nested []nestedFrame
+	stored map[string]bool // storedNames
 }
 
 // nestedFrame is a frame inside another: the node that makes it and which
@@ -197,47 +202,130 @@ type frameKey struct {
 
 // unassignedNames computes, for every frame of t that needs any, the
 // names the renderer binds to an unassigned undefined when the frame
-// starts, in the order the frame's symbols first met them.
-func unassignedNames(t *syntax.Template) map[frameKey][]string {
+// starts, sorted. The analysis walks enclosing frames for each name a
+// frame reads (Jinja2's find_ref), so its work grows with names times
+// nesting: step counts it and charges the parse meter as it goes (units a
+// step), and a template whose scoping would cost more than its budget is
+// refused as any other work is.
+func unassignedNames(t *syntax.Template, step func()) map[frameKey][]string {
 	out := map[frameKey][]string{}
-	analyseFrame(frameKey{node: t}, nil, out)
+	stored := storedNames(t.Body)
+	analyseFrame(frameKey{node: t}, nil, out, stored, step)
 	return out
 }
 
+// storedNames is every name the template assigns anywhere: only those
+// can start a frame missing, so reads of any other name need no tracking.
+func storedNames(body []syntax.Stmt) map[string]bool {
+	out := map[string]bool{}
+	var target func(syntax.Expr)
+	target = func(t syntax.Expr) {
+		switch n := t.(type) {
+		case *syntax.Name:
+			out[n.Name] = true
+		case *syntax.TupleLit:
+			for _, it := range n.Items {
+				target(it)
+			}
+		}
+	}
+	var visit func(syntax.Node)
+	visit = func(n syntax.Node) {
+		switch x := n.(type) {
+		case *syntax.Set:
+			target(x.Target)
+		case *syntax.SetBlock:
+			target(x.Target)
+		case *syntax.With:
+			for _, t := range x.Targets {
+				target(t)
+			}
+		case *syntax.Macro:
+			out[x.Name] = true
+		case *syntax.Import:
+			out[x.Target] = true
+		case *syntax.FromImport:
+			for _, in := range x.Names {
+				out[in.Alias] = true
+			}
+		case syntax.Expr:
+			return
+		}
+		syntax.EachChild(n, visit)
+	}
+	for _, s := range body {
+		visit(s)
+	}
+	return out
+}
+
+// nameSet is a set of names that keeps their first-insertion order, so
+// the analysis walks it the same way every run without sorting it.
+type nameSet struct {
+	list []string
+	has  map[string]struct{}
+}
+
+func (n *nameSet) add(name string) bool {
+	if _, ok := n.has[name]; ok {
+		return false
+	}
+	if n.has == nil {
+		n.has = map[string]struct{}{}
+	}
+	n.has[name] = struct{}{}
+	n.list = append(n.list, name)
+	return true
+}
+
 // analyseFrame analyses the frame k under parent, records its names in
-// out and returns every name read in it and the frames nested in it.
-func analyseFrame(k frameKey, parent *symbols, out map[frameKey][]string) map[string]struct{} {
-	f := &frameScan{sym: &symbols{parent: parent}, reads: map[string]struct{}{}}
+// out and returns every name (of stored) read in it and the frames
+// nested in it.
+func analyseFrame(k frameKey, parent *symbols, out map[frameKey][]string, stored map[string]bool, step func()) *nameSet {
+	f := &frameScan{sym: &symbols{parent: parent, step: step}, stored: stored}
 	f.root(k)
-	below := map[string]struct{}{}
+	// the names read below: the largest nested frame's set, taken over,
+	// and the others' added to it (each name moves up only when it joins
+	// a larger set: the union costs the names times a logarithm, not the
+	// names times the nesting)
+	var sets []*nameSet
 	for _, n := range f.nested {
-		var reads map[string]struct{}
 		if b, ok := n.node.(*syntax.Block); ok {
 			// a block is a frame of its own with no enclosing one
 			// (compiler.visit_Template: block_frame = Frame(eval_ctx))
-			analyseFrame(frameKey{node: b}, nil, out)
+			analyseFrame(frameKey{node: b}, nil, out, stored, step)
 			continue
 		}
-		reads = analyseFrame(frameKey(n), f.sym, out)
-		for name := range reads {
-			below[name] = struct{}{}
+		sets = append(sets, analyseFrame(frameKey(n), f.sym, out, stored, step))
+	}
+	below := &nameSet{}
+	for _, set := range sets {
+		if len(set.list) > len(below.list) {
+			below = set
+		}
+	}
+	for _, set := range sets {
+		if set == below {
+			continue
+		}
+		for _, name := range set.list {
+			step()
+			below.add(name)
 		}
 	}
 	var names []string
-	for name, kind := range f.sym.refs {
-		if kind != symUndefined {
-			continue
-		}
-		if _, ok := below[name]; ok {
+	for _, name := range ordered.Keys(f.sym.refs) {
+		step()
+		if _, ok := below.has[name]; ok && f.sym.refs[name] == symUndefined {
 			names = append(names, name)
 		}
 	}
 	if len(names) > 0 {
-		slices.Sort(names)
 		out[k] = names
 	}
-	for name := range f.reads {
-		below[name] = struct{}{}
+	for _, name := range f.reads.list {
+		step()
+		below.add(name)
 	}
 	return below
 }
@@ -377,7 +465,7 @@ func (f *frameScan) ifStmt(n *syntax.If) {
 	}
 	orig := f.sym
 	branch := func(visit func()) *symbols {
-		f.sym = &symbols{parent: orig.parent, base: orig}
+		f.sym = &symbols{parent: orig.parent, base: orig, step: orig.step}
 		visit()
 		b := f.sym
 		f.sym = orig
@@ -389,7 +477,7 @@ func (f *frameScan) ifStmt(n *syntax.If) {
 			// an elif is an If of its own with no elif or else
 			f.expr(e.Cond)
 			inner := f.sym
-			eb := &symbols{parent: inner.parent, base: inner}
+			eb := &symbols{parent: inner.parent, base: inner, step: inner.step}
 			f.sym = eb
 			f.stmts(e.Body)
 			f.sym = inner
@@ -427,9 +515,19 @@ func (f *frameScan) params(t syntax.Expr) {
 	}
 }
 
+// read is a load of name. A name the template never assigns cannot
+// start any frame missing and is skipped; a name this frame read before
+// resolves as it did then (its enclosing frames are complete; a branch
+// that would define it again joins to the same), so only its first read
+// walks them.
 func (f *frameScan) read(name string) {
+	if !f.stored[name] {
+		return
+	}
+	if !f.reads.add(name) {
+		return
+	}
 	f.sym.load(name)
-	f.reads[name] = struct{}{}
 }
 
 // expr reads every name of an expression (expressions hold no frames).

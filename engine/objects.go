@@ -53,6 +53,11 @@ type macro struct {
 	info    *macroInfo
 	// isCaller marks the anonymous macro of a {% call %} block.
 	isCaller bool
+	// autoescape is the autoescape where the macro was defined: Jinja2
+	// compiles a macro in its definition's frame, so what its body prints
+	// is escaped or not as there (whether its result is Markup follows
+	// the call site)
+	autoescape bool
 }
 
 func (m *macro) CallName() string { return m.name }
@@ -165,8 +170,8 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if len(pos) > len(m.params) && !info.usesVarargs {
 		value.Throwf(errs.Type, "macro %s takes not more than %d argument(s)", errs.Quote(m.name), len(m.params))
 	}
-	savedCur := r.cur
-	r.cur = m.tmpl
+	savedCur, savedEsc := r.cur, r.autoescape
+	r.cur, r.autoescape = m.tmpl, m.autoescape
 	// Every parameter is a name of the macro's frame before any default
 	// runs, as in Jinja2: a default sees the parameters bound so far
 	// (arguments and earlier defaults), and a parameter not bound yet,
@@ -203,11 +208,14 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 		sc.set("caller", caller)
 	}
 	out := r.captureStmts(m.body, sc)
-	r.cur = savedCur
+	// the result is Markup when the call site autoescapes (Macro.__call__
+	// takes the caller's EvalContext)
+	r.cur, r.autoescape = savedCur, savedEsc
+	v := r.markupOrString(out)
 	if pooled != nil {
 		r.releaseScope(pooled)
 	}
-	return r.markupOrString(out)
+	return v
 }
 
 // loop is the loop variable of a for loop. Its items are a list, or a

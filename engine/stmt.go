@@ -183,7 +183,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 	case *syntax.Macro:
 		r.pos = n.P
 		r.step("macro definition")
-		m := &macro{name: n.Name, params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.macros[n]}
+		m := &macro{name: n.Name, params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.macros[n], autoescape: r.autoescape}
 		sc.set(n.Name, value.FromCallable(m))
 	case *syntax.CallBlock:
 		if r.quiet() {
@@ -191,7 +191,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		}
 		r.pos = n.P
 		r.step("call block")
-		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n], isCaller: true}
+		caller := &macro{name: "caller", params: n.Params, body: n.Body, closure: sc, tmpl: r.cur, info: r.cur.info.calls[n], isCaller: true, autoescape: r.autoescape}
 		fn := r.eval(n.Call.Fn, sc)
 		args, kw := r.evalArgs(&n.Call.CallArgs, sc)
 		// a new Args: evalArgs may return shared arguments (CallArgs.Fixed)
@@ -404,10 +404,14 @@ func (r *renderer) renderBlock(chain []*blockRef, i int, sc *scope) {
 	if i+1 < len(chain) {
 		bs.set("super", value.FromObject(&superFn{chain: chain, i: i + 1, sc: sc}))
 	}
-	savedCur := r.cur
+	// A block is a function of its own in Jinja2, compiled with the
+	// environment's autoescape: an {% autoescape %} around it does not
+	// reach into it (the block's frame has a fresh EvalContext).
+	savedCur, savedEsc := r.cur, r.autoescape
 	r.cur = ref.tmpl
+	r.autoescape = r.env.opts.Autoescape
 	r.execStmts(ref.block.Body, bs)
-	r.cur = savedCur
+	r.cur, r.autoescape = savedCur, savedEsc
 	r.leave()
 }
 
