@@ -684,7 +684,9 @@ func csTable(ops []csOp, worst map[string][]csVerdict) string {
 
 // csFoundHoles are the shapes random samples of the smoke found over the
 // bytes ceiling (docs/COSTS.md, "Holes the smoke's random samples
-// found"): grown in every go test, each to 10^5, whatever the seed draws.
+// found"): grown in every go test, each to 10^5 (through sizes just past
+// powers of two, where growth by doubling wastes the most), whatever the
+// seed draws.
 var csFoundHoles = []struct {
 	op, recv string
 	args     []string
@@ -694,10 +696,13 @@ var csFoundHoles = []struct {
 	{"filter:pprint", "SL", nil},
 	{"filter:pprint", "SX", nil},
 	{"filter:pprint", "SH", nil},
+	{"filter:join", "LD", []string{"'b'"}}, // the reprs' items kept in lists grown by doubling
+	{"filter:join", "LD", []string{"N"}},
+	{"filter:join", "TU", nil},
 }
 
 // TestCostSearchFoundHoles grows each of csFoundHoles as the smoke grows
-// its sample, to 10^5, and holds it to the bytes-a-unit ceiling.
+// its sample, and holds it to the bytes-a-unit ceiling.
 func TestCostSearchFoundHoles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("grows shapes to 10^5")
@@ -710,7 +715,7 @@ func TestCostSearchFoundHoles(t *testing.T) {
 			t.Fatalf("%s: no such operation", h.op)
 		}
 		c := csCombo{op: &ops[i], recv: h.recv, args: h.args, expr: ops[i].expr(h.recv, h.args)}
-		v := csJudge(c, csGrow(env, c, []int{1000, 10000, 100000}, 1))
+		v := csJudge(c, csGrow(env, c, []int{1000, 4097, 8193, 10000, 16385, 100000}, 1))
 		if v.overBytes {
 			t.Errorf("%s %s: %.3f bytes a unit at n=%d, over its ceiling %.3f", h.op, c.shape(), v.bytes, v.atB, v.heap)
 		}
