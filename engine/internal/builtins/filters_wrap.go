@@ -243,7 +243,7 @@ func twWrap(c value.Ctx, line string, chunks []twChunk, width int64, breakLong, 
 // grown by append, the rest in blocks of twLinesBlock that are never
 // copied. A list grown by append past them was allocated five times over
 // (a quarter at a time): 84 MB for the million one-character lines of a
-// 1 MB word wrapped at width 1 (hostile pipelex/budget/wordwrap-long-word:
+// 1 MB word wrapped at width 1 (the hostile case wordwrap-long-word:
 // 95 MB allocated, 106-122 MiB of peak RSS and 420-600 ms of CPU a
 // process), against 16 MB for the lines themselves. Each line is charged
 // an element (64 units) before it is added; it takes 16 bytes.
