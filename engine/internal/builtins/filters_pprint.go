@@ -292,8 +292,12 @@ func lineEndBytes(s string) int {
 // ends (its break included).
 func lineEnd(s string, i int) int {
 	for i < len(s) {
-		if b := s[i]; b >= 0x20 && b < 0x80 {
-			i++ // no ASCII break is printable
+		if b := s[i]; (b >= 0x20 && b < 0x80) || (b >= 0x80 && b != 0xc2 && b != 0xe2) {
+			// no ASCII break is printable, and only C2 (U+0085) and E2
+			// (U+2028, U+2029) begin a break past ASCII: any other byte
+			// is stepped over undecoded (a continuation byte begins
+			// nothing, so the breaks found are the decoder's)
+			i++
 			continue
 		}
 		r, w := decodeRune(s, i)
@@ -315,11 +319,11 @@ func lineEnd(s string, i int) int {
 // starts at i ends.
 func wordEnd(line string, j int) int {
 	for j < len(line) {
-		if b := line[j]; b < 0x80 {
-			if asciiSpace(b) {
+		if b := line[j]; b < 0x80 || !spaceLead(b) {
+			if b < 0x80 && asciiSpace(b) {
 				break
 			}
-			j++
+			j++ // a byte no space past ASCII begins with: not decoded
 			continue
 		}
 		r, w := decodeRune(line, j)
@@ -345,6 +349,10 @@ func wordEnd(line string, j int) int {
 	return j
 }
 
+// spaceLead reports the bytes a white space past ASCII can begin with
+// (U+0085 and U+00A0: C2; U+1680: E1; U+2000-U+205F: E2; U+3000: E3).
+func spaceLead(b byte) bool { return b == 0xc2 || b == 0xe1 || b == 0xe2 || b == 0xe3 }
+
 // quotedLen is len(repr(s)) in code points, counted, not built.
 func quotedLen(s string) int {
 	n, _ := value.CountStrRepr(s).Len()
@@ -367,13 +375,17 @@ func strChunks(s string, maxWidth, allowance int, emit func(chunk string, r valu
 		line := s[start:end]
 		last := end == len(s)
 		start = end
-		lr := value.CountStrRepr(line)
 		if last {
 			maxWidth1 -= allowance
 		}
-		if n, _ := lr.Len(); n <= maxWidth1 {
-			emit(line, lr)
-			continue
+		// a code point's repr is one at least, and a code point four
+		// bytes at most: a longer line cannot fit, and is not counted
+		if len(line) <= 4*max(maxWidth1, 0) {
+			lr := value.CountStrRepr(line)
+			if n, _ := lr.Len(); n <= maxWidth1 {
+				emit(line, lr)
+				continue
+			}
 		}
 		maxWidth2 := maxWidth
 		cur, curEnd := 0, 0 // the current chunk: line[cur:curEnd]
