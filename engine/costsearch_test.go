@@ -681,3 +681,43 @@ func csTable(ops []csOp, worst map[string][]csVerdict) string {
 	}
 	return sb.String()
 }
+
+// csFoundHoles are the shapes random samples of the smoke found over the
+// bytes ceiling (docs/COSTS.md, "Holes the smoke's random samples
+// found"): grown in every go test, each to 10^5 (through sizes just past
+// powers of two, where growth by doubling wastes the most), whatever the
+// seed draws.
+var csFoundHoles = []struct {
+	op, recv string
+	args     []string
+}{
+	{"filter:pprint", "SS", nil}, // a whitespace run: one word part, its repr made three times
+	{"filter:pprint", "SW", nil}, // words: a string header a part, a candidate concatenated a part
+	{"filter:pprint", "SL", nil},
+	{"filter:pprint", "SX", nil},
+	{"filter:pprint", "SH", nil},
+	{"filter:join", "LD", []string{"'b'"}}, // the reprs' items kept in lists grown by doubling
+	{"filter:join", "LD", []string{"N"}},
+	{"filter:join", "TU", nil},
+}
+
+// TestCostSearchFoundHoles grows each of csFoundHoles as the smoke grows
+// its sample, and holds it to the bytes-a-unit ceiling.
+func TestCostSearchFoundHoles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("grows shapes to 10^5")
+	}
+	env := csEnv(t)
+	ops := csOps(t)
+	for _, h := range csFoundHoles {
+		i := slices.IndexFunc(ops, func(o csOp) bool { return o.op == h.op })
+		if i < 0 {
+			t.Fatalf("%s: no such operation", h.op)
+		}
+		c := csCombo{op: &ops[i], recv: h.recv, args: h.args, expr: ops[i].expr(h.recv, h.args)}
+		v := csJudge(c, csGrow(env, c, []int{1000, 4097, 8193, 10000, 16385, 100000}, 1))
+		if v.overBytes {
+			t.Errorf("%s %s: %.3f bytes a unit at n=%d, over its ceiling %.3f", h.op, c.shape(), v.bytes, v.atB, v.heap)
+		}
+	}
+}

@@ -250,10 +250,14 @@ func StrLen(c Ctx, v Value) int {
 }
 
 // NewList returns a list value owning items.
-func NewList(items []Value) Value { return Value{k: List, ref: &ListData{Items: items}} }
+func NewList(items []Value) Value {
+	return Value{k: List, ref: &ListData{Items: items, size: knownSize(items)}}
+}
 
 // NewTuple returns a tuple value owning items.
-func NewTuple(items []Value) Value { return Value{k: Tuple, ref: &ListData{Items: items}} }
+func NewTuple(items []Value) Value {
+	return Value{k: Tuple, ref: &ListData{Items: items, size: knownSize(items)}}
+}
 
 // NewNamedTuple returns a tuple whose items are also readable as the named
 // attributes (like Python's namedtuple).

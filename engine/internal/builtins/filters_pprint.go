@@ -273,9 +273,8 @@ func (p *pp) items(items []value.Value, indent, allowance, level int) {
 	}
 }
 
-// splitLinesKeep is str.splitlines(True).
 // lineEndBytes counts the bytes of s that can end a line break of
-// splitLinesKeep: the ASCII breaks, and the last bytes of U+0085 (C2 85),
+// str.splitlines: the ASCII breaks, and the last bytes of U+0085 (C2 85),
 // U+2028 and U+2029 (E2 80 A8, A9), so it is at least the breaks'
 // number.
 func lineEndBytes(s string) int {
@@ -289,162 +288,187 @@ func lineEndBytes(s string) int {
 	return n
 }
 
-func splitLinesKeep(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); {
+// lineEnd is where the line of str.splitlines(True) that starts at i
+// ends (its break included).
+func lineEnd(s string, i int) int {
+	for i < len(s) {
+		if b := s[i]; (b >= 0x20 && b < 0x80) || (b >= 0x80 && b != 0xc2 && b != 0xe2) {
+			// no ASCII break is printable, and only C2 (U+0085) and E2
+			// (U+2028, U+2029) begin a break past ASCII: any other byte
+			// is stepped over undecoded (a continuation byte begins
+			// nothing, so the breaks found are the decoder's)
+			i++
+			continue
+		}
 		r, w := decodeRune(s, i)
-		brk := 0
+		i += w
 		switch r {
 		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
-			brk = w
+			return i
 		case '\r':
-			brk = 1
-			if i+1 < len(s) && s[i+1] == '\n' {
-				brk = 2
-			}
-		}
-		i += w
-		if brk > 0 {
-			if brk == 2 {
+			if i < len(s) && s[i] == '\n' {
 				i++
 			}
-			//scratch:ok one string header a line of a repr whose bytes pprint charged before splitting it
-			out = append(out, s[start:i])
-			start = i
+			return i
 		}
 	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
+	return i
 }
 
-// wordParts is re.findall(r'\S*\s*', line) without the final empty match.
-func wordParts(line string) []string {
-	var out []string
-	i := 0
-	for i < len(line) {
-		j := i
-		for j < len(line) {
-			r, w := decodeRune(line, j)
-			if pyIsSpace(r) {
+// wordEnd is where the match of re.findall(r'\S*\s*', line) that
+// starts at i ends.
+func wordEnd(line string, j int) int {
+	for j < len(line) {
+		if b := line[j]; b < 0x80 || !spaceLead(b) {
+			if b < 0x80 && asciiSpace(b) {
 				break
 			}
-			j += w
+			j++ // a byte no space past ASCII begins with: not decoded
+			continue
 		}
-		for j < len(line) {
-			r, w := decodeRune(line, j)
-			if !pyIsSpace(r) {
+		r, w := decodeRune(line, j)
+		if pyIsSpace(r) {
+			break
+		}
+		j += w
+	}
+	for j < len(line) {
+		if b := line[j]; b < 0x80 {
+			if !asciiSpace(b) {
 				break
 			}
-			j += w
+			j++
+			continue
 		}
-		//scratch:ok one string header a word of a line whose bytes pprint charged before
-		out = append(out, line[i:j])
-		i = j
+		r, w := decodeRune(line, j)
+		if !pyIsSpace(r) {
+			break
+		}
+		j += w
 	}
-	return out
+	return j
 }
 
-func reprLen(s string) int { return quotedLen(s) }
+// spaceLead reports the bytes a white space past ASCII can begin with
+// (U+0085 and U+00A0: C2; U+1680: E1; U+2000-U+205F: E2; U+3000: E3).
+func spaceLead(b byte) bool { return b == 0xc2 || b == 0xe1 || b == 0xe2 || b == 0xe3 }
 
-// pyRepr is repr(str) with a fast path for plain printable ASCII.
-func pyRepr(s string) string {
-	for i := 0; i < len(s); i++ {
-		if b := s[i]; b < 0x20 || b >= 0x7f || b == '\\' || b == '\'' {
-			return value.QuoteString(s)
-		}
-	}
-	return "'" + s + "'"
-}
-
-// quotedLen is len(repr(s)) in code points, without building the repr
-// when s is plain printable ASCII (the common case).
+// quotedLen is len(repr(s)) in code points, counted, not built.
 func quotedLen(s string) int {
-	hasSingle := false
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if b < 0x20 || b >= 0x7f || b == '\\' {
-			return value.RuneLen(value.QuoteString(s))
+	n, _ := value.CountStrRepr(s).Len()
+	return n
+}
+
+// strChunks is the chunking of PrettyPrinter._pprint_str: each chunk
+// is a piece of s whose repr pprint writes on a line of its own, handed
+// to emit with its repr's count. maxWidth and allowance are the ones the
+// chunking reads (after level 1 widened them). Nothing is allocated: a
+// line and a word part are spans of s, and the repr of a candidate
+// (the current chunk and the next part) is counted from the counts of
+// its pieces, each piece read once. (It built the repr of every line,
+// of every candidate and of every chunk, and a slice of the parts and
+// of the chunks: 2.7 to 4.6 bytes a unit on whitespace and on words.)
+func strChunks(s string, maxWidth, allowance int, emit func(chunk string, r value.StrRepr)) {
+	maxWidth1 := maxWidth
+	for start := 0; start < len(s); {
+		end := lineEnd(s, start)
+		line := s[start:end]
+		last := end == len(s)
+		start = end
+		if last {
+			maxWidth1 -= allowance
 		}
-		if b == '\'' {
-			hasSingle = true
+		// a code point's repr is one at least, and a code point four
+		// bytes at most: a longer line cannot fit, and is not counted
+		if len(line) <= 4*max(maxWidth1, 0) {
+			lr := value.CountStrRepr(line)
+			if n, _ := lr.Len(); n <= maxWidth1 {
+				emit(line, lr)
+				continue
+			}
+		}
+		maxWidth2 := maxWidth
+		cur, curEnd := 0, 0 // the current chunk: line[cur:curEnd]
+		var cr value.StrRepr
+		for i := 0; i < len(line); {
+			j := wordEnd(line, i)
+			pr := value.CountStrRepr(line[i:j])
+			cand := cr.Plus(pr)
+			if j == len(line) && last {
+				maxWidth2 -= allowance
+			}
+			if n, _ := cand.Len(); n > maxWidth2 {
+				if curEnd > cur {
+					emit(line[cur:curEnd], cr)
+				}
+				cur, curEnd, cr = i, j, pr
+			} else {
+				curEnd, cr = j, cand
+			}
+			i = j
+		}
+		if curEnd > cur {
+			emit(line[cur:curEnd], cr)
 		}
 	}
-	if hasSingle {
-		return value.RuneLen(value.QuoteString(s))
-	}
-	return len(s) + 2
 }
 
 // str is PrettyPrinter._pprint_str: long strings become adjacent
 // literals split at whitespace.
 func (p *pp) str(s string, indent, allowance, level int) {
 	p.c.Charge(budget.Mul(int64(len(s)), 4), "filter pprint")
-	// each line is a string header in lines and a chunk in chunks (both
-	// grown by doubling), its repr, and the newline and indent written
-	// before it: about 160 bytes whatever its length, charged a line
-	// before the lines are split (charged by bytes alone, a text of short
-	// lines allocated 6 bytes a unit: the cost search's pprint SL). The
-	// count is an upper bound read from the bytes a line break can end in.
+	// each line is a chunk at least, written with the newline and the
+	// indent before it: charged 128 units a line before the lines are
+	// split (charged by bytes alone, a text of short lines allocated 6
+	// bytes a unit: the cost search's pprint SL). The count is an upper
+	// bound read from the bytes a line break can end in.
 	if n := lineEndBytes(s); n > 0 {
 		p.c.Charge(budget.Mul(int64(n)+1, 128), "filter pprint")
 	}
-	lines := splitLinesKeep(s)
-	var chunks []string
 	if level == 1 {
 		indent++
 		allowance++
 	}
 	maxWidth := ppWidth - indent
-	maxWidth1 := maxWidth
-	rep := ""
-	for i, line := range lines {
-		rep = pyRepr(line)
-		if i == len(lines)-1 {
-			maxWidth1 -= allowance
+	// the chunks are counted first, so the output is sized once (grown
+	// by a quarter at a time, a long one was allocated five times over)
+	chunks, size := 0, 0
+	first := ""
+	strChunks(s, maxWidth, allowance, func(ch string, r value.StrRepr) {
+		if chunks == 0 {
+			first = ch
 		}
-		if value.RuneLen(rep) <= maxWidth1 {
-			chunks = append(chunks, rep)
-			continue
-		}
-		parts := wordParts(line)
-		maxWidth2 := maxWidth
-		current := ""
-		for j, part := range parts {
-			candidate := current + part
-			if j == len(parts)-1 && i == len(lines)-1 {
-				maxWidth2 -= allowance
-			}
-			if reprLen(candidate) > maxWidth2 {
-				if current != "" {
-					chunks = append(chunks, pyRepr(current))
-				}
-				current = part
-			} else {
-				current = candidate
-			}
-		}
-		if current != "" {
-			chunks = append(chunks, pyRepr(current))
-		}
-	}
-	if len(chunks) == 1 {
-		p.write(rep)
+		chunks++
+		_, b := r.Len()
+		size += b
+	})
+	if chunks <= 1 {
+		p.c.Charge(int64(size), "filter pprint")
+		value.WriteStrRepr(&p.sb, first)
 		return
 	}
+	// the whole output charged before it is sized: what the chunks
+	// write, and a newline and the indent before each but the first
+	total := budget.Add(int64(size), budget.Mul(int64(chunks-1), int64(1+indent)))
 	if level == 1 {
-		p.write("(")
+		total = budget.Add(total, 2) // the parentheses
 	}
-	for i, ch := range chunks {
+	p.c.Charge(total, "filter pprint")
+	p.sb.Grow(int(total))
+	if level == 1 {
+		p.sb.WriteByte('(')
+	}
+	i := 0
+	strChunks(s, maxWidth, allowance, func(ch string, _ value.StrRepr) {
 		if i > 0 {
-			p.write("\n" + strings.Repeat(" ", indent))
+			p.sb.WriteByte('\n')
+			p.sb.WriteRepeat(" ", indent)
 		}
-		p.write(ch)
-	}
+		i++
+		value.WriteStrRepr(&p.sb, ch)
+	})
 	if level == 1 {
-		p.write(")")
+		p.sb.WriteByte(')')
 	}
 }
 
