@@ -1,8 +1,6 @@
 package templating
 
 import (
-	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"os/exec"
 	"runtime"
@@ -286,17 +284,7 @@ func TestEscapeScriptTagAgainstPipelex(t *testing.T) {
 		}
 		in = append(in, sb.String())
 	}
-	raw, _ := json.Marshal(in)
-	cmd := exec.Command(py, "-c", pipelexEscapeScriptTag)
-	cmd.Stdin = bytes.NewReader(raw)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python: %v", err)
-	}
-	var want []string
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
+	want := pythonMap(t, py, pipelexEscapeScriptTag, in)
 	bad := 0
 	for i, s := range in {
 		got, err := call(newCtx(1<<20), escapeScriptTag, value.FromString(s), nil)

@@ -145,8 +145,20 @@ func TestExpandSigilsAgainstPipelex(t *testing.T) {
 		}
 		in = append(in, s)
 	}
+	want := pythonMap(t, py, pipelexRewrite, in)
+	for i, s := range in {
+		if got := ExpandSigils(s); got != want[i] {
+			t.Errorf("ExpandSigils(%q) = %q, Pipelex %q", s, got, want[i])
+		}
+	}
+}
+
+// pythonMap runs script with python py on the JSON list in and returns the
+// JSON list of strings it writes: each Pipelex definition applied.
+func pythonMap(t *testing.T, py, script string, in []string) []string {
+	t.Helper()
 	raw, _ := json.Marshal(in)
-	cmd := exec.Command(py, "-c", pipelexRewrite)
+	cmd := exec.Command(py, "-c", script)
 	cmd.Stdin = bytes.NewReader(raw)
 	out, err := cmd.Output()
 	if err != nil {
@@ -156,9 +168,5 @@ func TestExpandSigilsAgainstPipelex(t *testing.T) {
 	if err := json.Unmarshal(out, &want); err != nil {
 		t.Fatal(err)
 	}
-	for i, s := range in {
-		if got := ExpandSigils(s); got != want[i] {
-			t.Errorf("ExpandSigils(%q) = %q, Pipelex %q", s, got, want[i])
-		}
-	}
+	return want
 }
