@@ -642,14 +642,7 @@ func (u *undeclared) stmt(s syntax.Stmt) {
 
 // target visits an assignment target: its names are stores.
 func (u *undeclared) target(t syntax.Expr) {
-	switch n := t.(type) {
-	case *syntax.Name:
-		u.name(n.Name, false)
-	case *syntax.TupleLit:
-		for _, it := range n.Items {
-			u.target(it)
-		}
-	}
+	syntax.TargetNames(t, func(name string) { u.name(name, false) })
 }
 
 // expr visits an expression, whose names are all reads.

@@ -218,17 +218,7 @@ func unassignedNames(t *syntax.Template, step func()) map[frameKey][]string {
 // can start a frame missing, so reads of any other name need no tracking.
 func storedNames(body []syntax.Stmt) map[string]bool {
 	out := map[string]bool{}
-	var target func(syntax.Expr)
-	target = func(t syntax.Expr) {
-		switch n := t.(type) {
-		case *syntax.Name:
-			out[n.Name] = true
-		case *syntax.TupleLit:
-			for _, it := range n.Items {
-				target(it)
-			}
-		}
-	}
+	target := func(t syntax.Expr) { syntax.TargetNames(t, func(name string) { out[name] = true }) }
 	var visit func(syntax.Node)
 	visit = func(n syntax.Node) {
 		switch x := n.(type) {
@@ -505,14 +495,7 @@ func (f *frameScan) target(t syntax.Expr) {
 
 // params binds a loop target's names as parameters.
 func (f *frameScan) params(t syntax.Expr) {
-	switch n := t.(type) {
-	case *syntax.Name:
-		f.sym.param(n.Name)
-	case *syntax.TupleLit:
-		for _, it := range n.Items {
-			f.params(it)
-		}
-	}
+	syntax.TargetNames(t, f.sym.param)
 }
 
 // read is a load of name. A name the template never assigns cannot

@@ -339,3 +339,16 @@ func MapExprChildren(n Expr, f func(Expr) Expr) {
 		n.X = ex(n.X)
 	}
 }
+
+// TargetNames calls f for each name an assignment target binds (a name,
+// or the names of a tuple of them, nested).
+func TargetNames(t Expr, f func(string)) {
+	switch n := t.(type) {
+	case *Name:
+		f(n.Name)
+	case *TupleLit:
+		for _, it := range n.Items {
+			TargetNames(it, f)
+		}
+	}
+}
