@@ -10,6 +10,7 @@ import (
 	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/syntax"
+	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
 
@@ -39,6 +40,11 @@ type checker struct {
 	name string
 	info *checkInfo
 	err  *errs.Error
+	// meter is the parse's: a constant the check folds is evaluated on
+	// it (fold)
+	meter *budget.Meter
+	// output is the expression of the {{ }} the check is in, if any
+	output syntax.Expr
 }
 
 // check runs the static pass: unknown filters and tests outside if/else
@@ -46,7 +52,7 @@ type checker struct {
 // attribute names are refused before rendering (P4), and macro bodies
 // are scanned for varargs/kwargs/caller.
 func (e *Environment) check(t *syntax.Template, m *budget.Meter) (*checkInfo, error) {
-	c := &checker{env: e, src: t.Source, name: t.Name, info: &checkInfo{
+	c := &checker{env: e, src: t.Source, name: t.Name, meter: m, info: &checkInfo{
 		macros: map[*syntax.Macro]*macroInfo{},
 		calls:  map[*syntax.CallBlock]*macroInfo{},
 	}}
@@ -84,7 +90,9 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	case *syntax.Text:
 		c.info.staticBytes += int64(len(n.Text))
 	case *syntax.Output:
+		c.output = n.X
 		c.expr(n.X, soft)
+		c.output = nil
 		// only a slice evaluates otherwise when folded: the flag costs
 		// the others nothing
 		n.Const = hasSlice(n.X) && constOperand(n.X)
@@ -344,7 +352,11 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 			// never compiled: nothing there is checked
 			return
 		}
+		failed := c.err != nil
 		c.expr(n.R, soft)
+		if !failed && c.err != nil && c.deadRight(n) {
+			c.err = nil // the same, where the left operand takes an evaluation to decide
+		}
 	case *syntax.Compare:
 		c.expr(n.First, soft)
 		for _, op := range n.Ops {
@@ -442,6 +454,114 @@ func shortCircuited(n *syntax.Binary) bool {
 	}
 	truth, ok := constTruth(n.L)
 	return ok && truth == (n.Op == "or")
+}
+
+// deadRight reports whether Jinja2 never compiles the right operand of
+// the and/or n because its left operand, though no literal, is constant
+// and decides it: Jinja2's optimizer folds every expression node whose
+// as_const succeeds, children first (optimizer.Optimizer.generic_visit),
+// filters and tests over constants included. The check asks only where
+// the right operand failed it, so a template that passes the check
+// spends nothing on this.
+func (c *checker) deadRight(n *syntax.Binary) bool {
+	if n.Op != "or" && n.Op != "and" {
+		return false
+	}
+	v, ok := c.asConst(n.L)
+	if !ok || v.Truth() != (n.Op == "or") {
+		return false
+	}
+	// the optimizer keeps a value it cannot write as code
+	// (Const.from_untrusted), unless the whole {{ }} is constant: the
+	// code generator then prints it at compile time
+	// (CodeGenerator._output_child_to_const) and needs no repr
+	if safeRepr(v) {
+		return true
+	}
+	if c.output == nil {
+		return false
+	}
+	_, ok = c.asConst(c.output)
+	return ok
+}
+
+// asConst is Jinja2's as_const on e: an and/or or a conditional
+// expression evaluates only the operands it needs (nodes.Or.as_const,
+// CondExpr.as_const); anything else folds when every part is constant
+// and its filters and tests fold (foldable) and its evaluation succeeds.
+func (c *checker) asConst(e syntax.Expr) (value.Value, bool) {
+	switch n := e.(type) {
+	case *syntax.Binary:
+		if n.Op == "and" || n.Op == "or" {
+			l, ok := c.asConst(n.L)
+			if !ok || l.Truth() == (n.Op == "or") {
+				return l, ok
+			}
+			return c.asConst(n.R)
+		}
+	case *syntax.CondExpr:
+		t, ok := c.asConst(n.Cond)
+		switch {
+		case !ok:
+			return value.Value{}, false
+		case t.Truth():
+			return c.asConst(n.Then)
+		case n.Else != nil:
+			return c.asConst(n.Else)
+		}
+	}
+	if !constOperand(e) || !c.foldable(e) {
+		return value.Value{}, false
+	}
+	return c.fold(e)
+}
+
+// passContext names Jinja2's built-in filters that take the render's
+// context (@pass_context): their as_const raises Impossible, so they are
+// never folded.
+var passContext = map[string]bool{
+	"random": true, "map": true, "select": true, "reject": true,
+	"selectattr": true, "rejectattr": true,
+}
+
+// foldable reports whether every filter and test in x is one Jinja2's
+// as_const calls at compile time: a built-in of Jinja2's own that takes
+// no context. An application's filters and tests, and the regex filters
+// (not Jinja2's), are never run while a template is parsed.
+func (c *checker) foldable(x syntax.Expr) bool {
+	ok := true
+	var walk func(n syntax.Node)
+	walk = func(n syntax.Node) {
+		switch f := n.(type) {
+		case *syntax.Filter:
+			_, host := c.env.opts.Filters[f.Name]
+			_, builtin := builtins.Filters[f.Name]
+			ok = ok && builtin && !host && !passContext[f.Name]
+		case *syntax.Test:
+			_, host := c.env.opts.Tests[f.Name]
+			_, builtin := builtins.Tests[f.Name]
+			ok = ok && builtin && !host
+		}
+		if ok {
+			syntax.EachChild(n, walk)
+		}
+	}
+	walk(x)
+	return ok
+}
+
+// fold evaluates the constant x as Jinja2's as_const does at compile
+// time, on the parse's meter. ok is false where Jinja2 keeps the node
+// (nodes.Impossible: the evaluation raised). A budget or internal error
+// is not Jinja2's and cannot fold: it stays the check's error.
+func (c *checker) fold(x syntax.Expr) (v value.Value, ok bool) {
+	phase := c.meter.Phase
+	defer func() { c.meter.Phase = phase }()
+	r := (&Template{env: c.env, name: c.name}).newRenderer(c.meter, nil)
+	if err := r.run(func() { ok = r.evalFolded(x, r.newRoot(), &v) }); err != nil {
+		return value.Value{}, false
+	}
+	return v, ok
 }
 
 // constTruth is the truth of e where Jinja2's optimizer folds it to a

@@ -326,6 +326,16 @@ CASES = [
     ("loop-filter-sees-no-loop", "{% for x in [1, 2, 3] if loop %}{{ x }}{% endfor %}", {}),
     ("or-folded-left-skips-check", "{{ ((true) or (x.y)) or (x is nonexistenttest) }}|{{ (not 0) or (x|nof) }}|{{ (0 and x) and (x|nof) }}", {}),
     ("or-unfolded-left-checks", "{{ (1 and 0) or (x|nof) }}", {}),
+    # a left operand of filters and tests over constants is folded too
+    # (Filter.as_const): its truth decides whether the right is compiled
+    ("or-folded-filter-left-skips-check", "{{ (123456789.123|filesizeformat(true)) or ('1,234.5' is nonexistenttest) }}", {}),
+    ("and-folded-test-left-skips-check", "{{ ('a'|upper is string) or x|nof }}{{ ('' or 'a'|upper) or x|nof }}{{ ((1 if 'a'|length else x) or y|nof) }}", {}),
+    ("or-folded-filter-false-left-checks", "{{ (''|upper) or (x is nonexistenttest) }}", {}),
+    ("or-context-filter-left-checks", "{{ ('a'|random) or (x|nof) }}", {}),
+    ("or-failing-filter-left-checks", "{{ (none|length) or x|nof }}", {}),
+    ("or-name-in-left-checks", "{{ ('' or x) or x|nof }}", {}),
+    # a value with no repr is no constant for the optimizer
+    ("or-unrepresentable-left-in-set-checks", "{% set y = ({'a': 1}|items) or x|nof %}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
 ]
 
