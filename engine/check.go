@@ -40,6 +40,8 @@ type checker struct {
 	name string
 	info *checkInfo
 	err  *errs.Error
+	// refused is the first literal underscore name (refuse)
+	refused *errs.Error
 	// meter is the parse's: a constant the check folds is evaluated on
 	// it (fold)
 	meter *budget.Meter
@@ -63,8 +65,23 @@ func (e *Environment) check(t *syntax.Template, m *budget.Meter) (*checkInfo, er
 	if err := c.scoping(t, m); err != nil {
 		return nil, err
 	}
+	if c.refused != nil {
+		return nil, c.refused
+	}
 	syntax.RewriteExprs(t.Body, wrapFolds)
 	return c.info, nil
+}
+
+// refuse records the first literal underscore name (P4). It is reported
+// only if the template compiles: the refusal is the project's, and a
+// template Jinja2 cannot compile gets Jinja2's error first, as the
+// policy model of the hostile corpus checks a parsed template.
+func (c *checker) refuse(pos int, msg string) {
+	if c.refused != nil {
+		return
+	}
+	c.refused = errs.New(errs.Security, msg)
+	c.refused.SetPos(c.name, c.src, pos)
 }
 
 func (c *checker) fail(k errs.Kind, pos int, msg string) {
@@ -174,7 +191,7 @@ func (c *checker) target(t syntax.Expr) {
 	switch n := t.(type) {
 	case *syntax.NSRef:
 		if privateName(n.Attr) {
-			c.fail(errs.Security, n.P, "assignment to attribute "+errs.Quote(n.Attr)+" of a namespace is unsafe")
+			c.refuse(n.P, "assignment to attribute "+errs.Quote(n.Attr)+" of a namespace is unsafe")
 		}
 	case *syntax.TupleLit:
 		for _, it := range n.Items {
@@ -188,7 +205,7 @@ func (c *checker) target(t syntax.Expr) {
 // declares, which the lookup chokepoint checks on the receiver (P12).
 func (c *checker) privateAttr(pos int, name string) {
 	if privateName(name) && !policy.SurfaceReadable(name) {
-		c.fail(errs.Security, pos, "access to attribute "+errs.Quote(name)+" is unsafe")
+		c.refuse(pos, "access to attribute "+errs.Quote(name)+" is unsafe")
 	}
 }
 
@@ -349,13 +366,18 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 		if shortCircuited(n) {
 			// Jinja2's optimizer folds the operator to its left operand
 			// (nodes.Or.as_const, And.as_const), so the right one is
-			// never compiled: nothing there is checked
+			// never compiled: nothing there is checked but the literal
+			// name rule
+			c.deadOperand(n.R)
 			return
 		}
 		failed := c.err != nil
 		c.expr(n.R, soft)
 		if !failed && c.err != nil && c.deadRight(n) {
-			c.err = nil // the same, where the left operand takes an evaluation to decide
+			// the same, where the left operand takes an evaluation to
+			// decide
+			c.err = nil
+			c.deadOperand(n.R)
 		}
 	case *syntax.Compare:
 		c.expr(n.First, soft)
@@ -454,6 +476,16 @@ func shortCircuited(n *syntax.Binary) bool {
 	}
 	truth, ok := constTruth(n.L)
 	return ok && truth == (n.Op == "or")
+}
+
+// deadOperand walks an operand Jinja2 never compiles for the literal
+// name rule alone (P4 holds in code that never runs): an unknown filter
+// or test there is no error.
+func (c *checker) deadOperand(e syntax.Expr) {
+	saved := c.err
+	c.err = nil
+	c.expr(e, true)
+	c.err = saved
 }
 
 // deadRight reports whether Jinja2 never compiles the right operand of

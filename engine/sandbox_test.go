@@ -77,6 +77,9 @@ func TestUnderscoreRule(t *testing.T) {
 		{"format-field-item-held", "{{ '{0[_k]}'.format(d) }}", d, 0, "1"},
 		{"namespace-set", "{% set ns = namespace() %}{% set ns._x = 1 %}", d, errs.Security, ""},
 		{"literal-refused-in-dead-branch", "{% if false %}{{ s.__class__ }}{% endif %}ok", d, errs.Security, ""},
+		// an operand Jinja2 folds away is never compiled, but the rule
+		// holds in code that never runs
+		{"literal-refused-in-folded-operand", "{{ 1 or s.__class__ }}{{ ('a'|upper) or s.__class__|nofilter }}", d, errs.Security, ""},
 		{"local-names-allowed", "{% for _ in l %}{% set __x = 2 %}{{ __x }}{% endfor %}{{ dict(__class__=1) }}", d, 0, "2{'__class__': 1}"},
 		{"string-containing-underscores-is-data", "{{ '__class__' }}{% for k in d %}{{ k }}{% endfor %}", d, 0, "__class___kk"},
 	})

@@ -334,6 +334,14 @@ CASES = [
     ("or-context-filter-left-checks", "{{ ('a'|random) or (x|nof) }}", {}),
     ("or-failing-filter-left-checks", "{{ (none|length) or x|nof }}", {}),
     ("or-name-in-left-checks", "{{ ('' or x) or x|nof }}", {}),
+    # difffuzz long run, slices 3011-3016
+    ("format-percent-overflows-to-inf", "{{ '{:%}'.format(1e308) }}|{{ '{:.1%}'.format(-1e307) }}|{{ '{:10%}'.format(2e306) }}", {}),
+    ("true-division-zero-keeps-sign", "{{ 0 / (-9223372036854775807 - 1) }}|{{ n / big }}|{{ 0 / 9223372036854775807 }}", {"n": 0, "big": -9223372036854775807}),
+    ("in-dict-keys-hashes-needle", "{{ [1] not in {'a': 1}.keys() }}", {}),
+    ("in-dict-items-hashes-key", "{{ ([1], 2) in {'a': 1}.items() }}", {}),
+    ("in-dict-items-non-pair", "{{ [1] in {'a': 1}.items() }}|{{ ('a', 1) in {'a': 1}.items() }}|{{ ['a', 1] in {'a': 1}.items() }}|{{ [1] in {'a': 1}.values() }}", {}),
+    ("dict-values-hash-by-identity", "{{ {}.values() in {} }}|{{ ({}.values(),) in {} }}|{% set v = {'a': 1}.values() %}{{ [v, v]|unique|list|length }}|{{ [{}.values(), {}.values()]|unique|list|length }}", {}),
+    ("compile-error-before-underscore-refusal", "{{ x.__class__ }}{{ x|nof }}", {}),
     # a value with no repr is no constant for the optimizer
     ("or-unrepresentable-left-in-set-checks", "{% set y = ({'a': 1}|items) or x|nof %}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),

@@ -81,10 +81,15 @@ func keyHash(v Value) (h uint64, ok bool) {
 		return tupleHash(v.ref.(*ListData))
 	case List:
 		// a range is hashable, by its items (equal ranges hash equal:
-		// range(0) == range(2, 2)); lists and dict views are not
-		if ld := v.ref.(*ListData); ld.View() == "range" {
+		// range(0) == range(2, 2)); a dict_values by identity, as it
+		// compares (object.__hash__); lists and the set-like views are
+		// not (their __eq__ leaves __hash__ None)
+		switch ld := v.ref.(*ListData); ld.View() {
+		case "range":
 			h, ok := tupleHash(ld)
 			return h ^ tagRange, ok
+		case "dict_values":
+			return identityHash(v.ref), true
 		}
 	case Callable, Object:
 		return identityHash(v.ref), true
@@ -197,7 +202,7 @@ func ChargeKey(c Ctx, k Value, op string) {
 		c.Charge(int64(len(k.s)), op)
 		return
 	case Tuple, List:
-		// a tuple of hashables, or a range (a list never is)
+		// a tuple of hashables, a range or a dict_values (a list never is)
 		if Hashable(k) {
 			c.Charge(budget.Add(Size(k, c.Meter().Left()), budget.Mul(int64(len(k.Items())), budget.Elem)), op)
 			return
@@ -244,13 +249,13 @@ func keyEqual(a, b Value) bool {
 		return b.k == Undefined
 	case String:
 		return b.k == String && a.s == b.s
-	case Tuple, List: // a list key is a range (keyHash)
+	case Tuple, List: // a list key is a range or a dict_values (keyHash)
 		if b.k != a.k || ViewOf(a) != ViewOf(b) {
 			return false
 		}
 		ad, bd := a.ref.(*ListData), b.ref.(*ListData)
-		if ad == bd {
-			return true
+		if ad == bd || ad.View() == "dict_values" {
+			return ad == bd
 		}
 		ai, bi := ad.Items, bd.Items
 		if len(ai) != len(bi) {

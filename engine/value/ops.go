@@ -192,6 +192,9 @@ func Div(c Ctx, a, b Value) Value {
 		// fraction (one step: a fixed cost, two 64-bit integers).
 		c.Charge(budget.Step, "integer true division")
 		q, _ := new(big.Rat).SetFrac(big.NewInt(a.n), big.NewInt(b.n)).Float64()
+		if q == 0 && (a.n < 0) != (b.n < 0) {
+			q = math.Copysign(0, -1) // a zero quotient keeps the signs' sign
+		}
 		return FromFloat(q)
 	}
 	return FromFloat(a.Float() / b.Float())
@@ -511,6 +514,19 @@ func Contains(c Ctx, hay, needle Value) bool {
 		c.Charge(int64(len(hay.s)), "substring search")
 		return strings.Contains(hay.s, needle.s)
 	case List, Tuple:
+		// set-like views look the needle up by its hash
+		// (dictkeys_contains, dictitems_contains): an unhashable key is
+		// Python's TypeError, whatever the view holds; an item needle
+		// that is no pair is simply absent
+		switch ViewOf(hay) {
+		case "dict_keys":
+			ChargeKey(c, needle, "membership test")
+		case "dict_items":
+			if needle.k != Tuple || len(needle.Items()) != 2 {
+				return false
+			}
+			ChargeKey(c, needle.Items()[0], "membership test")
+		}
 		// the hot loop spends straight from the meter (Spent) and falls
 		// back to Charge for the refusal: the same units either way
 		m := c.Spender()

@@ -172,17 +172,16 @@ def _unfold_negative_bases(template, context):
 
 
 def _unfolded_matches(d):
+    """Jinja2, given the template with each negative constant base read
+    from the context, gives jinjabox's outcome (an output, or an error of
+    the same kind)."""
     t, ctx = _unfold_negative_bases(d["template"], d.get("context") or {})
-    if t is None or "output" not in d["jinjabox"]:
+    if t is None:
         return False
     from jinja2.sandbox import ImmutableSandboxedEnvironment
     opts = {k: bool(v) for k, v in (d.get("options") or {}).items()
             if k in ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline")}
-    try:
-        out = ImmutableSandboxedEnvironment(**opts).from_string(t).render(ctx)
-    except Exception:  # noqa: BLE001
-        return False
-    return out == d["jinjabox"]["output"]
+    return same(_render_outcome(ImmutableSandboxedEnvironment(**opts), t, ctx), d["jinjabox"])
 
 
 class _Method:
@@ -316,10 +315,11 @@ def _only_reprs_differ(d):
 # nothing cheaper explains).
 DOCUMENTED_RERENDER = [
     # C11 where the sign does not survive to the output (the power is added
-    # to, formatted, counted): Jinja2, given the same template with each
-    # negative constant base read from the context (so nothing is folded),
-    # renders exactly what jinjabox rendered
-    ("C11", lambda d: d["category"] == "diff_output" and "**" in d["template"] and _unfolded_matches(d)),
+    # to, formatted, counted, compared): Jinja2, given the same template
+    # with each negative constant base read from the context (so nothing is
+    # folded), renders exactly what jinjabox rendered, or fails as it failed
+    ("C11", lambda d: d["category"] in ("diff_output", "kind_mismatch", "out_vs_err", "err_vs_out")
+     and "**" in d["template"] and _unfolded_matches(d)),
     # C13 wherever the repr went (iterated, measured, reformatted): Jinja2,
     # given the same template with each looked-up method printing as
     # jinjabox prints it, renders what jinjabox rendered

@@ -413,7 +413,9 @@ func formatFloatSpec(x float64, f fmtSpec) string {
 		prec = 6
 	}
 	var body string
-	if math.IsInf(a, 0) || math.IsNaN(a) {
+	// '%' multiplies by 100 in floating point first (CPython's
+	// format_float_internal), so a large finite value prints as inf
+	if math.IsInf(a, 0) || math.IsNaN(a) || f.typ == '%' && math.IsInf(a*100, 0) {
 		body = "inf"
 		if math.IsNaN(a) {
 			body = "nan"
