@@ -175,12 +175,15 @@ def _unfolded_matches(d):
     """Jinja2, given the template with each negative constant base read
     from the context, gives jinjabox's outcome (an output, or an error of
     the same kind)."""
-    t, ctx = _unfold_negative_bases(d["template"], d.get("context") or {})
-    if t is None:
-        return False
     from jinja2.sandbox import ImmutableSandboxedEnvironment
     opts = {k: bool(v) for k, v in (d.get("options") or {}).items()
             if k in ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline")}
+    t, ctx = _unfold_negative_bases(d["template"], d.get("context") or {})
+    if t is None:
+        # a base no literal shows, folded from a filter or an operator
+        # (('-0.0'|float) ** n): the same template with Jinja2's optimizer
+        # off, so that nothing is folded
+        t, ctx, opts = d["template"], d.get("context") or {}, dict(opts, optimized=False)
     return same(_render_outcome(ImmutableSandboxedEnvironment(**opts), t, ctx), d["jinjabox"])
 
 
