@@ -19,7 +19,8 @@ disagreement gets one label, in this order:
                     address a filter transformed: labelled repr.)
   repr              both rendered, and the texts differ only inside Python
                     object reprs (<built-in method ... at 0x...>, <generator
-                    object ...>, <reversed object ...>), outputs the
+                    object ...>, <reversed object ...>) and in the
+                    spaces a width filter padded one with, outputs the
                     conformance oracle drops as non-portable
   documented:<row>  a difference jinjabox keeps on purpose, the row of
                     docs/COMPATIBILITY.md that says why (DOCUMENTED below;
@@ -67,6 +68,9 @@ def signature(d):
     js = ("out" if "output" in e else "%s:%s" % (e["python_error"], norm_msg(e.get("message"))))
     bs = ("out" if "output" in g else "%s:%s" % (g.get("error"), norm_msg(g.get("message"))))
     return "%s | J %s | B %s" % (d["category"], js, bs)
+
+
+_PADDED = re.compile(r" *R *")
 
 
 def _noaddr(r):
@@ -388,6 +392,10 @@ def label(d):
         return "repr"
     if "output" in e and "output" in g and e.get("repr"):
         if REPRS.sub("R", e["output"]) == REPRS.sub("R", g["output"]):
+            return "repr"
+        # a width filter padded the repr (center, ljust, format widths): the
+        # two reprs' lengths differ, so does the padding around them
+        if _PADDED.sub("R", REPRS.sub("R", e["output"])) == _PADDED.sub("R", REPRS.sub("R", g["output"])):
             return "repr"
     return documented_by_rerender(d) or "unexplained"
 
