@@ -25,6 +25,19 @@ type checkInfo struct {
 	// binds to an unassigned undefined as it starts (frames.go); a
 	// macro's and a caller's are in their macroInfo.
 	unassigned map[frameKey][]string
+	// rootUnassigned is unassigned's entry for the template's own frame,
+	// looked up once here rather than at each render.
+	rootUnassigned []string
+}
+
+// unassignedAt is unassigned's entry for frame k: nil, with no lookup,
+// when the template has none (most templates; a lookup hashes an
+// interface key, a twentieth of a one-line condition's render).
+func (ci *checkInfo) unassignedAt(k frameKey) []string {
+	if len(ci.unassigned) == 0 {
+		return nil
+	}
+	return ci.unassigned[k]
 }
 
 // attrPathFilters maps each filter taking an attribute path to the
@@ -68,6 +81,7 @@ func (e *Environment) check(t *syntax.Template, m *budget.Meter) (*checkInfo, er
 	if c.refused != nil {
 		return nil, c.refused
 	}
+	c.info.rootUnassigned = c.info.unassignedAt(frameKey{node: t})
 	syntax.RewriteExprs(t.Body, wrapFolds)
 	return c.info, nil
 }

@@ -29,7 +29,7 @@ func (r *renderer) renderTemplate(t *Template, root *scope) {
 		}
 	}
 	r.fr, r.cur = fr, t
-	r.bindUnassigned(t.info.unassigned[frameKey{node: t.tree}], root)
+	r.bindUnassigned(t.info.rootUnassigned, root)
 	r.execStmts(t.tree.Body, root)
 	for fr.parent != nil {
 		p := fr.parent
@@ -42,7 +42,7 @@ func (r *renderer) renderTemplate(t *Template, root *scope) {
 			fr.blocks[name] = append(fr.blocks[name], &blockRef{block: p.tree.Blocks[name], tmpl: p})
 		}
 		fr.tmpl, r.cur = p, p
-		r.bindUnassigned(p.info.unassigned[frameKey{node: p.tree}], root)
+		r.bindUnassigned(p.info.rootUnassigned, root)
 		r.execStmts(p.tree.Body, root)
 	}
 	r.fr, r.cur, r.suppress = savedFr, savedCur, savedSup
@@ -155,7 +155,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		// The body is a frame of its own in Jinja2 (an inner frame of
 		// the compiler): what it assigns stays in it.
 		inner := newScope(sc, 0)
-		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
+		r.bindUnassigned(r.cur.info.unassignedAt(frameKey{node: n}), inner)
 		s := r.captureStmts(n.Body, inner)
 		v := r.markupOrString(s)
 		if n.Filter != nil {
@@ -175,7 +175,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		}
 		// sized for its targets: its bindings and their index grow once
 		inner := newScope(sc, len(n.Targets))
-		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
+		r.bindUnassigned(r.cur.info.unassignedAt(frameKey{node: n}), inner)
 		for i, t := range n.Targets {
 			r.assign(t, vals[i], inner)
 		}
@@ -207,7 +207,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		r.pos = n.P
 		r.step("filter block")
 		inner := newScope(sc, 0) // its own frame, as a set block's
-		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
+		r.bindUnassigned(r.cur.info.unassignedAt(frameKey{node: n}), inner)
 		s := r.captureStmts(n.Body, inner)
 		v := r.applyFilterChain(n.Filter, r.markupOrString(s), sc)
 		// Jinja2 yields the filter's result into the output as it is: not
@@ -228,7 +228,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		saved := r.autoescape
 		r.autoescape = on
 		inner := newScope(sc, 0) // its own frame, as a set block's
-		r.bindUnassigned(r.cur.info.unassigned[frameKey{node: n}], inner)
+		r.bindUnassigned(r.cur.info.unassignedAt(frameKey{node: n}), inner)
 		r.execStmts(n.Body, inner)
 		r.autoescape = saved
 	case *syntax.Block:
@@ -366,12 +366,12 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 		}
 		// the else is a frame of its own (for_branch="else")
 		els := newScope(sc, 0)
-		r.bindUnassigned(r.cur.info.unassigned[frameKey{n, branchElse}], els)
+		r.bindUnassigned(r.cur.info.unassignedAt(frameKey{n, branchElse}), els)
 		r.execStmts(n.Else, els)
 		return
 	}
 	lv := value.FromObject(lp)
-	unassigned := r.cur.info.unassigned[frameKey{n, branchBody}]
+	unassigned := r.cur.info.unassignedAt(frameKey{n, branchBody})
 	for i := 0; ; i++ {
 		it, ok := lp.draw("loop iteration")
 		if !ok {
@@ -400,7 +400,7 @@ func (r *renderer) renderBlock(chain []*blockRef, i int, sc *scope) {
 		parent = sc
 	}
 	bs := &scope{parent: parent, boundary: true}
-	r.bindUnassigned(ref.tmpl.info.unassigned[frameKey{node: ref.block}], bs)
+	r.bindUnassigned(ref.tmpl.info.unassignedAt(frameKey{node: ref.block}), bs)
 	if i+1 < len(chain) {
 		bs.set("super", value.FromObject(&superFn{chain: chain, i: i + 1, sc: sc}))
 	}

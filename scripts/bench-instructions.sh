@@ -29,9 +29,11 @@ cd testsuite # the binaries read their workloads relative to the package
 # count BIN BENCH N: the instructions callgrind counts for the whole run
 # of BENCH at N iterations. GOGC=off and one P keep the collector and the
 # scheduler's other goroutines out of the count; async preemption's
-# signals out of valgrind's way.
+# signals out of valgrind's way; cpu.rdtscp=off keeps the runtime from
+# RDTSCP (its lock's wait timing), which valgrind 3.19 cannot decode: on
+# a CPU that has it the run died with SIGILL.
 count() {
-  GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind \
+  GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
     --callgrind-out-file="$tmp/cg.out" "$1" -test.run '^$' -test.bench "$2" -test.benchtime "${3}x" 2>&1 |
     sed -n 's/.*Collected : *\([0-9,]*\).*/\1/p' | tr -d ,
 }
