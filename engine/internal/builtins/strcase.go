@@ -3,6 +3,8 @@ package builtins
 import (
 	"encoding/binary"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -45,7 +47,7 @@ func pyIsLower(r rune) bool {
 		return 'a' <= r && r <= 'z'
 	}
 	if uint32(r) < 0x10000 {
-		return runeClass[r]&classLower != 0
+		return caseTab().class[r]&classLower != 0
 	}
 	return unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
 }
@@ -56,7 +58,7 @@ func pyIsUpper(r rune) bool {
 		return 'A' <= r && r <= 'Z'
 	}
 	if uint32(r) < 0x10000 {
-		return runeClass[r]&classUpper != 0
+		return caseTab().class[r]&classUpper != 0
 	}
 	return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
 }
@@ -64,7 +66,7 @@ func pyIsUpper(r rune) bool {
 // pyIsTitle is Python's title-case class (Lt).
 func pyIsTitle(r rune) bool {
 	if uint32(r) < 0x10000 {
-		return runeClass[r]&classTitle != 0
+		return caseTab().class[r]&classTitle != 0
 	}
 	return unicode.IsTitle(r)
 }
@@ -72,7 +74,7 @@ func pyIsTitle(r rune) bool {
 // pyIsCased is the Cased property.
 func pyIsCased(r rune) bool {
 	if uint32(r) < 0x10000 {
-		return runeClass[r]&(classLower|classUpper|classTitle) != 0
+		return caseTab().class[r]&(classLower|classUpper|classTitle) != 0
 	}
 	return pyIsLower(r) || pyIsUpper(r) || pyIsTitle(r)
 }
@@ -81,7 +83,7 @@ func pyIsCased(r rune) bool {
 // Word_Break MidLetter/MidNumLet/Single_Quote characters).
 func pyIsCaseIgnorable(r rune) bool {
 	if uint32(r) < 0x10000 {
-		return runeClass[r]&classIgnorable != 0
+		return caseTab().class[r]&classIgnorable != 0
 	}
 	return unicode.In(r, caseIgnorableCats...)
 }
@@ -108,7 +110,7 @@ const (
 	classSpace
 )
 
-var runeClass = func() *[0x10000]uint8 {
+func buildRuneClass() *[0x10000]uint8 {
 	t := new([0x10000]uint8)
 	mark := func(bit uint8, tabs ...*unicode.RangeTable) {
 		for _, tab := range tabs {
@@ -137,7 +139,39 @@ var runeClass = func() *[0x10000]uint8 {
 		}
 	}
 	return t
-}()
+}
+
+// caseTables are the BMP's class and case tables, built on first use
+// (caseTab): built at init they were about 2 ms of CPU and 200 kB
+// allocated in every process that links the engine, before anything ran
+// (a `jinjabox check` of one case paid it, issue 29). Reading them costs
+// an atomic load the read inlines, a plain load on amd64 and arm64.
+type caseTables struct {
+	class                     *[0x10000]uint8 // classLower and kin a code point
+	deltas                    []caseDelta     // the simple mappings (caseDelta)
+	deltaOf                   *[0x10000]uint8 // index in deltas a code point
+	lower, upper, title, fold *fullMap        // the full mappings
+}
+
+var (
+	caseTabOnce sync.Once
+	caseTabs    atomic.Pointer[caseTables]
+)
+
+// caseTab returns the case tables, building them the first time.
+func caseTab() *caseTables {
+	if t := caseTabs.Load(); t != nil {
+		return t
+	}
+	caseTabOnce.Do(func() {
+		t := &caseTables{class: buildRuneClass()}
+		t.deltas, t.deltaOf = buildCaseDeltas(t.class)
+		t.lower, t.upper = fullMapOf(fullLowerTable()), fullMapOf(fullUpperTable())
+		t.title, t.fold = fullMapOf(fullTitleTable()), fullMapOf(fullFoldTable())
+		caseTabs.Store(t)
+	})
+	return caseTabs.Load()
+}
 
 // uniSpace is Python's str.isspace for one code point. It inlines, and
 // answers ASCII from a bit mask: the comparisons it made before branched
@@ -147,7 +181,7 @@ func uniSpace(r rune) bool {
 	if r < 0x80 {
 		return asciiSpace(byte(r))
 	}
-	return uint32(r) < 0x10000 && runeClass[r]&classSpace != 0
+	return uint32(r) < 0x10000 && caseTab().class[r]&classSpace != 0
 }
 
 // asciiSpaceMask has the bits of the ASCII whitespace bytes: \t \n \v
@@ -228,7 +262,7 @@ func lowerRune(sb *value.TextWriter, s string, i int, r rune) {
 		}
 		return
 	}
-	if m, ok := fullLowerMap.lookup(r); ok {
+	if m, ok := caseTab().lower.lookup(r); ok {
 		sb.WriteString(m)
 		return
 	}
@@ -240,7 +274,7 @@ func upperRune(sb *value.TextWriter, r rune) {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if m, ok := fullUpperMap.lookup(r); ok {
+	if m, ok := caseTab().upper.lookup(r); ok {
 		sb.WriteString(m)
 		return
 	}
@@ -252,7 +286,7 @@ func titleRune(sb *value.TextWriter, r rune) {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if m, ok := fullTitleMap.lookup(r); ok {
+	if m, ok := caseTab().title.lookup(r); ok {
 		sb.WriteString(m)
 		return
 	}
@@ -285,12 +319,12 @@ func writeLowerFrom(sb *value.TextWriter, s string, from int) {
 // it; past the BMP the unicode package answers.
 type caseDelta struct{ upper, lower, title int32 }
 
-var caseDeltas, caseDeltaOf = func() ([]caseDelta, *[0x10000]uint8) {
+func buildCaseDeltas(class *[0x10000]uint8) ([]caseDelta, *[0x10000]uint8) {
 	deltas := []caseDelta{{}}
 	seen := map[caseDelta]uint8{{}: 0}
 	idx := new([0x10000]uint8)
 	for r := rune(0); r < 0x10000; r++ {
-		if !pyIsCased(r) {
+		if class[r]&(classLower|classUpper|classTitle) == 0 { // pyIsCased
 			continue
 		}
 		d := caseDelta{unicode.ToUpper(r) - r, unicode.ToLower(r) - r, unicode.ToTitle(r) - r}
@@ -301,30 +335,34 @@ var caseDeltas, caseDeltaOf = func() ([]caseDelta, *[0x10000]uint8) {
 			}
 			i = uint8(len(deltas))
 			seen[d] = i
+			//scratch:ok once: a case-mapping table, built on first use from Go's unicode tables (at most 256 entries)
 			deltas = append(deltas, d)
 		}
 		idx[r] = i
 	}
 	return deltas, idx
-}()
+}
 
 func simpleUpper(r rune) rune {
 	if uint32(r) < 0x10000 {
-		return r + caseDeltas[caseDeltaOf[r]].upper
+		t := caseTab()
+		return r + t.deltas[t.deltaOf[r]].upper
 	}
 	return unicode.ToUpper(r)
 }
 
 func simpleLower(r rune) rune {
 	if uint32(r) < 0x10000 {
-		return r + caseDeltas[caseDeltaOf[r]].lower
+		t := caseTab()
+		return r + t.deltas[t.deltaOf[r]].lower
 	}
 	return unicode.ToLower(r)
 }
 
 func simpleTitle(r rune) rune {
 	if uint32(r) < 0x10000 {
-		return r + caseDeltas[caseDeltaOf[r]].title
+		t := caseTab()
+		return r + t.deltas[t.deltaOf[r]].title
 	}
 	return unicode.ToTitle(r)
 }
@@ -389,13 +427,6 @@ func fullMapOf(src map[rune]string) *fullMap {
 	m.text = string(text)
 	return m
 }
-
-var (
-	fullLowerMap = fullMapOf(fullLowerTable())
-	fullUpperMap = fullMapOf(fullUpperTable())
-	fullTitleMap = fullMapOf(fullTitleTable())
-	fullFoldMap  = fullMapOf(fullFoldTable())
-)
 
 // asciiUpper upper- (and title-) cases an ASCII code point. The ASCII fast
 // paths of the case functions skip the Unicode tables and the full-mapping
@@ -544,9 +575,9 @@ func PyCasefold(s string) string {
 	for _, r := range s {
 		if r < utf8.RuneSelf {
 			sb.WriteByte(asciiLower(byte(r)))
-		} else if m, ok := fullFoldMap.lookup(r); ok {
+		} else if m, ok := caseTab().fold.lookup(r); ok {
 			sb.WriteString(m)
-		} else if m, ok := fullLowerMap.lookup(r); ok {
+		} else if m, ok := caseTab().lower.lookup(r); ok {
 			sb.WriteString(m)
 		} else {
 			sb.WriteRune(simpleLower(r))
