@@ -8,12 +8,7 @@
 // implementations live in engine/internal/builtins/methods*.go.
 package policy
 
-import (
-	"sync"
-	"sync/atomic"
-
-	"github.com/jinjabox/jinjabox/engine/ordered"
-)
+import "github.com/jinjabox/jinjabox/engine/ordered"
 
 // Receiver is the plain value type a method belongs to.
 type Receiver uint8
@@ -127,31 +122,11 @@ func (t *table) addShape(name string) {
 	}
 }
 
-// receiverTables is indexed by Receiver: an attribute lookup on a dict
-// asks it first (a method name wins over a key), so it is an array, not
-// a map.
-type receiverTables [len(receiverNames)]*table
+// tables is indexed by Receiver: an attribute lookup on a dict asks it
+// first (a method name wins over a key), so it is an array, not a map.
+var tables [len(receiverNames)]*table
 
-// The tables are built on first use (tables): built at init they were
-// about 0.4 ms of CPU and 28 kB allocated in every process that links
-// the policy, before anything ran (issue 29).
-var (
-	tablesOnce  sync.Once
-	tablesBuilt atomic.Pointer[receiverTables]
-)
-
-// tables returns the receivers' tables, building them (buildTables) the
-// first time; the read inlines, an atomic load (a plain one on amd64 and
-// arm64).
-func tables() *receiverTables {
-	if t := tablesBuilt.Load(); t != nil {
-		return t
-	}
-	tablesOnce.Do(func() { tablesBuilt.Store(buildTables()) })
-	return tablesBuilt.Load()
-}
-
-func build(tables *receiverTables, r Receiver, ms []Method, refs []Refusal) {
+func build(r Receiver, ms []Method, refs []Refusal) {
 	t := &table{allowed: make(map[string]Method, len(ms)), refused: make(map[string]string, len(refs))}
 	for _, m := range ms {
 		if _, dup := t.allowed[m.Name]; dup {
@@ -175,21 +150,17 @@ func build(tables *receiverTables, r Receiver, ms []Method, refs []Refusal) {
 // mask only, for the hot path of an attribute lookup on a dict (where a
 // method name wins over a key).
 func MayHave(r Receiver, name string) bool {
-	if int(r) >= len(receiverNames) {
-		return false
-	}
-	t := tables()[r]
-	return t != nil && t.mayHave(name)
+	return int(r) < len(tables) && tables[r] != nil && tables[r].mayHave(name)
 }
 
 // Lookup returns the entry for name on r's surface. The underscore rule is
 // not applied here (callers refuse private names first, see IsPrivateName);
 // a private name is simply not found.
 func Lookup(r Receiver, name string) (Method, Status, string) {
-	if int(r) >= len(receiverNames) {
+	if int(r) >= len(tables) {
 		return Method{}, NotFound, ""
 	}
-	t := tables()[r]
+	t := tables[r]
 	if t == nil || !t.mayHave(name) {
 		return Method{}, NotFound, ""
 	}
@@ -206,10 +177,10 @@ func Lookup(r Receiver, name string) (Method, Status, string) {
 // a template can call on a plain value of that type (engine/internal/builtins
 // checks every entry is implemented and nothing else is).
 func Methods(r Receiver) []Method {
-	if int(r) >= len(receiverNames) {
+	if int(r) >= len(tables) {
 		return nil
 	}
-	t := tables()[r]
+	t := tables[r]
 	if t == nil {
 		return nil
 	}

@@ -79,7 +79,7 @@ func TestTablesDocumented(t *testing.T) {
 				t.Errorf("%s.%s: private name on a surface", r, m.Name)
 			}
 		}
-		for name, why := range tables()[r].refused {
+		for name, why := range tables[r].refused {
 			if why == "" {
 				t.Errorf("%s.%s: no reason", r, name)
 			}
@@ -105,7 +105,7 @@ func TestIsPrivateName(t *testing.T) {
 // TestShapeHidesNoEntry: Lookup's shape prefilter only ever skips names
 // no entry has, so every allowed and every refused name is still found.
 func TestShapeHidesNoEntry(t *testing.T) {
-	for i, tb := range tables() {
+	for i, tb := range tables {
 		if tb == nil {
 			continue
 		}
@@ -138,7 +138,7 @@ func TestShapeHidesNoEntry(t *testing.T) {
 // nothing, for every receiver and every name of any surface.
 func TestMayHaveMatchesLookup(t *testing.T) {
 	names := []string{"", "x", "qty", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"}
-	for _, tb := range tables() {
+	for _, tb := range tables {
 		if tb == nil {
 			continue
 		}
@@ -149,7 +149,7 @@ func TestMayHaveMatchesLookup(t *testing.T) {
 			names = append(names, n)
 		}
 	}
-	for i := range tables() {
+	for i := range tables {
 		r := Receiver(i)
 		for _, n := range names {
 			if _, st, _ := Lookup(r, n); st != NotFound && !MayHave(r, n) {

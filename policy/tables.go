@@ -133,15 +133,12 @@ var floatMethods = []Method{
 	{Name: "real", Cost: Const, Attr: true, Doc: "x itself"},
 }
 
-// buildTables builds the receivers' tables from the lists above.
-func buildTables() *receiverTables {
-	t := new(receiverTables)
-	build(t, Str, strMethods, strRefused)
-	build(t, Markup, append(append([]Method{}, strMethods...), markupExtra...), strRefused)
-	build(t, Dict, dictMethods, dictRefused)
-	build(t, List, append(append([]Method{}, seqMethods...), listOnly...), listRefused)
-	build(t, Tuple, seqMethods, nil)
-	build(t, Int, intMethods, intRefused)
-	build(t, Float, floatMethods, nil)
-	return t
+func init() {
+	build(Str, strMethods, strRefused)
+	build(Markup, append(append([]Method{}, strMethods...), markupExtra...), strRefused)
+	build(Dict, dictMethods, dictRefused)
+	build(List, append(append([]Method{}, seqMethods...), listOnly...), listRefused)
+	build(Tuple, seqMethods, nil)
+	build(Int, intMethods, intRefused)
+	build(Float, floatMethods, nil)
 }

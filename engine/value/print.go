@@ -406,6 +406,12 @@ func printTable() *[printTableEnd / 64]uint64 {
 	if t := printBMP.Load(); t != nil {
 		return t
 	}
+	return buildPrintTableOnce()
+}
+
+// buildPrintTableOnce builds printBMP once (apart so that printTable
+// inlines).
+func buildPrintTableOnce() *[printTableEnd / 64]uint64 {
 	printBMPOnce.Do(func() { printBMP.Store(buildPrintTable()) })
 	return printBMP.Load()
 }

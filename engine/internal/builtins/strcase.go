@@ -47,7 +47,7 @@ func pyIsLower(r rune) bool {
 		return 'a' <= r && r <= 'z'
 	}
 	if uint32(r) < 0x10000 {
-		return caseTab().class[r]&classLower != 0
+		return runeClass[r]&classLower != 0
 	}
 	return unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
 }
@@ -58,7 +58,7 @@ func pyIsUpper(r rune) bool {
 		return 'A' <= r && r <= 'Z'
 	}
 	if uint32(r) < 0x10000 {
-		return caseTab().class[r]&classUpper != 0
+		return runeClass[r]&classUpper != 0
 	}
 	return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
 }
@@ -66,7 +66,7 @@ func pyIsUpper(r rune) bool {
 // pyIsTitle is Python's title-case class (Lt).
 func pyIsTitle(r rune) bool {
 	if uint32(r) < 0x10000 {
-		return caseTab().class[r]&classTitle != 0
+		return runeClass[r]&classTitle != 0
 	}
 	return unicode.IsTitle(r)
 }
@@ -74,7 +74,7 @@ func pyIsTitle(r rune) bool {
 // pyIsCased is the Cased property.
 func pyIsCased(r rune) bool {
 	if uint32(r) < 0x10000 {
-		return caseTab().class[r]&(classLower|classUpper|classTitle) != 0
+		return runeClass[r]&(classLower|classUpper|classTitle) != 0
 	}
 	return pyIsLower(r) || pyIsUpper(r) || pyIsTitle(r)
 }
@@ -83,7 +83,7 @@ func pyIsCased(r rune) bool {
 // Word_Break MidLetter/MidNumLet/Single_Quote characters).
 func pyIsCaseIgnorable(r rune) bool {
 	if uint32(r) < 0x10000 {
-		return caseTab().class[r]&classIgnorable != 0
+		return runeClass[r]&classIgnorable != 0
 	}
 	return unicode.In(r, caseIgnorableCats...)
 }
@@ -141,16 +141,19 @@ func buildRuneClass() *[0x10000]uint8 {
 	return t
 }
 
-// caseTables are the BMP's class and case tables, built on first use
-// (caseTab): built at init they were about 2 ms of CPU and 200 kB
-// allocated in every process that links the engine, before anything ran
-// (a `jinjabox check` of one case paid it, issue 29). Reading them costs
-// an atomic load the read inlines, a plain load on amd64 and arm64.
+var runeClass = buildRuneClass()
+
+// caseTables are the full case mappings, built on first use (caseTab):
+// built at init they were 0.2-0.7 ms of CPU in every process that links
+// the engine, before anything ran (a `jinjabox check` of one case paid
+// it, issue 29). They are read only where a code point is written, in
+// functions that do not inline; reading them costs an atomic load, a
+// plain load on amd64 and arm64. runeClass and the simple mappings
+// (caseDeltas) stay built at init: the functions that read them a code
+// point (simpleUpper, uniSpace, ...) inline, and a lazy read would stop
+// them inlining.
 type caseTables struct {
-	class                     *[0x10000]uint8 // classLower and kin a code point
-	deltas                    []caseDelta     // the simple mappings (caseDelta)
-	deltaOf                   *[0x10000]uint8 // index in deltas a code point
-	lower, upper, title, fold *fullMap        // the full mappings
+	lower, upper, title, fold *fullMap
 }
 
 var (
@@ -158,14 +161,18 @@ var (
 	caseTabs    atomic.Pointer[caseTables]
 )
 
-// caseTab returns the case tables, building them the first time.
+// caseTab returns the case tables, building them the first time
+// (buildCaseTab, apart so that caseTab inlines).
 func caseTab() *caseTables {
 	if t := caseTabs.Load(); t != nil {
 		return t
 	}
+	return buildCaseTab()
+}
+
+func buildCaseTab() *caseTables {
 	caseTabOnce.Do(func() {
-		t := &caseTables{class: buildRuneClass()}
-		t.deltas, t.deltaOf = buildCaseDeltas(t.class)
+		t := &caseTables{}
 		t.lower, t.upper = fullMapOf(fullLowerTable()), fullMapOf(fullUpperTable())
 		t.title, t.fold = fullMapOf(fullTitleTable()), fullMapOf(fullFoldTable())
 		caseTabs.Store(t)
@@ -181,7 +188,7 @@ func uniSpace(r rune) bool {
 	if r < 0x80 {
 		return asciiSpace(byte(r))
 	}
-	return uint32(r) < 0x10000 && caseTab().class[r]&classSpace != 0
+	return uint32(r) < 0x10000 && runeClass[r]&classSpace != 0
 }
 
 // asciiSpaceMask has the bits of the ASCII whitespace bytes: \t \n \v
@@ -319,6 +326,8 @@ func writeLowerFrom(sb *value.TextWriter, s string, from int) {
 // it; past the BMP the unicode package answers.
 type caseDelta struct{ upper, lower, title int32 }
 
+var caseDeltas, caseDeltaOf = buildCaseDeltas(runeClass)
+
 func buildCaseDeltas(class *[0x10000]uint8) ([]caseDelta, *[0x10000]uint8) {
 	deltas := []caseDelta{{}}
 	seen := map[caseDelta]uint8{{}: 0}
@@ -335,7 +344,7 @@ func buildCaseDeltas(class *[0x10000]uint8) ([]caseDelta, *[0x10000]uint8) {
 			}
 			i = uint8(len(deltas))
 			seen[d] = i
-			//scratch:ok once: a case-mapping table, built on first use from Go's unicode tables (at most 256 entries)
+			//scratch:ok init: a case-mapping table, built once from Go's unicode tables (at most 256 entries)
 			deltas = append(deltas, d)
 		}
 		idx[r] = i
@@ -345,24 +354,21 @@ func buildCaseDeltas(class *[0x10000]uint8) ([]caseDelta, *[0x10000]uint8) {
 
 func simpleUpper(r rune) rune {
 	if uint32(r) < 0x10000 {
-		t := caseTab()
-		return r + t.deltas[t.deltaOf[r]].upper
+		return r + caseDeltas[caseDeltaOf[r]].upper
 	}
 	return unicode.ToUpper(r)
 }
 
 func simpleLower(r rune) rune {
 	if uint32(r) < 0x10000 {
-		t := caseTab()
-		return r + t.deltas[t.deltaOf[r]].lower
+		return r + caseDeltas[caseDeltaOf[r]].lower
 	}
 	return unicode.ToLower(r)
 }
 
 func simpleTitle(r rune) rune {
 	if uint32(r) < 0x10000 {
-		t := caseTab()
-		return r + t.deltas[t.deltaOf[r]].title
+		return r + caseDeltas[caseDeltaOf[r]].title
 	}
 	return unicode.ToTitle(r)
 }
