@@ -313,3 +313,57 @@ func TestLargeCaptureInChunks(t *testing.T) {
 		t.Fatalf("got %q, want %q", res.Output, want)
 	}
 }
+
+// TestCaptureRefs: a capture holds writes of refMin bytes or more by
+// reference, between the chunks its small writes fill, and joins them
+// in order; the render's output never does (its writes are copied).
+func TestCaptureRefs(t *testing.T) {
+	big, other := strings.Repeat("x", refMin), strings.Repeat("y", refMin+1)
+	var want strings.Builder
+	b := outBuf{refs: true}
+	for i := range 40 {
+		small := strings.Repeat("s", i*37%700)
+		b.writeString(small)
+		want.WriteString(small)
+		if i%3 == 0 {
+			b.writeString(big)
+			want.WriteString(big)
+		}
+		if i%5 == 0 {
+			b.writeString(other)
+			want.WriteString(other)
+		}
+	}
+	if b.Len() != want.Len() {
+		t.Fatalf("Len %d, want %d", b.Len(), want.Len())
+	}
+	var w strings.Builder
+	if err := b.writeTo(&w); err != nil || w.String() != want.String() {
+		t.Fatalf("writeTo: %v, equal %v", err, w.String() == want.String())
+	}
+	if got := b.String(); got != want.String() {
+		t.Fatalf("String: %d bytes, want %d", len(got), want.Len())
+	}
+	// one write by reference alone is that string, not a copy
+	var one outBuf
+	one.refs = true
+	one.writeString(other)
+	if got := one.String(); got != other {
+		t.Fatal("one reference: wrong string")
+	}
+	// the render's output copies
+	var root outBuf
+	root.writeString(big)
+	root.writeString("z")
+	if len(root.full) != 0 && root.full[0].b == nil {
+		t.Fatal("the render's output held a write by reference")
+	}
+	env, _ := NewEnvironment(Options{})
+	res, err := env.RenderString("t", "{% set big = 'x' * 40000 %}{% set s %}a{% for i in range(3) %}{{ big }}{{ i }}{% endfor %}{% endset %}{{ s|length }}{{ s[:2] }}{{ s[40001:40003] }}{{ s[-2:] }}", nil, RenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "120004ax0xx2"; res.Output != want {
+		t.Fatalf("got %q, want %q", res.Output, want)
+	}
+}

@@ -712,7 +712,7 @@ func (r *renderer) joined() {
 func (r *renderer) beginCapture() captureState {
 	saved := captureState{r.out, r.join}
 	r.join = pendingJoin{}
-	r.out = outBuf{}
+	r.out = outBuf{refs: true}
 	if n := len(r.free); n > 0 {
 		r.out.cur = r.free[n-1][:0]
 		r.free = r.free[:n-1]

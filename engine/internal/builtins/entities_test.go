@@ -8,11 +8,11 @@ import "testing"
 // different case) finds none.
 func TestEntityTable(t *testing.T) {
 	m := html5EntityTable()
-	if html5Entities.len() != len(m) {
-		t.Fatalf("%d entries, want %d", html5Entities.len(), len(m))
+	if html5Entities().len() != len(m) {
+		t.Fatalf("%d entries, want %d", html5Entities().len(), len(m))
 	}
 	for name, want := range m {
-		if got, ok := html5Entities.lookup(name); !ok || got != want {
+		if got, ok := html5Entities().lookup(name); !ok || got != want {
 			t.Errorf("%q: %q %v, want %q", name, got, ok, want)
 		}
 	}
@@ -20,7 +20,7 @@ func TestEntityTable(t *testing.T) {
 		if _, want := m[name]; want {
 			t.Fatalf("%q is an entity: the case is wrong", name)
 		}
-		if got, ok := html5Entities.lookup(name); ok {
+		if got, ok := html5Entities().lookup(name); ok {
 			t.Errorf("%q: found %q, want none", name, got)
 		}
 	}

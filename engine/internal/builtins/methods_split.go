@@ -572,11 +572,11 @@ func charref(s string) (string, int) {
 		name += ";"
 		j++
 	}
-	if r, ok := html5Entities.lookup(name); ok {
+	if r, ok := html5Entities().lookup(name); ok {
 		return r, j
 	}
 	for x := len(name) - 1; x > 1; x-- {
-		if r, ok := html5Entities.lookup(name[:x]); ok {
+		if r, ok := html5Entities().lookup(name[:x]); ok {
 			return r + name[x:], j
 		}
 	}

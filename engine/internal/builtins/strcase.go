@@ -3,6 +3,8 @@ package builtins
 import (
 	"encoding/binary"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -108,7 +110,7 @@ const (
 	classSpace
 )
 
-var runeClass = func() *[0x10000]uint8 {
+func buildRuneClass() *[0x10000]uint8 {
 	t := new([0x10000]uint8)
 	mark := func(bit uint8, tabs ...*unicode.RangeTable) {
 		for _, tab := range tabs {
@@ -137,7 +139,46 @@ var runeClass = func() *[0x10000]uint8 {
 		}
 	}
 	return t
-}()
+}
+
+var runeClass = buildRuneClass()
+
+// caseTables are the full case mappings, built on first use (caseTab):
+// built at init they were 0.2-0.7 ms of CPU in every process that links
+// the engine, before anything ran (a `jinjabox check` of one case paid
+// it, issue 29). They are read only where a code point is written, in
+// functions that do not inline; reading them costs an atomic load, a
+// plain load on amd64 and arm64. runeClass and the simple mappings
+// (caseDeltas) stay built at init: the functions that read them a code
+// point (simpleUpper, uniSpace, ...) inline, and a lazy read would stop
+// them inlining.
+type caseTables struct {
+	lower, upper, title, fold *fullMap
+}
+
+var (
+	caseTabOnce sync.Once
+	caseTabs    atomic.Pointer[caseTables]
+)
+
+// caseTab returns the case tables, building them the first time
+// (buildCaseTab, apart so that caseTab inlines).
+func caseTab() *caseTables {
+	if t := caseTabs.Load(); t != nil {
+		return t
+	}
+	return buildCaseTab()
+}
+
+func buildCaseTab() *caseTables {
+	caseTabOnce.Do(func() {
+		t := &caseTables{}
+		t.lower, t.upper = fullMapOf(fullLowerTable()), fullMapOf(fullUpperTable())
+		t.title, t.fold = fullMapOf(fullTitleTable()), fullMapOf(fullFoldTable())
+		caseTabs.Store(t)
+	})
+	return caseTabs.Load()
+}
 
 // uniSpace is Python's str.isspace for one code point. It inlines, and
 // answers ASCII from a bit mask: the comparisons it made before branched
@@ -228,7 +269,7 @@ func lowerRune(sb *value.TextWriter, s string, i int, r rune) {
 		}
 		return
 	}
-	if m, ok := fullLowerMap.lookup(r); ok {
+	if m, ok := caseTab().lower.lookup(r); ok {
 		sb.WriteString(m)
 		return
 	}
@@ -240,7 +281,7 @@ func upperRune(sb *value.TextWriter, r rune) {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if m, ok := fullUpperMap.lookup(r); ok {
+	if m, ok := caseTab().upper.lookup(r); ok {
 		sb.WriteString(m)
 		return
 	}
@@ -252,7 +293,7 @@ func titleRune(sb *value.TextWriter, r rune) {
 		sb.WriteByte(asciiUpper(r))
 		return
 	}
-	if m, ok := fullTitleMap.lookup(r); ok {
+	if m, ok := caseTab().title.lookup(r); ok {
 		sb.WriteString(m)
 		return
 	}
@@ -285,12 +326,14 @@ func writeLowerFrom(sb *value.TextWriter, s string, from int) {
 // it; past the BMP the unicode package answers.
 type caseDelta struct{ upper, lower, title int32 }
 
-var caseDeltas, caseDeltaOf = func() ([]caseDelta, *[0x10000]uint8) {
+var caseDeltas, caseDeltaOf = buildCaseDeltas(runeClass)
+
+func buildCaseDeltas(class *[0x10000]uint8) ([]caseDelta, *[0x10000]uint8) {
 	deltas := []caseDelta{{}}
 	seen := map[caseDelta]uint8{{}: 0}
 	idx := new([0x10000]uint8)
 	for r := rune(0); r < 0x10000; r++ {
-		if !pyIsCased(r) {
+		if class[r]&(classLower|classUpper|classTitle) == 0 { // pyIsCased
 			continue
 		}
 		d := caseDelta{unicode.ToUpper(r) - r, unicode.ToLower(r) - r, unicode.ToTitle(r) - r}
@@ -301,12 +344,13 @@ var caseDeltas, caseDeltaOf = func() ([]caseDelta, *[0x10000]uint8) {
 			}
 			i = uint8(len(deltas))
 			seen[d] = i
+			//scratch:ok init: a case-mapping table, built once from Go's unicode tables (at most 256 entries)
 			deltas = append(deltas, d)
 		}
 		idx[r] = i
 	}
 	return deltas, idx
-}()
+}
 
 func simpleUpper(r rune) rune {
 	if uint32(r) < 0x10000 {
@@ -389,13 +433,6 @@ func fullMapOf(src map[rune]string) *fullMap {
 	m.text = string(text)
 	return m
 }
-
-var (
-	fullLowerMap = fullMapOf(fullLowerTable())
-	fullUpperMap = fullMapOf(fullUpperTable())
-	fullTitleMap = fullMapOf(fullTitleTable())
-	fullFoldMap  = fullMapOf(fullFoldTable())
-)
 
 // asciiUpper upper- (and title-) cases an ASCII code point. The ASCII fast
 // paths of the case functions skip the Unicode tables and the full-mapping
@@ -544,9 +581,9 @@ func PyCasefold(s string) string {
 	for _, r := range s {
 		if r < utf8.RuneSelf {
 			sb.WriteByte(asciiLower(byte(r)))
-		} else if m, ok := fullFoldMap.lookup(r); ok {
+		} else if m, ok := caseTab().fold.lookup(r); ok {
 			sb.WriteString(m)
-		} else if m, ok := fullLowerMap.lookup(r); ok {
+		} else if m, ok := caseTab().lower.lookup(r); ok {
 			sb.WriteString(m)
 		} else {
 			sb.WriteRune(simpleLower(r))

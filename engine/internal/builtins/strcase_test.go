@@ -64,7 +64,7 @@ func TestFullMaps(t *testing.T) {
 	for _, tab := range []struct {
 		m   map[rune]string
 		got *fullMap
-	}{{fullLowerTable(), fullLowerMap}, {fullUpperTable(), fullUpperMap}, {fullTitleTable(), fullTitleMap}, {fullFoldTable(), fullFoldMap}} {
+	}{{fullLowerTable(), caseTab().lower}, {fullUpperTable(), caseTab().upper}, {fullTitleTable(), caseTab().title}, {fullFoldTable(), caseTab().fold}} {
 		for r := rune(0); r <= unicode.MaxRune; r++ {
 			want, wok := tab.m[r]
 			got, ok := tab.got.lookup(r)
