@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -69,4 +69,17 @@ func (r *renderer) bindAny(data any) {
 		r.arenaSeen = r.arenaSeen || c.sawObject
 		r.bindDict(dd)
 	}
+}
+
+// ToValue copies JSON-shaped Go data (map[string]any, []any, strings,
+// numbers, json.Number, bools, nil, *value.OrderedMap, and the common
+// typed slices and maps) into the closed value model, under the copy-in
+// ceilings of a render's data: for a host that builds values of its own
+// (the content of a host object, a global). Anything else (a func, a
+// channel, a struct: package godata converts a struct first) is refused
+// with a KindType error naming the path and the Go type, and data past
+// the ceilings with a KindType or KindBudget one.
+func ToValue(x any) (Value, error) {
+	v, err := value.CopyIn(x)
+	return v, public(err)
 }

@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )

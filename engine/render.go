@@ -10,8 +10,8 @@ import (
 	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"

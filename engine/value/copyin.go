@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 

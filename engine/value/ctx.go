@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // Spent is Charge's common case for a loop that charges each step (the

@@ -2,7 +2,7 @@ package value
 
 import (
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // DictData is an insertion-ordered dict with Python key equality

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // Keys hash with Python's equality: values that compare equal hash alike

@@ -2,7 +2,7 @@ package value
 
 import (
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // Namespace is the object namespace() returns: a mutable bag of data

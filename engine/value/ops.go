@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // PercentFormat implements str % args (printf-style formatting). It is set

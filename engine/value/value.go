@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // Kind is the closed set of value kinds.

@@ -1,10 +1,10 @@
 package templating
 
 import (
+	"github.com/jinjabox/jinjabox/engine"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -138,5 +138,5 @@ func formatValue(c value.Ctx, v value.Value, tf TextFormat) value.Value {
 // throwUndefinedFilter raises the undefined error for a filter applied to
 // an undefined value.
 func throwUndefinedFilter(filter, detail string) {
-	value.Throw(errs.Undefined, "Cannot use "+filter+" filter on undefined value"+detail)
+	fail(engine.KindUndefined, "Cannot use "+filter+" filter on undefined value"+detail)
 }

@@ -1,13 +1,14 @@
 package templating
 
 import (
+	"github.com/jinjabox/jinjabox/engine"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/internal/msgtext"
 )
 
 // format is value|format(text_format=None): a registered image gives its
@@ -31,7 +32,7 @@ func (f *filterSet) textFormatArg(filter string, args *value.Args) TextFormat {
 	}
 	t, err := ParseTextFormat(value.ToString(p[0]))
 	if err != nil {
-		value.Throw(errs.Render, err.Error())
+		fail(engine.KindRender, err.Error())
 	}
 	return t
 }
@@ -48,7 +49,7 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Valu
 	if v.IsUndefined() {
 		detail := ""
 		if name != "" {
-			detail = " with tag_name " + errs.Quote(name)
+			detail = " with tag_name " + msgtext.Quote(name)
 		}
 		throwUndefinedFilter("tag", detail)
 	}
@@ -90,7 +91,7 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Valu
 // markup included, comes back a plain string, as re.sub returns str.
 func escapeScriptTag(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if args.Len() != 0 {
-		value.Throw(errs.Type, "escape_script_tag() takes no arguments")
+		fail(engine.KindType, "escape_script_tag() takes no arguments")
 	}
 	if !v.IsString() {
 		return v

@@ -1,12 +1,13 @@
 package templating
 
 import (
+	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/internal/msgtext"
 )
 
 // ImageRef is one image a prompt references.
@@ -83,7 +84,7 @@ func (im *ImageContent) Attr(c value.Ctx, name string) (value.Value, bool) {
 		return value.FromString(im.Caption), true
 	}
 	if imageHostMethods[name] {
-		value.Throwf(errs.Security, "a template may not read %s on a 'ImageContent' value: templates read data and call methods of plain values only", errs.Quote(name))
+		failf(engine.KindSecurity, "a template may not read %s on a 'ImageContent' value: templates read data and call methods of plain values only", msgtext.Quote(name))
 	}
 	return value.Value{}, false
 }
@@ -170,7 +171,7 @@ func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) val
 	if s, ok := renderWithImages(c, reg, v, tf); ok {
 		return value.FromString(s)
 	}
-	value.Throwf(errs.Render, "a %s value does not implement the ImageRenderable protocol", errs.Quote(v.TypeName()))
+	failf(engine.KindRender, "a %s value does not implement the ImageRenderable protocol", msgtext.Quote(v.TypeName()))
 	return value.Value{}
 }
 

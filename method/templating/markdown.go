@@ -2,6 +2,7 @@ package templating
 
 import (
 	"bytes"
+	"github.com/jinjabox/jinjabox/engine"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -13,7 +14,6 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -32,7 +32,7 @@ const maxMarkdownDepth = 100
 // strikethrough; raw HTML escaped, never passed through), as markup.
 func markdownFilter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if args.Len() != 0 {
-		value.Throw(errs.Type, "markdown() takes no arguments")
+		fail(engine.KindType, "markdown() takes no arguments")
 	}
 	if v.IsUndefined() {
 		if c.Strict() {
@@ -56,7 +56,7 @@ func ConvertMarkdown(c value.Ctx, src string) string {
 	// line opening more containers than the tree may hold is refused
 	// before parsing rather than after.
 	if d := maxLineContainers(src); d > maxMarkdownDepth {
-		value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
+		engine.Fail(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
 			Configured: maxMarkdownDepth, Observed: int64(d)})
 	}
 	// Inline link destinations are rescanned from every "](" (goldmark
@@ -67,14 +67,14 @@ func ConvertMarkdown(c value.Ctx, src string) string {
 	doc := md.Parser().Parse(text.NewReader(source))
 	bound, depth := htmlLengthBound(doc, source)
 	if depth > maxMarkdownDepth {
-		value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
+		engine.Fail(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
 			Configured: maxMarkdownDepth, Observed: depth})
 	}
 	charge(c, bound, markdownOp)
 	var buf bytes.Buffer
 	buf.Grow(int(min(bound, int64(len(src))*4+64)))
 	if err := md.Renderer().Render(&buf, source, doc); err != nil {
-		value.Throw(errs.Render, "markdown conversion failed")
+		fail(engine.KindRender, "markdown conversion failed")
 	}
 	return buf.String()
 }

@@ -1,7 +1,7 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 

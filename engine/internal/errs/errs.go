@@ -1,5 +1,9 @@
-// Package errs holds the engine's one error type with its closed list of
-// kinds. Every failure a template can cause surfaces as *Error.
+// Package errs is the engine's internal error: the parser, the value
+// model and the built-ins, which package engine imports and so cannot
+// import, fail with *Error, and package engine turns it into its public
+// engine.Error at every exported function (engine/errors.go). The public
+// type is the one a host sees and inspects; this one carries the same
+// fields, plus the host's own error it was made from, if any.
 package errs
 
 import (
@@ -8,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/internal/msgtext"
 )
 
 // Kind is the closed set of error kinds.
@@ -35,7 +40,7 @@ func (k Kind) String() string {
 
 // MaxMessage bounds the message length so an error never carries a large
 // value or a long stretch of template text.
-const MaxMessage = 300
+const MaxMessage = msgtext.MaxMessage
 
 // Error is the engine's error: a kind, a position and a bounded one-line
 // message.
@@ -48,8 +53,16 @@ type Error struct {
 	Message string
 	// PyError is the Python exception class Jinja2 would raise, when known.
 	PyError string
-	cause   error
-	stack   []byte // see Stack
+	// Cause is the wrapped error (Unwrap): a *budget.Error, a host's
+	// error, the context's error of a cancelled render.
+	Cause error
+	// Trace is the stack where an internal error's panic was recovered
+	// (Stack).
+	Trace []byte
+	// Twin is the host's *engine.Error this error was made from, nil for
+	// the engine's own: the render returns that same *engine.Error,
+	// positioned, so errors.Is finds the host's error in the render's.
+	Twin any
 }
 
 // New builds an error of the given kind with a bounded message.
@@ -62,18 +75,18 @@ func New(k Kind, msg string) *Error {
 // panicked, stack is the goroutine's stack where the panic was recovered,
 // kept for Stack and never put in the message.
 func NewInternal(msg string, stack []byte) *Error {
-	return &Error{Kind: Internal, Offset: -1, Message: Bound(msg), stack: stack}
+	return &Error{Kind: Internal, Offset: -1, Message: Bound(msg), Trace: stack}
 }
 
 // Stack returns the goroutine stack captured where an internal error's
 // panic was recovered, for the host to log so the bug can be found; nil
 // for every other error. It is not part of Error() or Message, which the
 // author of an untrusted template may see.
-func (e *Error) Stack() []byte { return e.stack }
+func (e *Error) Stack() []byte { return e.Trace }
 
 // Wrap builds an error of the given kind around a cause.
 func Wrap(k Kind, cause error) *Error {
-	return &Error{Kind: k, Offset: -1, Message: Bound(cause.Error()), cause: cause}
+	return &Error{Kind: k, Offset: -1, Message: Bound(cause.Error()), Cause: cause}
 }
 
 // FromBudget converts a budget package error into a budget-kind error.
@@ -86,62 +99,48 @@ func FromBudget(err error) *Error {
 }
 
 // Unwrap returns the cause (a *budget.Error for budget errors).
-func (e *Error) Unwrap() error { return e.cause }
+func (e *Error) Unwrap() error { return e.Cause }
 
 // BudgetError returns the underlying budget error, if any.
 func (e *Error) BudgetError() *budget.Error {
 	var b *budget.Error
-	if errors.As(e.cause, &b) {
+	if errors.As(e.Cause, &b) {
 		return b
 	}
 	return nil
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return Format(e.Kind, e.Name, e.Line, e.Col, e.Message) }
+
+// Format is the text of an error (Error.Error, engine.Error.Error):
+// "KIND error in NAME:LINE:COL: MESSAGE", the position left out when
+// unknown.
+func Format(k Kind, name string, line, col int, msg string) string {
 	var sb strings.Builder
-	sb.WriteString(e.Kind.String())
+	sb.WriteString(k.String())
 	sb.WriteString(" error")
-	if e.Name != "" || e.Line > 0 {
+	if name != "" || line > 0 {
 		sb.WriteString(" in ")
-		if e.Name != "" {
-			sb.WriteString(e.Name)
+		if name != "" {
+			sb.WriteString(name)
 		} else {
 			sb.WriteString("<template>")
 		}
-		if e.Line > 0 {
-			sb.WriteString(":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col))
+		if line > 0 {
+			sb.WriteString(":" + strconv.Itoa(line) + ":" + strconv.Itoa(col))
 		}
 	}
 	sb.WriteString(": ")
-	sb.WriteString(e.Message)
+	sb.WriteString(msg)
 	return sb.String()
 }
 
-// Bound makes msg one line of at most MaxMessage bytes.
-func Bound(msg string) string {
-	msg = strings.ReplaceAll(msg, "\n", " ")
-	msg = strings.ReplaceAll(msg, "\r", " ")
-	if len(msg) > MaxMessage {
-		cut := MaxMessage
-		for cut > 0 && msg[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		msg = msg[:cut] + "..."
-	}
-	return msg
-}
+// Bound makes msg one line of at most MaxMessage bytes (msgtext.Bound).
+func Bound(msg string) string { return msgtext.Bound(msg) }
 
-// Quote bounds a user-controlled name for inclusion in a message.
-func Quote(s string) string {
-	if len(s) > 40 {
-		cut := 40
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return strconv.Quote(s)
-}
+// Quote bounds a user-controlled name for inclusion in a message
+// (msgtext.Quote).
+func Quote(s string) string { return msgtext.Quote(s) }
 
 // SetPos fills the position if it is not already known.
 func (e *Error) SetPos(name, src string, off int) {
