@@ -64,7 +64,7 @@ func (r *renderer) bindAny(data any) {
 	default:
 		dd, c, err := copyAny(data)
 		if err != nil {
-			value.ThrowErr(err)
+			errs.Raise(err)
 		}
 		r.arenaSeen = r.arenaSeen || c.sawObject
 		r.bindDict(dd)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"io"
 	"io/fs"
 	"maps"
@@ -523,7 +524,7 @@ func (t *Template) renderValue(data any, ro RenderOptions) (Value, error) {
 		r.cur = t
 		v = r.eval(out.X, r.fr.root)
 		if v.IsUndefined() && r.Strict() {
-			value.ThrowUndefined(v)
+			vops.ThrowUndefined(v)
 		}
 	})
 	return v, err
@@ -542,7 +543,7 @@ func (r *renderer) bindData(data map[string]any) {
 	c, err := copyData(&r.copier, r.rootData, data, arena)
 	if err != nil {
 		r.arenaSeen = true // what was copied before the refusal is not inspected: drop it
-		value.ThrowErr(err)
+		errs.Raise(err)
 	}
 	r.arenaSeen = r.arenaSeen || c.sawObject
 	r.rootData = c.d

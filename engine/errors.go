@@ -153,6 +153,15 @@ func Fail(err error) {
 	panic(toInternal(err))
 }
 
+// UndefinedError returns the error for using the undefined value u where
+// a value is needed (printing, iterating or testing it under
+// StrictUndefined), as the engine's own filters raise it: KindUndefined,
+// with u's hint ("'dict object' has no attribute 'x'") or name as its
+// message. A host filter that refuses an undefined returns it.
+func UndefinedError(u Value) *Error {
+	return NewError(KindUndefined, errs.UndefinedMessage(u.UndefHintText(), u.IsMissing(), u.UndefName()))
+}
+
 // Catch runs f, host code that calls the value model or a value.Ctx
 // outside a render (a test of a filter with a Ctx of its own, say), and
 // returns the error that code failed with as an *Error, the way a render

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strconv"
 	"sync/atomic"
 	"unicode/utf8"
@@ -37,7 +38,7 @@ type Indexer interface {
 }
 
 func (r *renderer) refuseName(v value.Value, name string) {
-	value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe", errs.Quote(name), errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Security, "access to attribute %s of %s object is unsafe", errs.Quote(name), errs.Quote(v.TypeName()))
 }
 
 func surfaceOf(v value.Value) DeclaredSurface {
@@ -69,7 +70,7 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 	r.checkName(v, name)
 	switch v.Kind() {
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	case value.Dict:
 		return r.dictAttr(v, name, nil)
 	case value.Object:
@@ -77,7 +78,7 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 			return x
 		}
 		if s := surfaceOf(v); s != nil && s.Undeclared(name) {
-			value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe (not on its declared surface)", errs.Quote(name), errs.Quote(v.TypeName()))
+			errs.Throwf(errs.Security, "access to attribute %s of %s object is unsafe (not on its declared surface)", errs.Quote(name), errs.Quote(v.TypeName()))
 		}
 		return noAttr(v, name)
 	case value.Tuple:
@@ -147,7 +148,7 @@ func (r *renderer) method(v value.Value, name string) (value.Value, bool) {
 		if reason != "" {
 			msg += " (" + reason + ")"
 		}
-		value.Throw(errs.Security, msg)
+		errs.Throw(errs.Security, msg)
 	}
 	return value.Value{}, false
 }
@@ -164,7 +165,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	}
 	switch v.Kind() {
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if key.IsUndefined() && v.Kind() != value.Dict {
 		// Jinja2's getitem: obj[Undefined] fails (no index), getattr with

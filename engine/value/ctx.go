@@ -137,7 +137,7 @@ func (a *Args) Bind(fn string, names []string, out []Value) {
 		return
 	}
 	if len(a.Pos) > len(names) {
-		Throw(errs.Type, fmt.Sprintf("%s() takes at most %d positional arguments (%d given)", fn, len(names), len(a.Pos)))
+		errs.Throw(errs.Type, fmt.Sprintf("%s() takes at most %d positional arguments (%d given)", fn, len(names), len(a.Pos)))
 	}
 	for i := range out {
 		if i < len(a.Pos) {
@@ -151,7 +151,7 @@ func (a *Args) Bind(fn string, names []string, out []Value) {
 		for i, n := range names {
 			if n == kv.Key {
 				if i < len(a.Pos) {
-					Throw(errs.Type, fmt.Sprintf("%s() got multiple values for argument %s", fn, errs.Quote(kv.Key)))
+					errs.Throw(errs.Type, fmt.Sprintf("%s() got multiple values for argument %s", fn, errs.Quote(kv.Key)))
 				}
 				out[i] = kv.Val
 				found = true
@@ -159,7 +159,7 @@ func (a *Args) Bind(fn string, names []string, out []Value) {
 			}
 		}
 		if !found {
-			Throw(errs.Type, fmt.Sprintf("%s() got an unexpected keyword argument %s", fn, errs.Quote(kv.Key)))
+			errs.Throw(errs.Type, fmt.Sprintf("%s() got an unexpected keyword argument %s", fn, errs.Quote(kv.Key)))
 		}
 	}
 }
@@ -170,28 +170,4 @@ func (a *Args) Len() int {
 		return 0
 	}
 	return len(a.Pos) + len(a.Kw)
-}
-
-// Throw raises an engine error of kind k. The engine recovers it at the API.
-func Throw(k errs.Kind, msg string) {
-	panic(errs.New(k, msg))
-}
-
-// Throwf raises a formatted engine error.
-func Throwf(k errs.Kind, format string, a ...any) {
-	panic(errs.New(k, fmt.Sprintf(format, a...)))
-}
-
-// ThrowErr raises err, converting budget errors to the budget kind.
-func ThrowErr(err error) {
-	if err == nil {
-		return
-	}
-	if e, ok := err.(*errs.Error); ok {
-		panic(e)
-	}
-	if _, ok := err.(*budget.Error); ok {
-		panic(errs.Wrap(errs.Budget, err))
-	}
-	panic(errs.Wrap(errs.Render, err))
 }

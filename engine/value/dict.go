@@ -446,7 +446,7 @@ func (d *DictData) Set(k, v Value) {
 	d.size, d.dataOnly = 0, false
 	i, h, ok := d.locate(k)
 	if !ok {
-		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
+		errs.Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
 	}
 	if i >= 0 {
 		d.vals[i] = v

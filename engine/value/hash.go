@@ -211,7 +211,7 @@ func ChargeKey(c Ctx, k Value, op string) {
 	default:
 		return // the scalars, callables and objects hash
 	}
-	Throwf(errs.Type, "unhashable type: %s", errs.Quote(unhashableType(k)))
+	errs.Throwf(errs.Type, "unhashable type: %s", errs.Quote(unhashableType(k)))
 }
 
 // unhashableType names what Python's hash() stops at: the first

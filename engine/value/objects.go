@@ -78,7 +78,7 @@ func CheckData(c Ctx, v Value, where string) { checkData(c, v, where) }
 // marked. Seal marks exactly what checkData would, ahead of any render.
 func checkData(c Ctx, v Value, where string) (stable bool) {
 	if IsCallable(v) {
-		Throwf(errs.Security, "a %s may hold data only, not a callable", where)
+		errs.Throwf(errs.Security, "a %s may hold data only, not a callable", where)
 	}
 	switch v.k {
 	case List, Tuple:

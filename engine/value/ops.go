@@ -9,37 +9,28 @@ import (
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
-// PercentFormat implements str % args (printf-style formatting). It is set
-// by the builtins package so the value model stays small.
-var PercentFormat func(c Ctx, format Value, args Value) Value
-
 func overflow(c Ctx, op string) {
-	ThrowErr(&budget.Error{Limit: budget.LimitIntegerWidth, Phase: c.Meter().Phase, Op: "integer " + op,
+	errs.Raise(&budget.Error{Limit: budget.LimitIntegerWidth, Phase: c.Meter().Phase, Op: "integer " + op,
 		Configured: 64, Observed: 65})
 }
 
 func typeErr(op string, a, b Value) {
-	Throwf(errs.Type, "unsupported operand type(s) for %s: %s and %s", op, errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
+	errs.Throwf(errs.Type, "unsupported operand type(s) for %s: %s and %s", op, errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
 }
 
 func undefCheck(a, b Value) {
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	if b.k == Undefined {
-		ThrowUndefined(b)
+		throwUndefined(b)
 	}
 }
 
-// ThrowUndefined raises the undefined error for using u.
-func ThrowUndefined(u Value) {
-	if h := u.UndefHintText(); h != "" && u.ref != missingMarker {
-		Throw(errs.Undefined, h)
-	}
-	if u.s != "" {
-		Throwf(errs.Undefined, "%s is undefined", errs.Quote(u.s))
-	}
-	Throw(errs.Undefined, "value is undefined")
+// throwUndefined raises the undefined error for using u
+// (vops.ThrowUndefined outside this package).
+func throwUndefined(u Value) {
+	errs.Throw(errs.Undefined, errs.UndefinedMessage(u.UndefHintText(), u.ref == missingMarker, u.s))
 }
 
 func isIntLike(v Value) bool { return v.k == Int || v.k == Bool }
@@ -87,7 +78,7 @@ func Add(c Ctx, a, b Value) Value {
 			// a range or a dict view is no list: Python's list.__add__
 			// refuses it, and the view has no __add__
 			if va == "" {
-				Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
+				errs.Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
 			}
 			typeErr("+", a, b)
 		}
@@ -229,11 +220,9 @@ func FloorDiv(c Ctx, a, b Value) Value {
 	return Value{}
 }
 
-// Mod is Python's a % b (floor modulo, or string formatting).
+// Mod is Python's a % b for numbers (floor modulo); the built-ins' Mod
+// adds string formatting, str % args, which is theirs.
 func Mod(c Ctx, a, b Value) Value {
-	if a.k == String && PercentFormat != nil {
-		return PercentFormat(c, a, b)
-	}
 	undefCheck(a, b)
 	if isIntLike(a) && isIntLike(b) {
 		if b.n == 0 {
@@ -301,12 +290,12 @@ func Pow(c Ctx, a, b Value) Value {
 			zeroDiv("0.0 cannot be raised to a negative power; division")
 		}
 		if x < 0 && y != math.Trunc(y) {
-			Throw(errs.Type, "complex result of power is not supported")
+			errs.Throw(errs.Type, "complex result of power is not supported")
 		}
 		c.Charge(PowUnits, "float power")
 		r := floatPow(x, y)
 		if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
-			Throw(errs.Render, "numerical result out of range")
+			errs.Throw(errs.Render, "numerical result out of range")
 		}
 		return FromFloat(r)
 	}
@@ -317,7 +306,7 @@ func Pow(c Ctx, a, b Value) Value {
 // Neg is unary minus.
 func Neg(c Ctx, a Value) Value {
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	switch a.k {
 	case Int, Bool:
@@ -328,14 +317,14 @@ func Neg(c Ctx, a Value) Value {
 	case Float:
 		return FromFloat(-a.Float())
 	}
-	Throwf(errs.Type, "bad operand type for unary -: %s", errs.Quote(a.TypeName()))
+	errs.Throwf(errs.Type, "bad operand type for unary -: %s", errs.Quote(a.TypeName()))
 	return Value{}
 }
 
 // Pos is unary plus.
 func Pos(c Ctx, a Value) Value {
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	switch a.k {
 	case Int, Bool:
@@ -343,7 +332,7 @@ func Pos(c Ctx, a Value) Value {
 	case Float:
 		return a
 	}
-	Throwf(errs.Type, "bad operand type for unary +: %s", errs.Quote(a.TypeName()))
+	errs.Throwf(errs.Type, "bad operand type for unary +: %s", errs.Quote(a.TypeName()))
 	return Value{}
 }
 
@@ -471,7 +460,7 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 			// a range or a dict view is no list: Python's list.__add__
 			// refuses it, and the view has no __add__
 			if va == "" {
-				Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
+				errs.Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
 			}
 			typeErr("+", a, b)
 		}
@@ -493,12 +482,12 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		return 0
 	}
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	if b.k == Undefined {
-		ThrowUndefined(b)
+		throwUndefined(b)
 	}
-	Throwf(errs.Type, "%s not supported between instances of %s and %s", errs.Quote(op), errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
+	errs.Throwf(errs.Type, "%s not supported between instances of %s and %s", errs.Quote(op), errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
 	return 0
 }
 
@@ -509,7 +498,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 		if needle.k != String {
 			// str.__contains__ refuses an Undefined as any non-string:
 			// a TypeError, not an UndefinedError (nothing of it is called)
-			Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
+			errs.Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
 		}
 		c.Charge(int64(len(hay.s)), "substring search")
 		return strings.Contains(hay.s, needle.s)
@@ -561,7 +550,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 			return false
 		}
 	}
-	Throwf(errs.Type, "argument of type %s is not iterable", errs.Quote(hay.TypeName()))
+	errs.Throwf(errs.Type, "argument of type %s is not iterable", errs.Quote(hay.TypeName()))
 	return false
 }
 
@@ -598,7 +587,7 @@ func Iterate(c Ctx, v Value) []Value {
 		return out
 	case Undefined:
 		if c.Strict() {
-			ThrowUndefined(v)
+			throwUndefined(v)
 		}
 		return nil
 	case Object:
@@ -606,7 +595,7 @@ func Iterate(c Ctx, v Value) []Value {
 			return it.Iter(c)
 		}
 	}
-	Throwf(errs.Type, "%s object is not iterable", errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Type, "%s object is not iterable", errs.Quote(v.TypeName()))
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"math"
 	"strconv"
 	"strings"
@@ -130,7 +131,7 @@ func nestingLimit(c Ctx) int64 {
 
 // tooDeep refuses printing a container depth levels down in the render c.
 func tooDeep(c Ctx, depth int) {
-	ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: "printing a nested value",
+	errs.Raise(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: "printing a nested value",
 		Configured: nestingLimit(c), Observed: int64(depth) + 1})
 }
 

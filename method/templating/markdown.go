@@ -36,7 +36,7 @@ func markdownFilter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	if v.IsUndefined() {
 		if c.Strict() {
-			value.ThrowUndefined(v)
+			engine.Fail(engine.UndefinedError(v))
 		}
 		return value.Safe("")
 	}

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func bind(args *value.Args, fn string, names ...string) [maxBound]value.Value {
 // noArgs refuses any argument to a filter that takes none, as Python does.
 func noArgs(args *value.Args, fn string) {
 	if args.Len() > 0 {
-		value.Throwf(errs.Type, "%s() takes 1 positional argument but %d were given", fn, args.Len()+1)
+		errs.Throwf(errs.Type, "%s() takes 1 positional argument but %d were given", fn, args.Len()+1)
 	}
 }
 
@@ -71,7 +72,7 @@ func pyStr(c value.Ctx, v value.Value) string {
 // strOf is pyStr for a value whose repr was already charged.
 func strOf(c value.Ctx, v value.Value) string {
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	return value.StrIn(c, v)
 }
@@ -86,9 +87,9 @@ func argInt(fn string, v value.Value, def int64) int64 {
 	case value.Int, value.Bool:
 		return v.Int()
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
-	value.Throwf(errs.Type, "%s(): %s object cannot be interpreted as an integer", fn, errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Type, "%s(): %s object cannot be interpreted as an integer", fn, errs.Quote(v.TypeName()))
 	return 0
 }
 
@@ -154,9 +155,9 @@ func parseAttrPath(c value.Ctx, v value.Value) attrPath {
 		if v.IsMissing() {
 			return nil
 		}
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
-	value.Throwf(errs.Type, "attribute must be a string, not %s", errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Type, "attribute must be a string, not %s", errs.Quote(v.TypeName()))
 	return nil
 }
 
@@ -167,7 +168,7 @@ func refuseUnresolved(paths ...attrPath) {
 	for _, p := range paths {
 		for _, seg := range p {
 			if policy.IsPrivateName(seg) {
-				value.Throwf(errs.Security, "access to attribute %s in a filter argument is unsafe", errs.Quote(seg))
+				errs.Throwf(errs.Security, "access to attribute %s in a filter argument is unsafe", errs.Quote(seg))
 			}
 		}
 	}

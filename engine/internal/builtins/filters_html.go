@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"regexp"
 	"strings"
 	"sync"
@@ -173,10 +174,10 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_xmlattr", "autospace")
 	autospace := argBool(a[0], true)
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if v.Kind() != value.Dict {
-		value.Throwf(errs.Type, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
 	}
 	d := v.DictData()
 	c.Charge(budget.Mul(int64(d.Len()), budget.Elem), "filter xmlattr")
@@ -190,10 +191,10 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			continue
 		}
 		if !k.IsString() {
-			value.Throw(errs.Type, "expected string or bytes-like object")
+			errs.Throw(errs.Type, "expected string or bytes-like object")
 		}
 		if isAttrKeyBad(k.Str()) {
-			value.Throwf(errs.Render, "Invalid character in attribute name: %s", errs.Quote(k.Str()))
+			errs.Throwf(errs.Render, "Invalid character in attribute name: %s", errs.Quote(k.Str()))
 		}
 		ks, vs := k.Str(), pyStr(c, val)
 		chargeEscape(c, ks, "filter xmlattr")
@@ -391,7 +392,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for _, s := range draw(c, a[4], "filter urlize") {
 			str := pyStr(c, s)
 			if !schemeRe().MatchString(str) {
-				value.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", value.QuoteString(str))
+				errs.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", value.QuoteString(str))
 			}
 			//scratch:ok one string header an item of the extra_schemes list, a value the template already paid for
 			o.schemes = append(o.schemes, str)
@@ -644,7 +645,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for _, it := range items {
 			kv := value.Iterate(c, it)
 			if len(kv) != 2 {
-				value.Throwf(errs.Render, "not enough values to unpack (expected 2, got %d)", len(kv))
+				errs.Throwf(errs.Render, "not enough values to unpack (expected 2, got %d)", len(kv))
 			}
 			pairs = append(pairs, [2]value.Value{kv[0], kv[1]})
 		}

@@ -200,7 +200,7 @@ func jsonKey(k value.Value) string {
 	case value.Float:
 		return jsonFloat(k.Float())
 	}
-	value.Throwf(errs.Type, "keys must be str, int, float, bool or None, not %s", k.TypeName())
+	errs.Throwf(errs.Type, "keys must be str, int, float, bool or None, not %s", k.TypeName())
 	return ""
 }
 
@@ -216,7 +216,7 @@ func (w *jsonW) newline(depth int) {
 
 func (w *jsonW) value(v value.Value, depth int) {
 	if depth > maxJSONDepth {
-		value.Throw(errs.Render, "maximum recursion depth exceeded while encoding a JSON object")
+		errs.Throw(errs.Render, "maximum recursion depth exceeded while encoding a JSON object")
 	}
 	if w.dry {
 		w.c.Charge(budget.Elem, "filter tojson")
@@ -246,7 +246,7 @@ func (w *jsonW) value(v value.Value, depth int) {
 		w.str(jsonFloat(v.Float()))
 	case value.List, value.Tuple:
 		if view := value.ViewOf(v); view != "" {
-			value.Throwf(errs.Type, "Object of type %s is not JSON serializable", view)
+			errs.Throwf(errs.Type, "Object of type %s is not JSON serializable", view)
 		}
 		items := v.Items()
 		if len(items) == 0 {
@@ -291,7 +291,7 @@ func (w *jsonW) value(v value.Value, depth int) {
 		w.newline(depth)
 		w.byte('}')
 	default:
-		value.Throwf(errs.Type, "Object of type %s is not JSON serializable", v.TypeName())
+		errs.Throwf(errs.Type, "Object of type %s is not JSON serializable", v.TypeName())
 	}
 }
 
@@ -362,7 +362,7 @@ func fTojson(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				ind = strings.Repeat(" ", int(n))
 			}
 		default:
-			value.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
+			errs.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
 		}
 		w.indent = &ind
 	}

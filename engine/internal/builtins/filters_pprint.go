@@ -205,7 +205,7 @@ func (p *pp) repr(v value.Value) string {
 func (p *pp) format(v value.Value, indent, allowance, level int) {
 	maxWidth := int64(ppWidth - indent - allowance)
 	if depthLimit := 500; level > depthLimit {
-		value.Throw(errs.Render, "maximum recursion depth exceeded in pprint")
+		errs.Throw(errs.Render, "maximum recursion depth exceeded in pprint")
 	}
 	l := p.reprLen(v, maxWidth+1)
 	if l > maxWidth {

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -87,7 +88,7 @@ func fLast(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			return items[len(items)-1]
 		}
 	default:
-		value.Throwf(errs.Type, "%s object is not reversible", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "%s object is not reversible", errs.Quote(v.TypeName()))
 	}
 	return emptyUndef("No last item, sequence was empty.")
 }
@@ -95,11 +96,11 @@ func fLast(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fLength(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "len")
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	n, ok := value.Length(c, v)
 	if !ok {
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
 	return value.FromInt(int64(n))
 }
@@ -171,7 +172,7 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		return newIterator(v.Kind().String()+"_reverseiterator", items)
 	}
-	value.Throw(errs.Render, "argument must be iterable")
+	errs.Throw(errs.Render, "argument must be iterable")
 	return value.Value{}
 }
 
@@ -198,15 +199,15 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 	case value.Undefined:
 		if c.Strict() {
-			value.ThrowUndefined(v)
+			vops.ThrowUndefined(v)
 		}
 	case value.Dict:
 		if v.DictData().Len() > 0 {
 			// random.choice indexes the dict by position, a missing key
-			value.Throw(errs.Render, "random needs a sequence, not a dict")
+			errs.Throw(errs.Render, "random needs a sequence, not a dict")
 		}
 	default:
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
 	return emptyUndef("No random item, sequence was empty.")
 }
@@ -215,7 +216,7 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_batch", "linecount", "fill_with")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
+		errs.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
 	}
 	return newEagerGen("do_batch", func(c value.Ctx) []value.Value {
 		// Python compares len(tmp) == linecount, so a float count works
@@ -250,7 +251,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if len(tmp) > 0 {
 			if fill && float64(len(tmp)) < n {
 				if n != math.Trunc(n) {
-					value.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
+					errs.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
 				}
 				if n > 1<<53 {
 					c.Charge(math.MaxInt64, "filter batch") // past any budget
@@ -272,7 +273,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_slice", "slices", "fill_with")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
+		errs.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
 	}
 	return newEagerGen("sync_do_slice", func(c value.Ctx) []value.Value {
 		slices := argInt("slice", a[0], 0)
@@ -430,7 +431,7 @@ func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			return nil // strict undefined too
 		}
 		if v.Kind() != value.Dict {
-			value.Throw(errs.Type, "Can only get item pairs from a mapping.")
+			errs.Throw(errs.Type, "Can only get item pairs from a mapping.")
 		}
 		d := v.DictData()
 		// a (key, value) tuple a pair, charged what it allocates
@@ -456,10 +457,10 @@ func fDefault(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fAttr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_attr", "name")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_attr() missing 1 required positional argument: 'name'")
+		errs.Throw(errs.Type, "do_attr() missing 1 required positional argument: 'name'")
 	}
 	if !a[0].IsString() {
-		value.Throw(errs.Type, "attribute name must be string")
+		errs.Throw(errs.Type, "attribute name must be string")
 	}
 	name := a[0].Str()
 	if v.Kind() == value.Dict && !strings.HasPrefix(name, "_") {
@@ -468,7 +469,7 @@ func fAttr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		case MethodFound:
 			return m
 		case MethodRefused:
-			value.Throw(errs.Security, reason)
+			errs.Throw(errs.Security, reason)
 		}
 		return value.UndefAttr("dict", name)
 	}
@@ -485,7 +486,7 @@ func fSum(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		rv = a[1]
 	}
 	if rv.IsString() {
-		value.Throw(errs.Type, "sum() can't sum strings [use ''.join(seq) instead]")
+		errs.Throw(errs.Type, "sum() can't sum strings [use ''.join(seq) instead]")
 	}
 	var path attrPath
 	if !isNoneOrMissing(a[0]) {

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -239,14 +240,14 @@ func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		case a[1].IsString() && a[1].Str() == "value":
 			pos = 1
 		default:
-			value.Throw(errs.Render, `You can only sort by either "key" or "value"`)
+			errs.Throw(errs.Render, `You can only sort by either "key" or "value"`)
 		}
 	}
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if v.Kind() != value.Dict {
-		value.Throwf(errs.Render, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Render, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
 	}
 	d := v.DictData()
 	// what it allocates: the pairs, a key and its keyed record each (a
@@ -338,7 +339,7 @@ func fMax(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_groupby", "attribute", "default", "case_sensitive")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_groupby() missing 1 required positional argument: 'attribute'")
+		errs.Throw(errs.Type, "do_groupby() missing 1 required positional argument: 'attribute'")
 	}
 	path := parseAttrPath(c, a[0])
 	var dflt *value.Value

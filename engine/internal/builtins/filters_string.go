@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strings"
 	"unicode/utf8"
 
@@ -101,7 +102,7 @@ func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		return value.StringLike(s, pyStrip(c, s.Str(), nil, true, true))
 	}
 	if !a[0].IsString() {
-		value.Throwf(errs.Type, "strip arg must be None or str")
+		errs.Throwf(errs.Type, "strip arg must be None or str")
 	}
 	chars := a[0].Str()
 	if s.IsSafe() {
@@ -133,7 +134,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_replace", "old", "new", "count")
 	if a[0].IsMissing() || a[1].IsMissing() {
-		value.Throw(errs.Type, "do_replace() missing required positional arguments: 'old' and 'new'")
+		errs.Throw(errs.Type, "do_replace() missing required positional arguments: 'old' and 'new'")
 	}
 	if r, ok := regexArg(a[0]); ok {
 		// Nunjucks's replace filter with a regular expression: String
@@ -203,27 +204,27 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		leeway = argInt("truncate", a[3], 5)
 	}
 	if !end.IsString() {
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
 	}
 	endLen := int64(value.StrLen(c, end))
 	if length < endLen {
-		value.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
+		errs.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
 	}
 	if leeway < 0 {
-		value.Throwf(errs.Render, "expected leeway >= 0, got %d", leeway)
+		errs.Throwf(errs.Render, "expected leeway >= 0, got %d", leeway)
 	}
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	n, ok := value.Length(c, v)
 	if !ok {
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
 	if int64(n) <= budget.Add(length, leeway) {
 		return v
 	}
 	if !v.IsString() {
-		value.Throwf(errs.Type, "unsupported truncate of %s", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "unsupported truncate of %s", errs.Quote(v.TypeName()))
 	}
 	str := v.Str()
 	c.Charge(int64(len(str))+int64(len(end.Str())), "filter truncate")
@@ -304,14 +305,14 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	case a[0].Kind() == value.Int || a[0].Kind() == value.Bool:
 		indLen = max(a[0].Int(), 0)
 	default:
-		value.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
+		errs.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
 	}
 	first, blank := argBool(a[1], false), argBool(a[2], false)
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if !v.IsString() {
-		value.Throwf(errs.Type, "unsupported operand type(s) for +=: %s and 'str'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "unsupported operand type(s) for +=: %s and 'str'", errs.Quote(v.TypeName()))
 	}
 	s := v.Str()
 	c.Charge(int64(len(s)), "filter indent")
@@ -443,7 +444,7 @@ func fFormat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		pos, kw = args.Pos, args.Kw
 	}
 	if len(pos) > 0 && len(kw) > 0 {
-		value.Throw(errs.Render, "can't handle positional and keyword arguments at the same time")
+		errs.Throw(errs.Render, "can't handle positional and keyword arguments at the same time")
 	}
 	s := softStr(c, v)
 	var rhs value.Value
@@ -456,8 +457,5 @@ func fFormat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	} else {
 		rhs = value.NewTuple(append([]value.Value(nil), pos...))
 	}
-	if value.PercentFormat == nil {
-		value.Throw(errs.Internal, "printf-style formatting is not available")
-	}
-	return value.PercentFormat(c, s, rhs)
+	return PercentFormat(c, s, rhs)
 }

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strings"
 	"unicode/utf8"
 
@@ -172,7 +173,7 @@ func isBlankChunk(s string) bool { return strings.TrimFunc(s, pyIsSpace) == "" }
 // as spent.
 func twWrap(c value.Ctx, line string, chunks []twChunk, width int64, breakLong, hyphens bool, lines *twLines) {
 	if width <= 0 {
-		value.Throwf(errs.Render, "invalid width %d (must be > 0)", width)
+		errs.Throwf(errs.Render, "invalid width %d (must be > 0)", width)
 	}
 	first := lines.n
 	text := func(ch twChunk) string { return line[ch.off:ch.end] }
@@ -293,10 +294,10 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	hyphenRe := a[3].IsMissing() || (a[3].Kind() == value.Bool && a[3].Bool())
 	hyphenLong := argBool(a[3], true)
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if !v.IsString() {
-		value.Throwf(errs.Render, "%s object has no attribute 'splitlines'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Render, "%s object has no attribute 'splitlines'", errs.Quote(v.TypeName()))
 	}
 	s := v.Str()
 	// twSplit's scratch, charged before it is made: a code point (4

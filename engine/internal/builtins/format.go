@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strconv"
 	"strings"
 
@@ -44,7 +45,7 @@ func (src *fieldSource) byName(c value.Ctx, name string) value.Value {
 		} else {
 			switch m.Kind() {
 			case value.Undefined:
-				value.ThrowUndefined(m)
+				vops.ThrowUndefined(m)
 			case value.Object:
 				return c.Item(m, value.FromString(name))
 			}
@@ -296,7 +297,7 @@ func (f *formatter) precheck(rest string) {
 			// refused before any receiver is resolved: the message names
 			// the field, not a receiver it never looked at (it named an
 			// "undefined" one)
-			value.Throwf(errs.Security, "access to attribute %s in a format field is unsafe", errs.Quote(seg))
+			errs.Throwf(errs.Security, "access to attribute %s in a format field is unsafe", errs.Quote(seg))
 		}
 		rest = rest[1+len(seg):]
 	}
@@ -327,7 +328,7 @@ func isDigits(s string) bool {
 // str is Python's str() of a field value, charged by size.
 func (f *formatter) str(v value.Value) string {
 	if v.IsUndefined() && f.c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	f.c.Charge(value.Size(v, f.c.Meter().Left()), "format field")
 	return value.StrIn(f.c, v)
@@ -393,7 +394,7 @@ func FormatValue(c value.Ctx, v value.Value, spec string) string {
 		return formatFloatSpec(v.Float(), fs)
 	case value.Undefined:
 		if c.Strict() {
-			value.ThrowUndefined(v)
+			vops.ThrowUndefined(v)
 		}
 	}
 	if spec != "" {

@@ -155,7 +155,7 @@ func floatRatio(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		den = math.Ldexp(1, -exp)
 	}
 	if math.Abs(num) >= 1<<63 || den >= 1<<63 {
-		value.ThrowErr(c.Meter().Overflow("float.as_integer_ratio"))
+		errs.Raise(c.Meter().Overflow("float.as_integer_ratio"))
 	}
 	return value.NewTuple([]value.Value{value.FromInt(int64(num)), value.FromInt(int64(den))})
 }

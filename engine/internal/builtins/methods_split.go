@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"math"
 	"strconv"
 	"strings"
@@ -358,7 +359,7 @@ func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 			return value.Value{}, false
 		}
 		if table.IsUndefined() {
-			value.ThrowUndefined(table) // Undefined.__getitem__ fails
+			vops.ThrowUndefined(table) // Undefined.__getitem__ fails
 		}
 		typeError("'" + table.TypeName() + "' object is not subscriptable")
 		return value.Value{}, false

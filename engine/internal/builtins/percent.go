@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"math"
 	"strconv"
 	"strings"
@@ -16,8 +17,15 @@ import (
 // '%999999999d' % 1 is a budget error, not an allocation. A Markup format
 // escapes its arguments (markupsafe's _MarkupEscapeHelper).
 
-func init() {
-	value.PercentFormat = PercentFormat
+// Mod is Python's a % b: printf-style formatting when a is a string,
+// value.Mod (floor modulo) otherwise. The evaluator's % and the
+// divisibleby test call it; the formatting is the built-ins', so the
+// value model calls no hook to reach it.
+func Mod(c value.Ctx, a, b value.Value) value.Value {
+	if a.Kind() == value.String {
+		return PercentFormat(c, a, b)
+	}
+	return value.Mod(c, a, b)
 }
 
 // PercentFormat implements format % args.
@@ -181,7 +189,7 @@ func percentKey(c value.Ctx, m value.Value, key string) value.Value {
 		}
 		pyErr(errs.Render, "KeyError", "'"+errs.Bound(key)+"'")
 	case value.Undefined:
-		value.ThrowUndefined(m)
+		vops.ThrowUndefined(m)
 	}
 	typeError(m.TypeName() + " indices must be integers or slices, not str")
 	return value.Value{}
@@ -198,7 +206,7 @@ type pctSpec struct {
 // points too (a string argument knows its own).
 func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, at int) (string, int64) {
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	fill := budget.Mul(sp.width, 1)
 	switch conv {
@@ -288,7 +296,7 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		case value.Int, value.Bool, value.Float:
 			x = v.Float()
 		case value.Undefined:
-			value.ThrowUndefined(v) // float(v): Undefined's __float__ raises
+			vops.ThrowUndefined(v) // float(v): Undefined's __float__ raises
 		default:
 			typeError("must be real number, not " + v.TypeName())
 		}
@@ -330,7 +338,7 @@ func percentInt(c value.Ctx, conv byte, v value.Value) int64 {
 		}
 		t := math.Trunc(f)
 		if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
-			value.ThrowErr(c.Meter().Overflow("%d formatting"))
+			errs.Raise(c.Meter().Overflow("%d formatting"))
 		}
 		return int64(t)
 	}
@@ -338,7 +346,7 @@ func percentInt(c value.Ctx, conv byte, v value.Value) int64 {
 		typeError("%" + string(conv) + " format: an integer is required, not " + v.TypeName())
 	}
 	if v.Kind() == value.Undefined {
-		value.ThrowUndefined(v) // %d calls int(v): Undefined's __int__ raises
+		vops.ThrowUndefined(v) // %d calls int(v): Undefined's __int__ raises
 	}
 	typeError("%" + string(conv) + " format: a real number is required, not " + v.TypeName())
 	return 0

@@ -8,6 +8,7 @@ package errs
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -83,6 +84,46 @@ func NewInternal(msg string, stack []byte) *Error {
 // for every other error. It is not part of Error() or Message, which the
 // author of an untrusted template may see.
 func (e *Error) Stack() []byte { return e.Trace }
+
+// Throw raises an error of kind k: the evaluator, the value model and the
+// built-ins end the work they cannot do by panicking with an *Error, and
+// the engine recovers it where the render or parse began.
+func Throw(k Kind, msg string) {
+	panic(New(k, msg))
+}
+
+// Throwf raises an error of kind k with a formatted message.
+func Throwf(k Kind, format string, a ...any) {
+	panic(New(k, fmt.Sprintf(format, a...)))
+}
+
+// Raise raises err, if any: an *Error as it is, a *budget.Error as a
+// budget error, any other error as a render error that wraps it.
+func Raise(err error) {
+	if err == nil {
+		return
+	}
+	if e, ok := err.(*Error); ok {
+		panic(e)
+	}
+	if _, ok := err.(*budget.Error); ok {
+		panic(Wrap(Budget, err))
+	}
+	panic(Wrap(Render, err))
+}
+
+// UndefinedMessage is the message of the error for using an undefined
+// value: its hint (why it is undefined), unless it is the marker of a
+// missing argument, else its name, else a generic one.
+func UndefinedMessage(hint string, missingArg bool, name string) string {
+	if hint != "" && !missingArg {
+		return hint
+	}
+	if name != "" {
+		return Quote(name) + " is undefined"
+	}
+	return "value is undefined"
+}
 
 // Wrap builds an error of the given kind around a cause.
 func Wrap(k Kind, cause error) *Error {
