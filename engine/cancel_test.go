@@ -83,7 +83,7 @@ func TestCancellationPollsByWork(t *testing.T) {
 }
 
 // TestChargeFastPathsAgree holds that the inlined charges (renderer.spent
-// at the evaluator's sites, value.Spent in a sort's comparisons) spend
+// at the evaluator's sites, strutil.Spent in a sort's comparisons) spend
 // what Charge spends and refuse where it refuses: each template renders
 // with no context (the fast paths), and with a live one (every charge
 // through Charge, which polls), to the same output and units; at a budget

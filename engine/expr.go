@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 	"strings"
@@ -926,7 +927,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	if x.Kind() == value.String {
 		s := x.Str()
 		r.Charge(int64(len(s)), "slice")
-		if value.RuneLen(s) == len(s) {
+		if strutil.RuneLen(s) == len(s) {
 			length = len(s)
 		} else {
 			// the code points are indexed: 4 bytes each, paid first

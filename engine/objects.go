@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
@@ -67,7 +68,7 @@ func (m *macro) Repr() string {
 	if m.isCaller {
 		return "<Macro None>"
 	}
-	return "<Macro " + value.QuoteString(m.name) + ">"
+	return "<Macro " + strutil.QuoteString(m.name) + ">"
 }
 
 func (m *macro) attr(name string) (value.Value, bool) {
@@ -349,7 +350,7 @@ func (l *loop) length() int {
 	}
 	if l.n < 0 {
 		l.r.Charge(int64(len(l.str.s)), "loop length")
-		l.n = value.RuneLen(l.str.s)
+		l.n = strutil.RuneLen(l.str.s)
 	}
 	return l.n
 }

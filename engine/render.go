@@ -335,7 +335,7 @@ const (
 // the render may still reference it: a render returns strings and
 // errors only (RenderValue, which can return a macro bound to its
 // renderer, does not pool).
-// Memo is the render's memo table (value.Memoizer): what a builtin may
+// Memo is the render's memo table (builtins.Memoizer): what a builtin may
 // keep for the rest of this render only. Every render starts with an empty
 // one, so nothing a render computed reaches another.
 func (r *renderer) Memo() map[string]any {
@@ -468,7 +468,7 @@ func (r *renderer) tick() {
 // cancelCheckCharges is the number of charges between two polls at most.
 const cancelCheckCharges = 16
 
-// Poll is value.Poller's: prepaid bulk work polls between its chunks.
+// Poll is strutil.Poller's: prepaid bulk work polls between its chunks.
 func (r *renderer) Poll() {
 	if r.ctx != nil {
 		r.poll()

@@ -3,6 +3,7 @@ package value
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"math"
 	"math/bits"
 	"slices"
@@ -709,7 +710,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			}
 			return FromInt(i)
 		}
-		f, ok := ParseFloat(string(t))
+		f, ok := strutil.ParseFloat(string(t))
 		if !ok {
 			c.fail(path, "bad number")
 		}

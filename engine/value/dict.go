@@ -60,10 +60,10 @@ const DictEntryBytes = 2*ValueBytes + 3*8
 // alone.
 const DictInsertUnits = DictEntryBytes + budget.Elem
 
-// KeySetEntryBytes is what a key kept in a KeySet allocates: its slot and
+// keySetEntryBytes is what a key kept in a KeySet allocates: its slot and
 // its index slots, twice over for the doubling of arrays that grow with
 // the keys (the set's final size is not known ahead).
-const KeySetEntryBytes = 2 * (ValueBytes + 3*8)
+const keySetEntryBytes = 2 * (ValueBytes + 3*8)
 
 // NewDict returns an empty dict with room for n entries (and, past
 // smallDict, its index made at that size, so no entry is placed twice).
@@ -336,7 +336,7 @@ func (x *keyIndex) locate(k Value) (i int, h uint64, ok bool) {
 		if i := x.scan(k); i >= 0 {
 			return i, 0, true
 		}
-		return -1, 0, Hashable(k)
+		return -1, 0, hashable(k)
 	}
 	h, ok = keyHash(k)
 	if !ok {
@@ -553,7 +553,7 @@ func (s *KeySet) Add(c Ctx, k Value, op string) bool {
 	if !ok || i >= 0 {
 		return false
 	}
-	c.Charge(KeySetEntryBytes, op)
+	c.Charge(keySetEntryBytes, op)
 	s.x.push(k, h)
 	return true
 }

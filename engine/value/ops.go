@@ -1,6 +1,7 @@
 package value
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"math"
 	"math/big"
 	"strings"
@@ -141,7 +142,7 @@ func Mul(c Ctx, a, b Value) Value {
 		case String:
 			c.Charge(budget.Mul(int64(len(a.s)), n), "string repetition")
 			runes := int64(a.RuneCount()) * n // within the bytes just charged
-			return Value{k: String, safe: a.safe, s: RepeatPolled(c, a.s, int(n)), n: runes + 1}
+			return Value{k: String, safe: a.safe, s: strutil.RepeatPolled(c, a.s, int(n)), n: runes + 1}
 		case List, Tuple:
 			items := a.Items()
 			if len(items) == 0 || n == 0 {
@@ -256,7 +257,7 @@ func Pow(c Ctx, a, b Value) Value {
 			if a.n == 0 {
 				zeroDiv("0.0 cannot be raised to a negative power; division")
 			}
-			c.Charge(PowUnits, "float power")
+			c.Charge(powUnits, "float power")
 			return FromFloat(floatPow(float64(a.n), float64(b.n)))
 		}
 		base, exp, res := a.n, b.n, int64(1)
@@ -292,7 +293,7 @@ func Pow(c Ctx, a, b Value) Value {
 		if x < 0 && y != math.Trunc(y) {
 			errs.Throw(errs.Type, "complex result of power is not supported")
 		}
-		c.Charge(PowUnits, "float power")
+		c.Charge(powUnits, "float power")
 		r := floatPow(x, y)
 		if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
 			errs.Throw(errs.Render, "numerical result out of range")
@@ -346,13 +347,13 @@ func strEqual(c Ctx, m *budget.Meter, a *Value, b string) bool {
 	if a.k != String || len(a.s) != len(b) {
 		return false
 	}
-	if n := int64(len(b)); !Spent(m, n) {
+	if n := int64(len(b)); !strutil.Spent(m, n) {
 		c.Charge(n, "string comparison")
 	}
 	return a.s == b
 }
 
-// EqualFrom is Equal spending from m, c.Spender(), where it can (Spent):
+// EqualFrom is Equal spending from m, c.Spender(), where it can (strutil.Spent):
 // for a sort, which compares n log n times.
 func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	switch a.k {
@@ -383,7 +384,7 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 			return setEqual(c, m, ai, bi) // set-like views compare as sets
 		}
 		for i := range ai {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "sequence comparison")
 			}
 			if !EqualFrom(c, m, ai[i], bi[i]) {
@@ -400,7 +401,7 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 			return false
 		}
 		for i := 0; i < ad.Len(); i++ {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "dict comparison")
 			}
 			bv, ok := bd.Get(ad.keys[i])
@@ -420,7 +421,7 @@ func setEqual(c Ctx, m *budget.Meter, a, b []Value) bool {
 	for _, x := range a {
 		found := false
 		for _, y := range b {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "view comparison")
 			}
 			if EqualFrom(c, m, x, y) {
@@ -440,7 +441,7 @@ func setEqual(c Ctx, m *budget.Meter, a, b []Value) bool {
 func Compare(c Ctx, a, b Value, op string) int { return CompareFrom(c, nil, a, b, op) }
 
 // CompareFrom is Compare spending from m, c.Spender(), where it can
-// (Spent), as EqualFrom.
+// (strutil.Spent), as EqualFrom.
 func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 	if a.IsNumber() && b.IsNumber() {
 		return numCompare(&a, &b) // 2 for NaN: every comparison false
@@ -450,7 +451,7 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		if len(b.s) < n {
 			n = len(b.s)
 		}
-		if !Spent(m, int64(n)) {
+		if !strutil.Spent(m, int64(n)) {
 			c.Charge(int64(n), "string comparison")
 		}
 		return strings.Compare(a.s, b.s)
@@ -466,7 +467,7 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		}
 		ai, bi := a.Items(), b.Items()
 		for i := 0; i < len(ai) && i < len(bi); i++ {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "sequence comparison")
 			}
 			if !EqualFrom(c, m, ai[i], bi[i]) {
@@ -516,12 +517,12 @@ func Contains(c Ctx, hay, needle Value) bool {
 			}
 			ChargeKey(c, needle.Items()[0], "membership test")
 		}
-		// the hot loop spends straight from the meter (Spent) and falls
+		// the hot loop spends straight from the meter (strutil.Spent) and falls
 		// back to Charge for the refusal: the same units either way
 		m := c.Spender()
 		items := hay.Items()
 		for i := range items {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "membership test")
 			}
 			// a string needle, which only a string item can equal, is
@@ -577,7 +578,7 @@ func Iterate(c Ctx, v Value) []Value {
 		// the list of characters is made (48 bytes a character: 3 MB of
 		// text was a 144 MB list before any element was charged)
 		c.Charge(int64(len(v.s))*2, "string iteration")
-		n := RuneLen(v.s)
+		n := strutil.RuneLen(v.s)
 		c.Charge(budget.Mul(int64(n), budget.Elem), "string iteration")
 		out := make([]Value, 0, n)
 		// Python iterates a Markup string as plain str characters.

@@ -5,6 +5,7 @@
 package value
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"math"
 	"strconv"
 
@@ -44,7 +45,7 @@ type Value struct {
 	safe bool   // String: markup (already escaped)
 	n    int64  // Int, Bool (0/1), Float bits; String: its rune count plus one once known (0: not yet)
 	s    string // String content; Undefined: the missing name (for messages)
-	ref  any    // *ListData for List/Tuple, *DictData, CallableImpl, ObjectImpl; Undefined: *UndefInfo
+	ref  any    // *ListData for List/Tuple, *DictData, CallableImpl, ObjectImpl; Undefined: *undefInfo
 }
 
 // ListData backs lists and tuples. Templates cannot mutate them.
@@ -96,8 +97,8 @@ func (d *ListData) View() string {
 	return d.meta.view
 }
 
-// UndefInfo explains where an undefined value came from.
-type UndefInfo struct {
+// undefInfo explains where an undefined value came from.
+type undefInfo struct {
 	Hint string // e.g. "'dict object' has no attribute 'x'"
 	// owner, when set, is the type whose attribute is missing: the hint
 	// is made from it and the name when asked for (UndefHintText), not
@@ -105,13 +106,13 @@ type UndefInfo struct {
 	owner string
 }
 
-// attrOwners are the shared UndefInfo of the types whose attributes a
+// attrOwners are the shared undefInfo of the types whose attributes a
 // template most often finds missing (read-only after init).
-var attrOwners = map[string]*UndefInfo{}
+var attrOwners = map[string]*undefInfo{}
 
 func init() {
 	for _, t := range []string{"dict", "str", "Markup", "int", "float", "bool", "list", "tuple", "NoneType", "range"} {
-		attrOwners[t] = &UndefInfo{owner: t}
+		attrOwners[t] = &undefInfo{owner: t}
 	}
 }
 
@@ -120,7 +121,7 @@ func init() {
 func UndefAttr(owner, name string) Value {
 	u := attrOwners[owner]
 	if u == nil {
-		u = &UndefInfo{owner: owner}
+		u = &undefInfo{owner: owner}
 	}
 	return Value{k: Undefined, s: name, ref: u}
 }
@@ -157,7 +158,7 @@ func Undef(name string) Value { return Value{k: Undefined, s: name} }
 
 // UndefHint returns an undefined value with an explanation for messages.
 func UndefHint(name, hint string) Value {
-	return Value{k: Undefined, s: name, ref: &UndefInfo{Hint: hint}}
+	return Value{k: Undefined, s: name, ref: &undefInfo{Hint: hint}}
 }
 
 // FromBool returns True or False.
@@ -179,11 +180,13 @@ func FromFloat(f float64) Value { return Value{k: Float, n: int64(math.Float64bi
 // (the scan is a fraction of making them), and len() of the value is then
 // O(1) however often a template asks, as Python's is (a loop asking the
 // length of a 60 MB string took 20 s on 256-unit steps).
-func FromString(s string) Value { return Value{k: String, s: s, n: int64(RuneLen(s)) + 1} }
+func FromString(s string) Value { return Value{k: String, s: s, n: int64(strutil.RuneLen(s)) + 1} }
 
 // Safe returns a markup string value (already escaped), counted as
 // FromString.
-func Safe(s string) Value { return Value{k: String, s: s, safe: true, n: int64(RuneLen(s)) + 1} }
+func Safe(s string) Value {
+	return Value{k: String, s: s, safe: true, n: int64(strutil.RuneLen(s)) + 1}
+}
 
 // MarkSafe returns the string value v as markup. It keeps the code-point
 // count v already knows, so `s|safe` on a long string is O(1) as Markup(s)
@@ -236,7 +239,7 @@ func (v Value) RuneCount() int {
 	if v.k == String && v.n > 0 {
 		return int(v.n - 1)
 	}
-	return RuneLen(v.s)
+	return strutil.RuneLen(v.s)
 }
 
 // StrLen is len() of a string value inside the render c: O(1) when the
@@ -329,7 +332,7 @@ func (v Value) UndefName() string { return v.s }
 
 // UndefHintText returns the explanation of an undefined value, if any.
 func (v Value) UndefHintText() string {
-	if u, ok := v.ref.(*UndefInfo); ok {
+	if u, ok := v.ref.(*undefInfo); ok {
 		if u.owner != "" {
 			return errs.Quote(u.owner+" object") + " has no attribute " + errs.Quote(v.s)
 		}

@@ -1,9 +1,7 @@
 package value
 
 import (
-	"strings"
 	"testing"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -74,26 +72,6 @@ func TestDictResetKeepsNoValue(t *testing.T) {
 		}
 		if _, ok := d.GetStr("a"); ok {
 			t.Fatalf("n=%d: a reset dict finds an old key", n)
-		}
-	}
-}
-
-// RuneLen counts what utf8.RuneCountInString counts, whatever the length
-// and wherever the first non-ASCII byte (or an invalid one) falls in the
-// thirty-two-, sixteen- and eight-byte steps and the tail.
-func TestRuneLen(t *testing.T) {
-	for n := 0; n <= 80; n++ {
-		ascii := strings.Repeat("a", n)
-		if got := RuneLen(ascii); got != n {
-			t.Errorf("RuneLen(%d ASCII bytes) = %d", n, got)
-		}
-		for at := 0; at <= n; at++ {
-			for _, ins := range []string{"é", "\u20ac", "\U0001F600", "\xff", "\xe2\x82"} {
-				s := ascii[:at] + ins + ascii[at:]
-				if got, want := RuneLen(s), utf8.RuneCountInString(s); got != want {
-					t.Errorf("RuneLen(%q) = %d, want %d", s, got, want)
-				}
-			}
 		}
 	}
 }

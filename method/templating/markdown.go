@@ -1,6 +1,8 @@
 package templating
 
 import (
+	"unicode/utf8"
+
 	"bytes"
 	"github.com/jinjabox/jinjabox/engine"
 	"strings"
@@ -49,7 +51,7 @@ func markdownFilter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // ConvertMarkdown converts src to HTML under c's budget. It panics with
 // the engine's budget error (value.Throw) when the budget cannot afford it.
 func ConvertMarkdown(c value.Ctx, src string) string {
-	n := int64(value.RuneLen(src))
+	n := int64(utf8.RuneCountInString(src))
 	charge(c, budget.Mul(n, budget.MarkdownChar), markdownOp)
 	charge(c, budget.Mul(TableCellsBound(src), budget.MarkdownChar), markdownOp)
 	// goldmark's block parser is quadratic in container nesting, so a

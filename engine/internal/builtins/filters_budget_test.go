@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strings"
 	"testing"
 
@@ -201,14 +202,14 @@ func TestLinearTimeFilters(t *testing.T) {
 			t.Errorf("%s: %v", tc.filter, err)
 			continue
 		}
-		if tc.want >= 0 && value.RuneLen(out) != tc.want {
+		if tc.want >= 0 && strutil.RuneLen(out) != tc.want {
 			if tc.filter == "wordcount" {
 				if out != "1" {
 					t.Errorf("wordcount: got %s", out)
 				}
 				continue
 			}
-			t.Errorf("%s on %q...: length %d, want %d", tc.filter, tc.in[:10], value.RuneLen(out), tc.want)
+			t.Errorf("%s on %q...: length %d, want %d", tc.filter, tc.in[:10], strutil.RuneLen(out), tc.want)
 		}
 	}
 }

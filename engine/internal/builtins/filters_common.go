@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 	"strconv"
@@ -121,7 +122,7 @@ func draw(c value.Ctx, v value.Value, op string) []value.Value {
 // strChars is iter(str): one plain string per code point (iterating
 // Markup yields plain str in Python too).
 func strChars(c value.Ctx, s string, op string) []value.Value {
-	n := int64(value.RuneLen(s))
+	n := int64(strutil.RuneLen(s))
 	c.Charge(budget.Add(budget.Mul(n, budget.Elem), int64(len(s))), op)
 	out := make([]value.Value, 0, n)
 	for i := 0; i < len(s); {
@@ -342,7 +343,7 @@ func runePrefix(s string, n int) string {
 		return s // no more code points than bytes
 	}
 	// an ASCII prefix is its bytes, with no decoding
-	i := value.ASCIIPrefixLen(s, n)
+	i := strutil.ASCIIPrefixLen(s, n)
 	if i == n {
 		return s[:n]
 	}

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -84,7 +85,7 @@ func prepareMap(c value.Ctx, args *value.Args) func(value.Ctx, value.Value) valu
 					dflt = &d
 				}
 			default:
-				errs.Throwf(errs.Render, "Unexpected keyword argument %s", value.QuoteString(p.Key))
+				errs.Throwf(errs.Render, "Unexpected keyword argument %s", strutil.QuoteString(p.Key))
 			}
 		}
 		return func(c value.Ctx, it value.Value) value.Value { return path.get(c, it, dflt) }

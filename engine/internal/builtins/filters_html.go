@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"regexp"
 	"strings"
@@ -183,7 +184,7 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	c.Charge(budget.Mul(int64(d.Len()), budget.Elem), "filter xmlattr")
 	// the pairs are written escaped straight into the result (a string
 	// a pair, their join and the leading space each copied it again)
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	first := true
 	for i := 0; i < d.Len(); i++ {
 		k, val := d.KeyAt(i), d.ValAt(i)
@@ -206,13 +207,13 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if k.IsSafe() {
 			sb.WriteString(ks)
 		} else {
-			value.WriteEscapedHTML(&sb, ks)
+			strutil.WriteEscapedHTML(&sb, ks)
 		}
 		sb.WriteString(`="`)
 		if val.IsSafe() {
 			sb.WriteString(val.Str())
 		} else {
-			value.WriteEscapedHTML(&sb, vs)
+			strutil.WriteEscapedHTML(&sb, vs)
 		}
 		sb.WriteByte('"')
 	}
@@ -355,7 +356,7 @@ func (o *urlizeOpts) trimURL(x string) string {
 	if !o.hasTrim {
 		return x
 	}
-	n := int64(value.RuneLen(x))
+	n := int64(strutil.RuneLen(x))
 	if n <= o.trim {
 		return x
 	}
@@ -392,7 +393,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for _, s := range draw(c, a[4], "filter urlize") {
 			str := pyStr(c, s)
 			if !schemeRe().MatchString(str) {
-				errs.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", value.QuoteString(str))
+				errs.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", strutil.QuoteString(str))
 			}
 			//scratch:ok one string header an item of the extra_schemes list, a value the template already paid for
 			o.schemes = append(o.schemes, str)
@@ -541,7 +542,7 @@ func writeAll(sb *strings.Builder, parts ...string) {
 // unreserved characters (and '/' outside query strings). Its result is
 // ASCII, so its count is its length.
 func urlQuote(s string, forQS bool) value.Value {
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	n := urlQuotedLen(s, forQS)
 	sb.Grow(n)
 	quoteInto(&sb, s, forQS)
@@ -562,7 +563,7 @@ var urlKept = func() (t [2][256]bool) {
 }()
 
 // quoteInto writes urlQuote(s, forQS) to sb.
-func quoteInto(sb *value.TextWriter, s string, forQS bool) {
+func quoteInto(sb *strutil.TextWriter, s string, forQS bool) {
 	const hexd = "0123456789ABCDEF"
 	kept := &urlKept[0]
 	if forQS {
@@ -656,7 +657,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			add(p[0], p[1])
 		}
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(size)
 	for i := 0; i < len(strs); i += 2 {
 		if i > 0 {

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -26,7 +27,7 @@ type jsonW struct {
 	c      value.Ctx
 	dry    bool
 	n      int64
-	sb     value.TextWriter
+	sb     strutil.TextWriter
 	indent *string
 	// orders holds each dict's sorted key order, one after the other in
 	// the order the dry pass met them; the real pass, which meets them in
@@ -99,7 +100,7 @@ func appendU4(b []byte, r rune) []byte {
 }
 
 // writeU4 writes the \uXXXX escape of the UTF-16 unit r in place.
-func writeU4(sb *value.TextWriter, r rune) {
+func writeU4(sb *strutil.TextWriter, r rune) {
 	b := sb.Next(6)
 	b[0], b[1], b[2], b[3], b[4], b[5] = '\\', 'u', hexLower[r>>12&15], hexLower[r>>8&15], hexLower[r>>4&15], hexLower[r&15]
 }
@@ -171,7 +172,7 @@ func (w *jsonW) quote(s string) {
 }
 
 func jsonFloat(f float64) string {
-	switch s := value.FormatFloat(f); s {
+	switch s := strutil.FormatFloat(f); s {
 	case "inf":
 		return "Infinity"
 	case "-inf":

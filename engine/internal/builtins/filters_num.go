@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"math"
 	"strconv"
@@ -125,7 +126,7 @@ func pyParseFloat(c value.Ctx, op, s string) (float64, bool) {
 		// normalising pass): 4 ns a byte where its caller charged 1
 		c.Charge(budget.Mul(int64(len(clean)), numberCost), op)
 	}
-	return value.ParseFloat(string(clean))
+	return strutil.ParseFloat(string(clean))
 }
 
 // numberCost is charged a byte of a long number's digits before they are

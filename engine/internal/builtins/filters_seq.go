@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"math"
 	"strings"
@@ -133,7 +134,7 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		c.Charge(budget.Mul(int64(len(s)), 2), "filter reverse")
 		// a byte at a time into a TextWriter (inlined stores; a write of
 		// each code point through a strings.Builder ran 3 ns a byte)
-		var b value.TextWriter
+		var b strutil.TextWriter
 		b.Grow(len(s))
 		for i := len(s); i > 0; {
 			if c := s[i-1]; c < 0x80 { // ASCII: itself
@@ -356,7 +357,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			if it.IsString() {
 				runes += it.RuneCount()
 			} else {
-				runes += value.RuneLen(strs[i])
+				runes += strutil.RuneLen(strs[i])
 			}
 			if it.IsSafe() {
 				if safe == nil {
@@ -375,7 +376,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		// 30,000 items (the cost search's join LD ('b') and (N))
 		c.Charge(budget.Add(budget.Mul(value.Size(it, c.Meter().Left()), 2), 8*budget.Slot), "filter join")
 		strs[i] = strOf(c, it)
-		runes += value.RuneLen(strs[i])
+		runes += strutil.RuneLen(strs[i])
 	}
 	var total int64
 	for _, s := range strs {
@@ -421,7 +422,7 @@ func joinedCounted(parts []string, sep string, runes int) value.Value {
 			return value.FromString(s)
 		}
 	}
-	return value.StringLikeCounted(value.EmptyString, s, runes+(len(parts)-1)*value.RuneLen(sep))
+	return value.StringLikeCounted(value.EmptyString, s, runes+(len(parts)-1)*strutil.RuneLen(sep))
 }
 
 func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {

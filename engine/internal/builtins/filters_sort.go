@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 
@@ -22,9 +23,9 @@ func init() {
 }
 
 // pyLessFrom is Python's a < b, spending from m, c.Spender(), where it
-// can (value.Spent): a sort's comparisons, n log n of them.
+// can (strutil.Spent): a sort's comparisons, n log n of them.
 func pyLessFrom(c value.Ctx, m *budget.Meter, a, b value.Value) bool {
-	if !value.Spent(m, budget.Elem) {
+	if !strutil.Spent(m, budget.Elem) {
 		c.Charge(budget.Elem, "comparison")
 	}
 	return value.CompareFrom(c, m, a, b, "<") == -1
@@ -34,7 +35,7 @@ func pyLessFrom(c value.Ctx, m *budget.Meter, a, b value.Value) bool {
 // pyLessFrom.
 func lessKeys(c value.Ctx, m *budget.Meter, a, b []value.Value) bool {
 	for i := 0; i < len(a) && i < len(b); i++ {
-		if !value.Spent(m, budget.Elem) {
+		if !strutil.Spent(m, budget.Elem) {
 			c.Charge(budget.Elem, "comparison")
 		}
 		if !value.EqualFrom(c, m, a[i], b[i]) {

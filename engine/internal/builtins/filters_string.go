@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strings"
 	"unicode/utf8"
@@ -70,7 +71,7 @@ func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_title")
 	s := softStr(c, v).Str()
 	c.Charge(int64(len(s))*caseCost, "filter title")
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	// pieces alternate between separator runs and words; each piece gets
 	// item[0].upper() + item[1:].lower(), written in place (a string
@@ -169,7 +170,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// far more time than its units say; charged while they are counted
 	var k, extra int64
 	if old == "" {
-		k = int64(value.RuneLen(str)) + 1
+		k = int64(strutil.RuneLen(str)) + 1
 		extra = budget.Mul(k, matchUnits)
 	} else {
 		k = countCharged(c, str, old, matchUnits, "filter replace")
@@ -346,7 +347,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// the lines are walked in place: no list of them is built (a []string
 	// is 16 bytes a line: 30 M lines took 1.65 GB), into a buffer of the
 	// size charged (growing by doubling would allocate the output twice)
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(int(int64(len(s)) + nl + (nl+1)*indLen))
 	if first {
 		sb.WriteString(ind)

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strings"
 	"unicode/utf8"
@@ -221,7 +222,7 @@ func twWrap(c value.Ctx, line string, chunks []twChunk, width int64, breakLong, 
 					}
 				}
 				take(chunks[0].off, chunks[0].off+end)
-				chunks[0] = twChunk{chunks[0].off + end, chunks[0].end, chunks[0].n - value.RuneLen(ch[:end])}
+				chunks[0] = twChunk{chunks[0].off + end, chunks[0].end, chunks[0].n - strutil.RuneLen(ch[:end])}
 			} else if a < 0 {
 				take(chunks[0].off, chunks[0].end)
 				chunks = chunks[1:]
@@ -356,7 +357,7 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	total = budget.Add(total, budget.Mul(int64(len(ends)), int64(len(wrap))))
 	c.Charge(total, "filter wordwrap")
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(int(total))
 	from := 0
 	for p, end := range ends {

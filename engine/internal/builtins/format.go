@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strconv"
 	"strings"
@@ -352,14 +353,14 @@ func (f *formatter) formatField(v value.Value, spec string) (string, int64) {
 		out := FormatValue(f.c, v, spec)
 		f.c.Charge(budget.Mul(int64(len(out)), budget.EscapeFactor), "format escape")
 		out = value.EscapeHTML(out)
-		return out, int64(value.RuneLen(out))
+		return out, int64(strutil.RuneLen(out))
 	}
 	if v.IsString() {
 		// a string knows its count: the field's is known without a scan
 		return formatStr(f.c, v, spec)
 	}
 	out := FormatValue(f.c, v, spec)
-	return out, int64(value.RuneLen(out))
+	return out, int64(strutil.RuneLen(out))
 }
 
 // formatStr is FormatValue of a string value, with the result's count.

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"math"
 	"strconv"
@@ -240,7 +241,7 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 			}
 		}
 		if n < 0 {
-			n = int64(value.RuneLen(t))
+			n = int64(strutil.RuneLen(t))
 		}
 		if sp.prec >= 0 && n > sp.prec {
 			t, n = t[:cpOffset(t, sp.prec)], sp.prec
@@ -255,7 +256,7 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 				pyErr(errs.Render, "OverflowError", "%c arg not in range(0x110000)")
 			}
 			t = string(rune(v.Int()))
-		case v.IsString() && value.RuneLen(v.Str()) == 1 && !markup:
+		case v.IsString() && strutil.RuneLen(v.Str()) == 1 && !markup:
 			t = v.Str()
 		default:
 			typeError("%c requires int or char")

@@ -1,9 +1,8 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strings"
-
-	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // pieces collects a formatted result's parts (literal text and converted
@@ -26,7 +25,7 @@ type pieces struct {
 
 const smallPiece = 64
 
-func (p *pieces) add(s string) { p.addCounted(s, int64(value.RuneLen(s))) }
+func (p *pieces) add(s string) { p.addCounted(s, int64(strutil.RuneLen(s))) }
 
 // addCounted adds s, of n code points.
 func (p *pieces) addCounted(s string, n int64) {

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"regexp"
 	"regexp/syntax"
@@ -35,7 +36,7 @@ import (
 //   - each match found: regexMatchUnits, charged as it is found, then the
 //     results' bytes and elements.
 //
-// A compiled pattern is kept in the render's memo table (value.Memoizer),
+// A compiled pattern is kept in the render's memo table (Memoizer),
 // never across renders.
 
 // RegexFilters are the regular-expression filters by name, registered in
@@ -260,7 +261,7 @@ func regexCompile(c value.Ctx, fn string, pattern value.Value, ignorecase, multi
 func compileFlagged(c value.Ctx, dialect, p, src, flags string) *compiledRegex {
 	key := dialect + "\x00" + flags + "\x00" + p
 	var memo map[string]any
-	if m, ok := c.(value.Memoizer); ok {
+	if m, ok := c.(Memoizer); ok {
 		memo = m.Memo()
 		if r, ok := memo[key].(*compiledRegex); ok {
 			return r
@@ -297,7 +298,7 @@ func compileFlagged(c value.Ctx, dialect, p, src, flags string) *compiledRegex {
 // chargeScan charges one scan of s by r: every instruction at every byte.
 func (r *compiledRegex) chargeScan(c value.Ctx, s string) {
 	c.Charge(budget.Mul(r.insts, budget.Mul(int64(len(s))+1, regexStepUnits)), "matching a regular expression")
-	value.Poll(c)
+	strutil.Poll(c)
 }
 
 // eachMatch calls f with the submatch indices of each successive match of
@@ -317,7 +318,7 @@ func (r *compiledRegex) eachMatch(c value.Ctx, s string, limit int, f func(loc [
 		n++
 		c.Charge(regexMatchUnits, "matching a regular expression")
 		if n%matchChunk == 0 {
-			value.Poll(c)
+			strutil.Poll(c)
 		}
 		return m
 	})
@@ -673,3 +674,13 @@ func fRegexEscape(c value.Ctx, v value.Value, args *value.Args) value.Value {
 }
 
 func isInt(v value.Value) bool { return v.Kind() == value.Int }
+
+// Memoizer is a value.Ctx with a memo table that lives for one render: a
+// builtin keeps there what it may reuse later in the same render (a
+// compiled regular expression). The table starts empty with every render,
+// so nothing one render computed reaches another. What a builtin stores
+// it charged for when it made it; what the table holds is a function of
+// the render's own steps, so the units a render spends stay deterministic.
+type Memoizer interface {
+	Memo() map[string]any
+}
