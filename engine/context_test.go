@@ -421,7 +421,7 @@ func (b *boxSurface) Attr(_ value.Ctx, name string) (value.Value, bool) {
 func TestContextSealsHostObjects(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	prepare := func() *Prepared {
-		inner, err := value.CopyIn(map[string]any{"xs": []any{"a", map[string]any{"k": 1}}, "n": 2})
+		inner, err := ToValue(map[string]any{"xs": []any{"a", map[string]any{"k": 1}}, "n": 2})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ var ErrCanceled = errors.New("render canceled by its host")
 //   - a *value.OrderedMap, its names in their order;
 //   - nil, no data.
 // Below the top level, any JSON-shaped value the copier lists
-// (value.CopyIn). A struct, a pointer to one, a typed map or slice, a
+// (ToValue). A struct, a pointer to one, a typed map or slice, a
 // time.Time: package godata converts them (godata.Map for the top level),
 // by reflection, in the host: the engine runs inside workflow code and
 // never reflects.
@@ -80,6 +80,7 @@ func (r *renderer) bindAny(data any) {
 // with a KindType error naming the path and the Go type, and data past
 // the ceilings with a KindType or KindBudget one.
 func ToValue(x any) (Value, error) {
-	v, err := value.CopyIn(x)
+	var c value.Copier
+	v, err := c.Copy(x)
 	return v, public(err)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 	"strings"
@@ -321,7 +322,7 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		}
 		return value.NewTuple(items)
 	case *syntax.DictLit:
-		r.Charge(budget.Step+int64(len(n.Keys))*value.DictInsertUnits, "dict literal")
+		r.Charge(budget.Step+int64(len(n.Keys))*vmem.DictInsertUnits, "dict literal")
 		d := value.NewDict(len(n.Keys))
 		for i, k := range n.Keys {
 			kv := r.eval(k, sc)
@@ -387,7 +388,7 @@ func (r *renderer) releaseArgs(ab *argBuf) {
 const maxPooledArgs = 64
 
 // kvBytes is the size of a keyword argument (its name and its value).
-const kvBytes = 16 + value.ValueBytes
+const kvBytes = 16 + vmem.ValueBytes
 
 // The keyword arguments of the calls being evaluated live on r.kwStack,
 // each call's above those of the calls around it, until the call returns

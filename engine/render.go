@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"hash/maphash"
 	"runtime/debug"
@@ -141,7 +142,7 @@ func (s *scope) set(name string, v value.Value) {
 	}
 	// doubling: grown by append, a scope of 16,384 sets allocated its
 	// bindings five times over
-	s.vars = append(value.Grown(s.vars), binding{name, v})
+	s.vars = append(vmem.Grown(s.vars), binding{name, v})
 	switch n := len(s.vars); {
 	case s.idx == nil && n <= smallScope:
 	case s.idx == nil || 2*n > len(s.idx):

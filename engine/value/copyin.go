@@ -333,14 +333,14 @@ func sortedKeys[V any](c *Copier, m map[string]V) []string {
 	return c.keys[start:]
 }
 
-// CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
+// copyIn copies JSON-shaped Go data (map[string]any, []any, strings,
 // numbers, json.Number, bools, nil, and the common typed slices and maps)
 // into the closed value model. Anything else (funcs, channels, structs:
 // package godata converts a struct first, by reflection, outside the
 // engine) is refused with an error naming the path and the Go type; so
 // are cycles (they exceed the depth ceiling) and data past the entry
 // ceilings.
-func CopyIn(x any) (Value, error) {
+func copyIn(x any) (Value, error) {
 	var c Copier
 	return c.Copy(x)
 }

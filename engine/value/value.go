@@ -34,10 +34,6 @@ var kindNames = [...]string{"undefined", "NoneType", "bool", "int", "float", "st
 
 func (k Kind) String() string { return kindNames[k] }
 
-// ValueBytes is the size of a Value: what storing one in a container
-// really allocates (TestValueBytes holds it to unsafe.Sizeof).
-const ValueBytes = 48
-
 // Value is one template value. The zero Value is undefined.
 // Scalars are stored unboxed; containers and objects behind ref.
 type Value struct {
@@ -62,9 +58,6 @@ type ListData struct {
 	// dataOnly records that CheckData found no callable inside.
 	dataOnly bool
 }
-
-// listHeaderBytes is a ListData's size (TestValueBytes holds it).
-const listHeaderBytes = 56
 
 // listMeta is the rare part of a list or tuple.
 type listMeta struct {

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"testing"
 	"unsafe"
 )
@@ -38,11 +39,11 @@ func TestStringCountKept(t *testing.T) {
 // TestValueBytes: the size the charges count for a stored value (and a
 // dict's or a key set's entry) is a Value's real size.
 func TestValueBytes(t *testing.T) {
-	if got := unsafe.Sizeof(Value{}); got != ValueBytes {
-		t.Fatalf("a Value is %d bytes, ValueBytes says %d", got, ValueBytes)
+	if got := unsafe.Sizeof(Value{}); got != vmem.ValueBytes {
+		t.Fatalf("a Value is %d bytes, vmem.ValueBytes says %d", got, vmem.ValueBytes)
 	}
-	if got := unsafe.Sizeof(ListData{}); got != listHeaderBytes {
-		t.Fatalf("a ListData is %d bytes, listHeaderBytes says %d", got, listHeaderBytes)
+	if got := unsafe.Sizeof(ListData{}); got != vmem.ListHeaderBytes {
+		t.Fatalf("a ListData is %d bytes, vmem.ListHeaderBytes says %d", got, vmem.ListHeaderBytes)
 	}
 }
 

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"math"
 	"strings"
@@ -436,7 +437,7 @@ func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		d := v.DictData()
 		// a (key, value) tuple a pair, charged what it allocates
-		c.Charge(budget.Mul(int64(d.Len()), value.PairBytes), "filter items")
+		c.Charge(budget.Mul(int64(d.Len()), vmem.PairBytes), "filter items")
 		return value.ItemPairs(d)
 	})
 }

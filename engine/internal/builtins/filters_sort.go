@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 
@@ -253,7 +254,7 @@ func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	d := v.DictData()
 	// what it allocates: the pairs, a key and its keyed record each (a
 	// merge's buffer of records is charged by the comparisons it needs)
-	c.Charge(budget.Mul(int64(d.Len()), value.PairBytes+value.ValueBytes+keyedBytes), "filter dictsort")
+	c.Charge(budget.Mul(int64(d.Len()), vmem.PairBytes+vmem.ValueBytes+keyedBytes), "filter dictsort")
 	pairs := value.ItemPairs(d)
 	ks := make([]keyed, len(pairs))
 	keys := make([]value.Value, len(pairs)) // one allocation for every key

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"math"
 	"math/bits"
 	"strconv"
@@ -45,14 +46,14 @@ func dictItems(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("items", args, 0, 0)
 	d := recv.DictData()
 	// a (key, value) tuple a pair, charged what it allocates
-	c.Charge(budget.Mul(int64(d.Len()), value.PairBytes), "dict.items")
+	c.Charge(budget.Mul(int64(d.Len()), vmem.PairBytes), "dict.items")
 	return value.NewView("dict_items", "", value.ItemPairs(d))
 }
 
 func dictCopy(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("copy", args, 0, 0)
 	d := recv.DictData()
-	c.Charge(budget.Mul(int64(d.Len()), value.DictEntryBytes), "dict.copy")
+	c.Charge(budget.Mul(int64(d.Len()), vmem.DictEntryBytes), "dict.copy")
 	return value.FromDict(d.Copy())
 }
 
@@ -63,7 +64,7 @@ func dictFromkeys(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if !a[1].IsMissing() {
 		v = a[1]
 	}
-	c.Charge(budget.Mul(int64(len(keys)), value.DictInsertUnits), "dict.fromkeys")
+	c.Charge(budget.Mul(int64(len(keys)), vmem.DictInsertUnits), "dict.fromkeys")
 	d := value.NewDict(len(keys))
 	for _, k := range keys {
 		value.ChargeKey(c, k, "dict.fromkeys")
