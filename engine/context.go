@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"io"
 
 	"strconv"
@@ -174,8 +175,8 @@ func (c *Prepared) withPath(path []string, x any) (*Prepared, error) {
 	// own keys are not counted, as in a render's copy-in).
 	base, baseBytes := entries, nbytes
 	if found {
-		base = max(0, base-value.GraphEntries(old))
-		baseBytes = max(0, baseBytes-value.GraphBytes(old))
+		base = max(0, base-vops.GraphEntries(old))
+		baseBytes = max(0, baseBytes-vops.GraphBytes(old))
 	} else {
 		if len(path) > 1 {
 			base++

@@ -623,7 +623,7 @@ func safeRepr(v value.Value) bool {
 	case value.None, value.Bool, value.Int, value.Float, value.String:
 		return true
 	case value.List, value.Tuple:
-		if value.IsDictView(v) {
+		if vops.IsDictView(v) {
 			return false
 		}
 		for _, it := range v.Items() {
@@ -906,7 +906,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	switch x.Kind() {
 	case value.String:
 	case value.List, value.Tuple:
-		if value.IsDictView(x) {
+		if vops.IsDictView(x) {
 			errs.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
 		}
 	default:
@@ -987,8 +987,8 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	if isRange {
 		// Python's range(start, stop, step)[lo:hi:k] is range(start +
 		// lo*step, start + hi*step, step*k), lo and hi the slice's indices
-		return value.NewRange(value.AddInt(r, rStart, value.MulInt(r, lo, rStep)),
-			value.AddInt(r, rStart, value.MulInt(r, hi, rStep)), value.MulInt(r, rStep, step), out)
+		return value.NewRange(vops.AddInt(r, rStart, vops.MulInt(r, lo, rStep)),
+			vops.AddInt(r, rStart, vops.MulInt(r, hi, rStep)), vops.MulInt(r, rStep, step), out)
 	}
 	return value.NewList(out)
 }

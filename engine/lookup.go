@@ -179,7 +179,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		r.hashKey(key)
 		return r.dictItem(v, key)
 	case value.List, value.Tuple:
-		if value.IsDictView(v) {
+		if vops.IsDictView(v) {
 			// a dict view takes no subscript: getitem's undefined
 			return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" is not subscriptable")
 		}

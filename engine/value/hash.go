@@ -250,7 +250,7 @@ func keyEqual(a, b Value) bool {
 	case String:
 		return b.k == String && a.s == b.s
 	case Tuple, List: // a list key is a range or a dict_values (keyHash)
-		if b.k != a.k || ViewOf(a) != ViewOf(b) {
+		if b.k != a.k || viewOf(a) != viewOf(b) {
 			return false
 		}
 		ad, bd := a.ref.(*ListData), b.ref.(*ListData)

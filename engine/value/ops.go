@@ -36,8 +36,8 @@ func throwUndefined(u Value) {
 
 func isIntLike(v Value) bool { return v.k == Int || v.k == Bool }
 
-// AddInt adds with the 64-bit rule.
-func AddInt(c Ctx, a, b int64) int64 {
+// addInt adds with the 64-bit rule.
+func addInt(c Ctx, a, b int64) int64 {
 	s := a + b
 	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
 		overflow(c, "+")
@@ -45,8 +45,8 @@ func AddInt(c Ctx, a, b int64) int64 {
 	return s
 }
 
-// MulInt multiplies with the 64-bit rule.
-func MulInt(c Ctx, a, b int64) int64 {
+// mulInt multiplies with the 64-bit rule.
+func mulInt(c Ctx, a, b int64) int64 {
 	if a == 0 || b == 0 {
 		return 0
 	}
@@ -61,7 +61,7 @@ func MulInt(c Ctx, a, b int64) int64 {
 func Add(c Ctx, a, b Value) Value {
 	undefCheck(a, b)
 	if isIntLike(a) && isIntLike(b) {
-		return FromInt(AddInt(c, a.n, b.n))
+		return FromInt(addInt(c, a.n, b.n))
 	}
 	if a.IsNumber() && b.IsNumber() {
 		return FromFloat(a.Float() + b.Float())
@@ -70,12 +70,12 @@ func Add(c Ctx, a, b Value) Value {
 		// inputs read, then the result allocated: doubling adds up twice
 		c.Charge(2*(int64(len(a.s))+int64(len(b.s))), "string concatenation")
 		if a.safe || b.safe {
-			return Safe(EscapeStr(a) + EscapeStr(b))
+			return Safe(escapeStr(a) + escapeStr(b))
 		}
 		return FromString(a.s + b.s)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
-		if va, vb := ViewOf(a), ViewOf(b); va != "" || vb != "" {
+		if va, vb := viewOf(a), viewOf(b); va != "" || vb != "" {
 			// a range or a dict view is no list: Python's list.__add__
 			// refuses it, and the view has no __add__
 			if va == "" {
@@ -93,8 +93,8 @@ func Add(c Ctx, a, b Value) Value {
 	return Value{}
 }
 
-// EscapeStr returns the markup text of a string value (escaping plain text).
-func EscapeStr(v Value) string {
+// escapeStr returns the markup text of a string value (escaping plain text).
+func escapeStr(v Value) string {
 	if v.safe {
 		return v.s
 	}
@@ -122,12 +122,12 @@ func Sub(c Ctx, a, b Value) Value {
 func Mul(c Ctx, a, b Value) Value {
 	undefCheck(a, b)
 	if isIntLike(a) && isIntLike(b) {
-		return FromInt(MulInt(c, a.n, b.n))
+		return FromInt(mulInt(c, a.n, b.n))
 	}
 	if a.IsNumber() && b.IsNumber() {
 		return FromFloat(a.Float() * b.Float())
 	}
-	if ViewOf(a) != "" || ViewOf(b) != "" {
+	if viewOf(a) != "" || viewOf(b) != "" {
 		typeErr("*", a, b) // neither a range nor a dict view repeats
 	}
 	if isIntLike(a) && (b.k == String || b.k == List || b.k == Tuple) {
@@ -276,11 +276,11 @@ func Pow(c Ctx, a, b Value) Value {
 		for exp > 0 {
 			c.Charge(budget.Step/16, "integer power")
 			if exp&1 == 1 {
-				res = MulInt(c, res, base)
+				res = mulInt(c, res, base)
 			}
 			exp >>= 1
 			if exp > 0 {
-				base = MulInt(c, base, base)
+				base = mulInt(c, base, base)
 			}
 		}
 		return FromInt(res)
@@ -369,8 +369,8 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 		if b.k != a.k {
 			return false
 		}
-		va := ViewOf(a)
-		if va != ViewOf(b) {
+		va := viewOf(a)
+		if va != viewOf(b) {
 			return false // a range or a view equals none of another type
 		}
 		ai, bi := a.Items(), b.Items()
@@ -457,7 +457,7 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		return strings.Compare(a.s, b.s)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
-		if va, vb := ViewOf(a), ViewOf(b); va != "" || vb != "" {
+		if va, vb := viewOf(a), viewOf(b); va != "" || vb != "" {
 			// a range or a dict view is no list: Python's list.__add__
 			// refuses it, and the view has no __add__
 			if va == "" {
@@ -508,7 +508,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 		// (dictkeys_contains, dictitems_contains): an unhashable key is
 		// Python's TypeError, whatever the view holds; an item needle
 		// that is no pair is simply absent
-		switch ViewOf(hay) {
+		switch viewOf(hay) {
 		case "dict_keys":
 			ChargeKey(c, needle, "membership test")
 		case "dict_items":

@@ -375,18 +375,18 @@ func (v Value) TypeName() string {
 			return "Markup"
 		}
 	case List:
-		if vw := ViewOf(v); vw != "" {
+		if vw := viewOf(v); vw != "" {
 			return vw
 		}
 	}
 	return v.k.String()
 }
 
-// ViewOf is the Python type a list stands for (range, dict_keys,
+// viewOf is the Python type a list stands for (range, dict_keys,
 // dict_values, dict_items), "" for a plain list or any other value. The
 // list is what the view holds; the operations Python's view refuses or
 // does otherwise (+, *, ==, subscripts, slices) check it.
-func ViewOf(v Value) string {
+func viewOf(v Value) string {
 	if v.k != List {
 		return ""
 	}
@@ -408,21 +408,11 @@ func NewRange(start, stop, step int64, items []Value) Value {
 
 // RangeOf returns the start, stop and step of a list made by NewRange.
 func RangeOf(v Value) (start, stop, step int64, ok bool) {
-	if ViewOf(v) != "range" {
+	if viewOf(v) != "range" {
 		return 0, 0, 0, false
 	}
 	r := v.ref.(*ListData).meta.rng
 	return r[0], r[1], r[2], true
-}
-
-// IsDictView reports whether v stands for dict_keys, dict_values or
-// dict_items, which take no subscript.
-func IsDictView(v Value) bool {
-	switch ViewOf(v) {
-	case "dict_keys", "dict_values", "dict_items":
-		return true
-	}
-	return false
 }
 
 // Truth is Python's truthiness.

@@ -270,7 +270,7 @@ func run(c *fakeCtx, name string, v value.Value, args *value.Args, post string) 
 		return "", errs.New(errs.Internal, name+": "+bad)
 	}
 	if c.ae {
-		return value.EscapeStr(value.Escape(r)), nil
+		return vops.EscapeStr(value.Escape(r)), nil
 	}
 	return value.ToString(r), nil
 }

@@ -387,7 +387,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	rel := ordered.Keys(relParts)
 	o.relAttr = ` rel="` + value.EscapeHTML(strings.Join(rel, " ")) + `"`
 	if !isNoneOrMissing(a[2]) && a[2].Truth() {
-		o.tgtAttr = ` target="` + value.EscapeStr(softStr(c, a[2])) + `"`
+		o.tgtAttr = ` target="` + vops.EscapeStr(softStr(c, a[2])) + `"`
 	}
 	if !isNoneOrMissing(a[4]) {
 		for _, s := range draw(c, a[4], "filter urlize") {

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -246,7 +247,7 @@ func (w *jsonW) value(v value.Value, depth int) {
 	case value.Float:
 		w.str(jsonFloat(v.Float()))
 	case value.List, value.Tuple:
-		if view := value.ViewOf(v); view != "" {
+		if view := vops.ViewOf(v); view != "" {
 			errs.Throwf(errs.Type, "Object of type %s is not JSON serializable", view)
 		}
 		items := v.Items()

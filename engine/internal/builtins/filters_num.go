@@ -373,7 +373,7 @@ func roundInt(c value.Ctx, n, nd int64) int64 {
 	if 2*r > p || (2*r == p && q%2 != 0) {
 		q++
 	}
-	return value.MulInt(c, q, p)
+	return vops.MulInt(c, q, p)
 }
 
 // roundFloat is Python's round(float, ndigits): the exact binary value

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -101,7 +102,7 @@ func isGroupTuple(v value.Value) bool {
 		return false // asked of every node: most are neither
 	}
 	_, ok := v.TupleField("grouper")
-	return ok || value.ViewOf(v) != "" // ranges and dict views print as repr too
+	return ok || vops.ViewOf(v) != "" // ranges and dict views print as repr too
 }
 
 // reprLen measures the one-line safe repr in code points, charging as it

@@ -387,7 +387,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	sepStr := pyStr(c, sep)
 	if escape {
 		total = budget.Mul(total, budget.EscapeFactor)
-		sepStr = value.EscapeStr(softStr(c, sep))
+		sepStr = vops.EscapeStr(softStr(c, sep))
 	}
 	if len(strs) > 1 {
 		total = budget.Add(total, budget.Mul(int64(len(strs)-1), int64(len(sepStr))))

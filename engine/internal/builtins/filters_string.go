@@ -107,7 +107,7 @@ func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	chars := a[0].Str()
 	if s.IsSafe() {
-		chars = value.EscapeStr(a[0]) // Markup.strip escapes its argument
+		chars = vops.EscapeStr(a[0]) // Markup.strip escapes its argument
 	}
 	chargeStripChars(c, s.Str(), chars, "filter trim")
 	return value.StringLike(s, pyStrip(c, s.Str(), &chars, true, true))
@@ -186,7 +186,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // escapeArg is markupsafe's argument escaping for Markup methods.
 func escapeArg(c value.Ctx, v value.Value) string {
 	if v.IsString() {
-		return value.EscapeStr(v)
+		return vops.EscapeStr(v)
 	}
 	return pyStr(c, v)
 }
@@ -236,7 +236,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 	}
 	if v.IsSafe() {
-		return value.Safe(head + value.EscapeStr(end))
+		return value.Safe(head + vops.EscapeStr(end))
 	}
 	if end.IsSafe() {
 		return value.Safe(value.EscapeHTML(head) + end.Str())
@@ -383,7 +383,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // escapes the plain operand and gives Markup.
 func pyConcat(a, b value.Value) value.Value {
 	if a.IsSafe() || b.IsSafe() {
-		return value.Safe(value.EscapeStr(a) + value.EscapeStr(b))
+		return value.Safe(vops.EscapeStr(a) + vops.EscapeStr(b))
 	}
 	return value.FromString(a.Str() + b.Str())
 }
@@ -395,7 +395,7 @@ func pyJoin(sep value.Value, items []value.Value) value.Value {
 	strs := make([]string, len(items))
 	for i, it := range items {
 		if sep.IsSafe() {
-			strs[i] = value.EscapeStr(it)
+			strs[i] = vops.EscapeStr(it)
 		} else {
 			strs[i] = it.Str()
 		}

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/budget"
@@ -62,7 +63,7 @@ func receiverOf(v value.Value) policy.Receiver {
 // The underscore rule has already been applied by the caller. For a data
 // attribute (int.real) the returned value is the attribute itself.
 func LookupMethod(c value.Ctx, recv value.Value, name string) (m value.Value, st MethodStatus, reason string) {
-	switch value.ViewOf(recv) {
+	switch vops.ViewOf(recv) {
 	case "":
 	case "range":
 		// a range has a list's count and index, nothing else of it

@@ -6,7 +6,11 @@
 package vops
 
 import (
+	"math"
+
+	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -15,4 +19,113 @@ import (
 // else a generic message.
 func ThrowUndefined(u value.Value) {
 	errs.Throw(errs.Undefined, errs.UndefinedMessage(u.UndefHintText(), u.IsMissing(), u.UndefName()))
+}
+
+// AddInt adds with Python's int rule as the engine bounds it: a sum past
+// 64 bits is a budget error (integer_width). Package value has its own
+// copy for its operators, which cannot import this package.
+func AddInt(c value.Ctx, a, b int64) int64 {
+	s := a + b
+	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
+		overflow(c, "+")
+	}
+	return s
+}
+
+// MulInt multiplies with the 64-bit rule of AddInt.
+func MulInt(c value.Ctx, a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		overflow(c, "*")
+	}
+	return p
+}
+
+// overflow raises the budget error of an integer past 64 bits.
+func overflow(c value.Ctx, op string) {
+	errs.Raise(&budget.Error{Limit: budget.LimitIntegerWidth, Phase: c.Meter().Phase, Op: "integer " + op,
+		Configured: 64, Observed: 65})
+}
+
+// EscapeStr returns the markup text of a string value: a Markup string
+// as it is, plain text escaped (markupsafe.escape).
+func EscapeStr(v value.Value) string {
+	if v.IsSafe() {
+		return v.Str()
+	}
+	return strutil.EscapeHTML(v.Str())
+}
+
+// ViewOf is the Python type a list stands for (range, dict_keys,
+// dict_values, dict_items), "" for a plain list or any other value: the
+// view's name, which its repr and the operations Python's view refuses
+// (subscripts of a dict view, slices) read.
+func ViewOf(v value.Value) string {
+	if v.Kind() != value.List {
+		return ""
+	}
+	if d, ok := v.Ref().(*value.ListData); ok {
+		return d.View()
+	}
+	return ""
+}
+
+// GraphBytes is the string bytes copy-in counts for a value it made:
+// its strings and its dicts' keys at any depth (what an update of a
+// prepared context takes out of its graph).
+func GraphBytes(v value.Value) int64 {
+	switch v.Kind() {
+	case value.String:
+		return int64(len(v.Str()))
+	case value.List, value.Tuple:
+		var n int64
+		for _, it := range v.Items() {
+			n += GraphBytes(it)
+		}
+		return n
+	case value.Dict:
+		d := v.DictData()
+		var n int64
+		keys, vals := d.Keys(), d.Values()
+		for i := range keys {
+			n += GraphBytes(keys[i]) + GraphBytes(vals[i])
+		}
+		return n
+	}
+	return 0
+}
+
+// GraphEntries is the number of entries copy-in counts for a value it
+// made: a list's or dict's length plus its items' entries, at any depth
+// (what an update of a prepared context takes out of its graph).
+func GraphEntries(v value.Value) int {
+	n := 0
+	switch v.Kind() {
+	case value.List, value.Tuple:
+		items := v.Items()
+		n = len(items)
+		for _, it := range items {
+			n += GraphEntries(it)
+		}
+	case value.Dict:
+		d := v.DictData()
+		n = d.Len()
+		for _, it := range d.Values() {
+			n += GraphEntries(it)
+		}
+	}
+	return n
+}
+
+// IsDictView reports whether v stands for dict_keys, dict_values or
+// dict_items, which take no subscript.
+func IsDictView(v value.Value) bool {
+	switch ViewOf(v) {
+	case "dict_keys", "dict_values", "dict_items":
+		return true
+	}
+	return false
 }
