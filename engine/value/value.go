@@ -2,6 +2,16 @@
 // is reachable from a template: host data is copied in (see copyin.go), and
 // the only behaviours a value has are the ones written here and in the
 // audited builtins.
+//
+// A host uses it to read and build values (Value, its constructors and
+// accessors, DictData, ListData, OrderedMap, Export and Decode), to
+// implement its own objects (ObjectImpl, CallableImpl and the optional
+// interfaces beside them) and filters (Ctx, Args), and to treat values as
+// the built-ins do (ToString, Repr, Equal, Compare, Iterate, Size...). The
+// machinery only the evaluator needs lives in engine/internal: the text
+// writer and repr (strutil), allocation sizes (vmem), operations written
+// on this package's accessors (vops) and the raising of errors (errs);
+// docs/api.md says how the package is split and why.
 package value
 
 import (
@@ -32,6 +42,8 @@ const (
 
 var kindNames = [...]string{"undefined", "NoneType", "bool", "int", "float", "str", "list", "tuple", "dict", "function", "object"}
 
+// String returns the kind's Python type name, as messages show it
+// ("NoneType", "str", "dict"...).
 func (k Kind) String() string { return kindNames[k] }
 
 // Value is one template value. The zero Value is undefined.

@@ -32,6 +32,7 @@ const (
 
 var kindNames = [...]string{"", "syntax", "undefined", "security", "budget", "type", "render", "internal"}
 
+// String returns the kind's name as Error's text shows it.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
@@ -151,6 +152,7 @@ func (e *Error) BudgetError() *budget.Error {
 	return nil
 }
 
+// Error returns the error's text (Format).
 func (e *Error) Error() string { return Format(e.Kind, e.Name, e.Line, e.Col, e.Message) }
 
 // Format is the text of an error (Error.Error, engine.Error.Error):
