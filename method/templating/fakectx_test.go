@@ -46,11 +46,16 @@ func (f *fakeCtx) Rand() uint64                                               { 
 func (f *fakeCtx) Strict() bool                                               { return f.strict }
 func (f *fakeCtx) CallValue(fn value.Value, args *value.Args) value.Value     { panic("unused") }
 
-// call runs a filter and turns a thrown engine error into a return value.
-func call(c value.Ctx, fn func(value.Ctx, value.Value, *value.Args) value.Value, v value.Value, args *value.Args) (out value.Value, err *engine.Error) {
-	if e := engine.Catch(func() { out = fn(c, v, args) }); e != nil {
-		if !errors.As(e, &err) {
-			panic(e)
+// call runs a filter and returns its error, returned or raised by the
+// value model or the meter underneath (engine.Catch), as an *engine.Error.
+func call(c value.Ctx, fn engine.Filter, v value.Value, args *value.Args) (out value.Value, err *engine.Error) {
+	var ferr error
+	if e := engine.Catch(func() { out, ferr = fn(c, v, args) }); e != nil {
+		ferr = e
+	}
+	if ferr != nil {
+		if !errors.As(ferr, &err) {
+			panic(ferr)
 		}
 		return value.Value{}, err
 	}

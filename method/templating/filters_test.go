@@ -220,9 +220,9 @@ func TestImageContentSurface(t *testing.T) {
 	if _, ok := im.Attr(c, "width"); ok {
 		t.Error("undeclared field readable")
 	}
-	_, err := call(c, func(c value.Ctx, v value.Value, a *value.Args) value.Value {
+	_, err := call(c, func(c value.Ctx, v value.Value, a *value.Args) (value.Value, error) {
 		x, _ := im.Attr(c, "model_dump")
-		return x
+		return x, nil
 	}, value.Value{}, nil)
 	if err == nil || err.Kind != engine.KindSecurity {
 		t.Errorf("model_dump: %v", err)

@@ -1,6 +1,7 @@
 package templating
 
 import (
+	"fmt"
 	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 	"strings"
@@ -145,14 +146,17 @@ func (f *filterSet) registeredToken(c value.Ctx, v value.Value) (string, bool) {
 // [Image N] tokens registered once; artefacts and TextRenderable types
 // render as text with nested images tokenised; a list renders each item
 // on its own line. Anything else does not implement the protocol.
-func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) value.Value {
-	tf := f.textFormatArg("with_images", args)
+func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
+	tf, err := f.textFormatArg("with_images", args)
+	if err != nil {
+		return value.Value{}, err
+	}
 	reg := imagesOf(c)
 	if reg == nil {
 		reg = NewImageRegistry() // Pipelex: a temporary registry when the context has none
 	}
 	if v.IsUndefined() {
-		throwUndefinedFilter("with_images", "")
+		return value.Value{}, undefinedFilterError("with_images", "")
 	}
 	if v.IsSeq() {
 		items := v.Items()
@@ -166,13 +170,12 @@ func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) val
 			chargeSize(c, it, 2, "with_images")
 			parts = append(parts, value.ToString(it))
 		}
-		return value.FromString(strings.Join(parts, "\n"))
+		return value.FromString(strings.Join(parts, "\n")), nil
 	}
 	if s, ok := renderWithImages(c, reg, v, tf); ok {
-		return value.FromString(s)
+		return value.FromString(s), nil
 	}
-	failf(engine.KindRender, "a %s value does not implement the ImageRenderable protocol", msgtext.Quote(v.TypeName()))
-	return value.Value{}
+	return value.Value{}, engine.NewError(engine.KindRender, fmt.Sprintf("a %s value does not implement the ImageRenderable protocol", msgtext.Quote(v.TypeName())))
 }
 
 // renderWithImages renders an image-renderable value; ok is false when

@@ -32,24 +32,25 @@ const maxMarkdownDepth = 100
 
 // markdownFilter is value|markdown: Markdown to HTML (CommonMark, tables,
 // strikethrough; raw HTML escaped, never passed through), as markup.
-func markdownFilter(c value.Ctx, v value.Value, args *value.Args) value.Value {
+func markdownFilter(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
 	if args.Len() != 0 {
-		fail(engine.KindType, "markdown() takes no arguments")
+		return value.Value{}, engine.NewError(engine.KindType, "markdown() takes no arguments")
 	}
 	if v.IsUndefined() {
 		if c.Strict() {
-			engine.Fail(engine.UndefinedError(v))
+			return value.Value{}, engine.UndefinedError(v)
 		}
-		return value.Safe("")
+		return value.Safe(""), nil
 	}
 	chargeSize(c, v, 1, markdownOp)
 	src := value.ToString(v)
 	out := ConvertMarkdown(c, src)
-	return value.Safe(out)
+	return value.Safe(out), nil
 }
 
-// ConvertMarkdown converts src to HTML under c's budget. It panics with
-// the engine's budget error (value.Throw) when the budget cannot afford it.
+// ConvertMarkdown converts src to HTML under c's budget. When the budget
+// cannot afford it, it ends the render with the budget error
+// (engine.Fail), as the value model's own charges do.
 func ConvertMarkdown(c value.Ctx, src string) string {
 	n := int64(utf8.RuneCountInString(src))
 	charge(c, budget.Mul(n, budget.MarkdownChar), markdownOp)
