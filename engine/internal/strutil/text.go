@@ -465,7 +465,7 @@ func isRange(err error) bool {
 // true when that was the whole charge; false (m nil, or too few units
 // left) leaves the charge, its refusal and any poll to c.Charge:
 //
-//	if !value.Spent(m, n) {
+//	if !strutil.Spent(m, n) {
 //		c.Charge(n, op)
 //	}
 //
