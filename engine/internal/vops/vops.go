@@ -6,9 +6,6 @@
 package vops
 
 import (
-	"math"
-
-	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -22,32 +19,16 @@ func ThrowUndefined(u value.Value) {
 }
 
 // AddInt adds with Python's int rule as the engine bounds it: a sum past
-// 64 bits is a budget error (integer_width). Package value has its own
-// copy for its operators, which cannot import this package.
+// 64 bits is a budget error (integer_width). It is value.Add on two ints,
+// so the rule and its error are written once, in value's operators.
 func AddInt(c value.Ctx, a, b int64) int64 {
-	s := a + b
-	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
-		overflow(c, "+")
-	}
-	return s
+	return value.Add(c, value.FromInt(a), value.FromInt(b)).Int()
 }
 
-// MulInt multiplies with the 64-bit rule of AddInt.
+// MulInt multiplies with the 64-bit rule of AddInt (value.Mul on two
+// ints).
 func MulInt(c value.Ctx, a, b int64) int64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	p := a * b
-	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-		overflow(c, "*")
-	}
-	return p
-}
-
-// overflow raises the budget error of an integer past 64 bits.
-func overflow(c value.Ctx, op string) {
-	errs.Raise(&budget.Error{Limit: budget.LimitIntegerWidth, Phase: c.Meter().Phase, Op: "integer " + op,
-		Configured: 64, Observed: 65})
+	return value.Mul(c, value.FromInt(a), value.FromInt(b)).Int()
 }
 
 // EscapeStr returns the markup text of a string value: a Markup string
