@@ -8,7 +8,6 @@ package activities
 import (
 	"context"
 	"encoding/json"
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 
 	"go.opentelemetry.io/otel/trace"
@@ -16,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"

@@ -1,11 +1,11 @@
 package engine
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"io"
-
 	"strconv"
 	"strings"
+
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"

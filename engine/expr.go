@@ -1,9 +1,6 @@
 package engine
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
-	"github.com/jinjabox/jinjabox/engine/internal/vmem"
-	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -11,6 +8,9 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )

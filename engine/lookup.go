@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strconv"
 	"sync/atomic"
 	"unicode/utf8"
@@ -9,6 +8,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )

@@ -1,13 +1,14 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
-	"slices"
 )
 
 // renderTemplate runs t's body in root, then, while {% extends %} set a

@@ -7,11 +7,11 @@ package failure
 
 import (
 	"errors"
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method"
 )
 

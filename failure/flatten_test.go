@@ -2,12 +2,12 @@ package failure
 
 import (
 	"errors"
-	"github.com/jinjabox/jinjabox/engine"
 	"strings"
 	"testing"
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method"
 )
 

@@ -37,7 +37,6 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
-	"github.com/jinjabox/jinjabox/engine"
 	"math"
 	"reflect"
 	"slices"
@@ -46,6 +45,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/internal/msgtext"
 )

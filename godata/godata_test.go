@@ -3,12 +3,12 @@ package godata
 import (
 	"encoding/json"
 	"errors"
-	"github.com/jinjabox/jinjabox/engine"
 	"net/netip"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 

@@ -1,9 +1,9 @@
 package method
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 

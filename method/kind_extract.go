@@ -1,8 +1,9 @@
 package method
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
+
+	"github.com/jinjabox/jinjabox/engine"
 )
 
 // PipeExtract: the pipe's one Document, PDF or Image input is read into

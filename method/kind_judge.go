@@ -1,10 +1,10 @@
 package method
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 	"strings"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
 )

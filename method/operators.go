@@ -1,11 +1,11 @@
 package method
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
 )

@@ -3,10 +3,10 @@ package method
 import (
 	"context"
 	"errors"
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 

@@ -2,11 +2,11 @@ package workflows
 
 import (
 	"encoding/json"
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
 )

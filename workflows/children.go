@@ -2,12 +2,12 @@ package workflows
 
 import (
 	"context"
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 	"strings"
 
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
 )

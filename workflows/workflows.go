@@ -12,7 +12,6 @@ package workflows
 import (
 	"context"
 	"encoding/json"
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jinjabox/jinjabox/activities"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
 )

@@ -1,13 +1,13 @@
 package syntax
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/syntax/internal/unames"
 )
 

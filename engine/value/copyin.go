@@ -3,7 +3,6 @@ package value
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"math"
 	"math/bits"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 

@@ -1,13 +1,13 @@
 package value
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"math"
 	"math/big"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 func overflow(c Ctx, op string) {

@@ -1,11 +1,11 @@
 package value
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/errs"
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 // ToString is Python's str() of a value, as Jinja prints it.

@@ -15,11 +15,11 @@
 package value
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"math"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 // Kind is the closed set of value kinds.

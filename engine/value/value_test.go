@@ -1,9 +1,10 @@
 package value
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"testing"
 	"unsafe"
+
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 )
 
 // TestStringCountKept holds that re-marking or re-wrapping a string value

@@ -1,10 +1,10 @@
 package templating
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 

@@ -1,12 +1,12 @@
 package templating
 
 import (
-	"github.com/jinjabox/jinjabox/engine"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/internal/msgtext"
 )

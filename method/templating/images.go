@@ -2,11 +2,11 @@ package templating
 
 import (
 	"fmt"
-	"github.com/jinjabox/jinjabox/engine"
 	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/internal/msgtext"
 )

@@ -1,11 +1,11 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strings"
 	"testing"
 
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 

@@ -1,8 +1,6 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
-	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"regexp"
 	"strings"
 	"sync"
@@ -11,6 +9,8 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
 )

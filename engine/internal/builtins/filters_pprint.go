@@ -1,12 +1,12 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
-	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 

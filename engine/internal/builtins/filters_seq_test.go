@@ -1,10 +1,11 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 // TestJoinedCounted: a join's code points counted from its parts are the

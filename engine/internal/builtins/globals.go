@@ -1,12 +1,12 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 

@@ -1,11 +1,11 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )

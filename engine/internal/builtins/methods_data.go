@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"math"
 	"math/bits"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )

@@ -1,8 +1,9 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strings"
+
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 // pieces collects a formatted result's parts (literal text and converted

@@ -2,11 +2,11 @@ package builtins
 
 import (
 	"encoding/binary"
-	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
