@@ -170,7 +170,8 @@ $(WORKFLOWCHECK): tools/workflowcheck/go.mod tools/workflowcheck/go.sum tools/wo
 
 workflowcheck: $(WORKFLOWCHECK)
 
-# The scratch-memory lint of engine/internal/builtins and engine/value
+# The scratch-memory lint of engine/internal/builtins, engine/internal/strutil,
+# engine/internal/vmem, engine/internal/vops and engine/value
 # (tools/scratchlint; testsuite.TestScratchlint plants what it must catch).
 $(SCRATCHLINT): tools/scratchlint/go.mod tools/scratchlint/go.sum tools/scratchlint/main.go
 	cd tools/scratchlint && $(GO) build -o $(SCRATCHLINT) .
@@ -180,7 +181,7 @@ lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION) $(WORKFLOWCHECK) $(SCRATCHLINT)
 	$(GO) vet ./...
 	$(BIN)/staticcheck ./...
 	scripts/workflowcheck.sh $(WORKFLOWCHECK)
-	$(SCRATCHLINT) ./engine/internal/builtins/ ./engine/value/
+	$(SCRATCHLINT) ./engine/internal/builtins/ ./engine/internal/strutil/ ./engine/internal/vmem/ ./engine/internal/vops/ ./engine/value/
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh

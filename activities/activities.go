@@ -15,7 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
@@ -110,7 +110,7 @@ func (a *Activities) renderTemplate(ctx context.Context, in RenderInput) (Render
 	if len(in.Data) > 0 {
 		var err error
 		if data, err = value.DecodeJSONObject(in.Data); err != nil {
-			return RenderOutput{}, failure.From(errs.Wrap(errs.Render, err))
+			return RenderOutput{}, failure.From(engine.WrapError(engine.KindRender, err))
 		}
 	}
 	cat := in.Category

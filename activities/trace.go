@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
@@ -33,7 +33,7 @@ func outcome(err error) string {
 	if err == nil {
 		return "ok"
 	}
-	var ee *errs.Error
+	var ee *engine.Error
 	if errors.As(err, &ee) {
 		return ee.Kind.String()
 	}

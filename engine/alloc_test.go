@@ -4,8 +4,6 @@ import (
 	"errors"
 	"runtime"
 	"testing"
-
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // allocated returns the bytes the heap handed out while f ran.
@@ -31,19 +29,19 @@ func TestContainersChargedBeforeAllocating(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	for _, c := range []struct {
 		tpl      string
-		kind     errs.Kind
+		kind     ErrorKind
 		want     string
 		textSize uint64
 	}{
-		{"{{ dict(['x' * 3000000]) }}", errs.Budget, "", 3_000_000},
-		{"{{ ('x' * 3000000)|list|length }}", errs.Budget, "", 3_000_000},
-		{"{{ {}.fromkeys('x' * 3000000)|length }}", errs.Budget, "", 3_000_000},
-		{"{{ ('\n' * 20000000)|indent(0)|length }}", errs.Budget, "", 20_000_000},
-		{"{{ ('\n' * 20000000)|indent(0, blank=true)|length }}", errs.Budget, "", 20_000_000},
+		{"{{ dict(['x' * 3000000]) }}", KindBudget, "", 3_000_000},
+		{"{{ ('x' * 3000000)|list|length }}", KindBudget, "", 3_000_000},
+		{"{{ {}.fromkeys('x' * 3000000)|length }}", KindBudget, "", 3_000_000},
+		{"{{ ('\n' * 20000000)|indent(0)|length }}", KindBudget, "", 20_000_000},
+		{"{{ ('\n' * 20000000)|indent(0, blank=true)|length }}", KindBudget, "", 20_000_000},
 		{"{{ ('\n' * 10000000)|indent(4, blank=true)|length }}", 0, "50000000", 60_000_000},
-		{"{{ ('\n' * 20000000)|wordwrap|length }}", errs.Budget, "", 20_000_000},
-		{"{{ [1]|map(attribute='.' * 10000000)|list }}", errs.Budget, "", 10_000_000},
-		{"{{ [1]|sort(attribute=',' * 10000000)|list }}", errs.Budget, "", 10_000_000},
+		{"{{ ('\n' * 20000000)|wordwrap|length }}", KindBudget, "", 20_000_000},
+		{"{{ [1]|map(attribute='.' * 10000000)|list }}", KindBudget, "", 10_000_000},
+		{"{{ [1]|sort(attribute=',' * 10000000)|list }}", KindBudget, "", 10_000_000},
 		{"{{ ('x' * 20000000).split()|length }}", 0, "1", 20_000_000},
 		{"{{ ('x' * 20000000).rsplit(none, 1)|length }}", 0, "1", 20_000_000},
 	} {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -29,7 +28,7 @@ func TestCopyInCeilingsOnEveryPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ctx.WithPath([]string{"one_more"}, 1); !isKind(err, errs.Type) {
+	if _, err := ctx.WithPath([]string{"one_more"}, 1); !isKind(err, KindType) {
 		t.Errorf("WithPath past %d top-level names: want a type error, got %v", value.MaxContainerEntries, err)
 	}
 	if _, err := ctx.WithPath([]string{"k7"}, 2); err != nil {
@@ -39,10 +38,10 @@ func TestCopyInCeilingsOnEveryPath(t *testing.T) {
 	for k, v := range atMost {
 		over[k] = v
 	}
-	if _, err := env.RenderString("t", "{{ k5 }}", over, RenderOptions{}); !isKind(err, errs.Type) {
+	if _, err := env.RenderString("t", "{{ k5 }}", over, RenderOptions{}); !isKind(err, KindType) {
 		t.Errorf("render of %d top-level names: want a type error, got %v", len(over), err)
 	}
-	if _, err := env.Prepare(over); !isKind(err, errs.Type) {
+	if _, err := env.Prepare(over); !isKind(err, KindType) {
 		t.Errorf("Prepare of %d top-level names: want a type error, got %v", len(over), err)
 	}
 
@@ -52,7 +51,7 @@ func TestCopyInCeilingsOnEveryPath(t *testing.T) {
 	for i := 0; i < 80; i++ {
 		next, err := c.WithPath([]string{key + strconv.Itoa(i)}, i)
 		if err != nil {
-			if !isKind(err, errs.Budget) {
+			if !isKind(err, KindBudget) {
 				t.Fatalf("WithPath key bytes: want a budget error, got %v", err)
 			}
 			break
@@ -73,7 +72,7 @@ func TestCopyInCeilingsOnEveryPath(t *testing.T) {
 	}
 }
 
-func isKind(err error, k errs.Kind) bool {
+func isKind(err error, k ErrorKind) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Kind == k
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // countdownCtx is a context that reports itself cancelled from its n-th
@@ -39,7 +38,7 @@ func TestRenderCancellation(t *testing.T) {
 	cancel()
 	res, err := env.RenderString("t", "x{{ 1 }}", nil, RenderOptions{Context: done})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Render || !errors.Is(err, ErrCanceled) || !errors.Is(err, context.Canceled) || e.BudgetError() != nil || res.Output != "" {
+	if !errors.As(err, &e) || e.Kind != KindRender || !errors.Is(err, ErrCanceled) || !errors.Is(err, context.Canceled) || e.BudgetError() != nil || res.Output != "" {
 		t.Fatalf("cancelled before rendering: %q %v", res.Output, err)
 	}
 
@@ -50,7 +49,7 @@ func TestRenderCancellation(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := tpl.RenderResult(nil, RenderOptions{Limits: huge, Context: ctx})
-		if !errors.As(err, &e) || e.Kind != errs.Render || !errors.Is(err, ErrCanceled) || !errors.Is(err, context.DeadlineExceeded) || res.Output != "" {
+		if !errors.As(err, &e) || e.Kind != KindRender || !errors.Is(err, ErrCanceled) || !errors.Is(err, context.DeadlineExceeded) || res.Output != "" {
 			t.Fatalf("%d polls: want a cancellation, got %q %v", polls, res.Output, err)
 		}
 		if ctx.polls != polls {
@@ -60,7 +59,7 @@ func TestRenderCancellation(t *testing.T) {
 
 	// the same render without a context is bounded by its budget alone
 	_, err = env.RenderString("t", endless, nil, RenderOptions{Limits: budget.Limits{WorkUnits: 1 << 20}})
-	if !errors.As(err, &e) || e.Kind != errs.Budget || e.BudgetError() == nil {
+	if !errors.As(err, &e) || e.Kind != KindBudget || e.BudgetError() == nil {
 		t.Fatalf("without a context: %v", err)
 	}
 }
@@ -84,7 +83,7 @@ func TestCancellationPollsByWork(t *testing.T) {
 }
 
 // TestChargeFastPathsAgree holds that the inlined charges (renderer.spent
-// at the evaluator's sites, value.Spent in a sort's comparisons) spend
+// at the evaluator's sites, strutil.Spent in a sort's comparisons) spend
 // what Charge spends and refuse where it refuses: each template renders
 // with no context (the fast paths), and with a live one (every charge
 // through Charge, which polls), to the same output and units; at a budget
@@ -145,11 +144,11 @@ func TestEnvironmentLimitsAreCeilings(t *testing.T) {
 	}
 	var e *Error
 	_, err = tpl.RenderResult(map[string]any{"n": 20}, RenderOptions{Limits: budget.Limits{OutputBytes: 1000}})
-	if !errors.As(err, &e) || e.Kind != errs.Budget {
+	if !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Fatalf("a render option raised the environment's output limit: %v", err)
 	}
 	_, err = tpl.RenderResult(map[string]any{"n": 8}, RenderOptions{Limits: budget.Limits{OutputBytes: 5}})
-	if !errors.As(err, &e) || e.Kind != errs.Budget {
+	if !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Fatalf("a render option did not lower the output limit: %v", err)
 	}
 	if res, err := tpl.RenderResult(map[string]any{"n": 8}, RenderOptions{Limits: budget.Limits{NestingDepth: 50}}); err != nil || res.Output != "xxxxxxxx" {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // The static check evaluates a constant left operand of an and/or whose
@@ -30,7 +29,7 @@ func TestCheckFoldIsBudgeted(t *testing.T) {
 	// not folded, and the unknown filter is the error
 	_, err = env.Parse("t", "{{ ('a' * 4000000)|upper or x|nofilter }}")
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Syntax {
+	if !errors.As(err, &e) || e.Kind != KindSyntax {
 		t.Fatalf("over-budget fold: got %v, want the check's syntax error", err)
 	}
 }

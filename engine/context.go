@@ -2,11 +2,12 @@ package engine
 
 import (
 	"io"
-
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
+
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -49,6 +50,11 @@ const MaxPathSegments = value.MaxDepth
 // data is render data (Template.Execute): a map[string]any (godata.Map
 // makes one of a struct), a *value.OrderedMap or nil.
 func (e *Environment) Prepare(data any) (*Prepared, error) {
+	p, err := e.prepare(data)
+	return p, public(err)
+}
+
+func (e *Environment) prepare(data any) (*Prepared, error) {
 	var c copied
 	var err error
 	if m, ok := data.(map[string]any); ok || data == nil {
@@ -79,7 +85,9 @@ func (c *Prepared) Len() int {
 // segments: an empty path or segment is a syntax error, a segment that
 // starts with an underscore is a security error (the policy's private
 // names, rule P1: not readable, so not writable either).
-func CheckPath(path []string) error {
+func CheckPath(path []string) error { return public(checkPath(path)) }
+
+func checkPath(path []string) error {
 	if len(path) == 0 {
 		return errs.New(errs.Syntax, "empty path")
 	}
@@ -114,10 +122,15 @@ func CheckPath(path []string) error {
 // taken out). A refused update returns an error and leaves c as it was:
 // c is never changed.
 func (c *Prepared) WithPath(path []string, x any) (*Prepared, error) {
+	p, err := c.withPath(path, x)
+	return p, public(err)
+}
+
+func (c *Prepared) withPath(path []string, x any) (*Prepared, error) {
 	if len(path) > MaxPathSegments {
 		return nil, errs.New(errs.Type, "cannot copy data at a path of "+strconv.Itoa(len(path))+" segments: a path has at most "+strconv.Itoa(MaxPathSegments))
 	}
-	if err := CheckPath(path); err != nil {
+	if err := checkPath(path); err != nil {
 		return nil, err
 	}
 	var root *value.DictData
@@ -162,8 +175,8 @@ func (c *Prepared) WithPath(path []string, x any) (*Prepared, error) {
 	// own keys are not counted, as in a render's copy-in).
 	base, baseBytes := entries, nbytes
 	if found {
-		base = max(0, base-value.GraphEntries(old))
-		baseBytes = max(0, baseBytes-value.GraphBytes(old))
+		base = max(0, base-vops.GraphEntries(old))
+		baseBytes = max(0, baseBytes-vops.GraphBytes(old))
 	} else {
 		if len(path) > 1 {
 			base++
@@ -229,7 +242,8 @@ func (t *Template) RenderPrepared(c *Prepared, ro RenderOptions) (Result, error)
 	if c == nil {
 		c = &Prepared{}
 	}
-	return t.render(c, nil, &ro, nil)
+	res, err := t.render(c, nil, &ro, nil)
+	return res, public(err)
 }
 
 // RenderTo renders the template from a prepared context and writes the
@@ -251,5 +265,5 @@ func (t *Template) RenderTo(w io.Writer, c *Prepared, ro RenderOptions) (units i
 	// a refused render returns no units (Result{}); a writer's error
 	// comes with the render's
 	res, err := t.render(c, nil, &ro, w)
-	return res.Units, err
+	return res.Units, public(err)
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -90,7 +89,7 @@ func TestPrepareCeilings(t *testing.T) {
 			_, perr := env.Prepare(c.data)
 			_, rerr := tpl.RenderResult(c.data, RenderOptions{})
 			var e *Error
-			if !errors.As(perr, &e) || e.Kind != errs.Type {
+			if !errors.As(perr, &e) || e.Kind != KindType {
 				t.Fatalf("Prepare: want a type error, got %v", perr)
 			}
 			if perr.Error() != rerr.Error() {
@@ -156,7 +155,7 @@ func TestWithPath(t *testing.T) {
 		name string
 		path []string
 		x    any
-		kind errs.Kind // 0: success
+		kind ErrorKind // 0: success
 		want string    // the output, or a substring of the message
 	}{
 		{"replace-top", []string{"n"}, 8, 0, "8|Ada|['x', 'y']|ba||"},
@@ -165,18 +164,18 @@ func TestWithPath(t *testing.T) {
 		{"add-nested", []string{"user", "extra"}, []any{1, 2}, 0, "7|Ada|['x', 'y']|ba||[1, 2]"},
 		{"list-item", []string{"user", "tags", "1"}, "z", 0, "7|Ada|['x', 'z']|ba||"},
 		{"list-item-dict", []string{"items", "0", "n"}, "c", 0, "7|Ada|['x', 'y']|ca||"},
-		{"empty-path", nil, 1, errs.Syntax, "empty path"},
-		{"empty-segment", []string{"user", ""}, 1, errs.Syntax, "empty segment"},
-		{"underscore-top", []string{"_secret"}, 1, errs.Security, "underscore"},
-		{"underscore-nested", []string{"user", "__class__"}, 1, errs.Security, "underscore"},
-		{"too-long", long, 1, errs.Type, "a path has at most 256"},
-		{"missing-parent", []string{"nobody", "name"}, 1, errs.Undefined, "\"nobody\" is not defined"},
-		{"through-scalar", []string{"n", "x"}, 1, errs.Type, "is a int"},
-		{"list-grows", []string{"user", "tags", "2"}, "z", errs.Undefined, "never grows"},
-		{"list-key", []string{"items", "k", "n"}, "z", errs.Undefined, "not defined"},
-		{"not-data", []string{"f"}, func() {}, errs.Type, "cannot copy data at f"},
-		{"not-data-nested", []string{"user", "f"}, []any{func() {}}, errs.Type, "cannot copy data at user.f[0]"},
-		{"container-ceiling", []string{"big"}, make([]any, 100001), errs.Type, "more than 100000 entries"},
+		{"empty-path", nil, 1, KindSyntax, "empty path"},
+		{"empty-segment", []string{"user", ""}, 1, KindSyntax, "empty segment"},
+		{"underscore-top", []string{"_secret"}, 1, KindSecurity, "underscore"},
+		{"underscore-nested", []string{"user", "__class__"}, 1, KindSecurity, "underscore"},
+		{"too-long", long, 1, KindType, "a path has at most 256"},
+		{"missing-parent", []string{"nobody", "name"}, 1, KindUndefined, "\"nobody\" is not defined"},
+		{"through-scalar", []string{"n", "x"}, 1, KindType, "is a int"},
+		{"list-grows", []string{"user", "tags", "2"}, "z", KindUndefined, "never grows"},
+		{"list-key", []string{"items", "k", "n"}, "z", KindUndefined, "not defined"},
+		{"not-data", []string{"f"}, func() {}, KindType, "cannot copy data at f"},
+		{"not-data-nested", []string{"user", "f"}, []any{func() {}}, KindType, "cannot copy data at user.f[0]"},
+		{"container-ceiling", []string{"big"}, make([]any, 100001), KindType, "more than 100000 entries"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -353,7 +352,7 @@ func TestMeteringOn(t *testing.T) {
 	ctx, _ := env.Prepare(nil)
 	_, err := tpl.RenderPrepared(ctx, RenderOptions{})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Budget {
+	if !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Fatalf("want a budget error, got %v", err)
 	}
 }
@@ -422,7 +421,7 @@ func (b *boxSurface) Attr(_ value.Ctx, name string) (value.Value, bool) {
 func TestContextSealsHostObjects(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	prepare := func() *Prepared {
-		inner, err := value.CopyIn(map[string]any{"xs": []any{"a", map[string]any{"k": 1}}, "n": 2})
+		inner, err := ToValue(map[string]any{"xs": []any{"a", map[string]any{"k": 1}}, "n": 2})
 		if err != nil {
 			t.Fatal(err)
 		}

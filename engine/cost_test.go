@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // units renders tpl at the default budget and returns the units spent.
@@ -83,7 +82,7 @@ func TestEveryNodeCharges(t *testing.T) {
 func TestFreeStatementsBounded(t *testing.T) {
 	tpl := "{% for i in range(10000) %}" + strings.Repeat("{% if a %}{% endif %}", 20000) + "{% endfor %}done"
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"20000-ifs-x-10000", tpl, nil, errs.Budget, ""},
+		{"20000-ifs-x-10000", tpl, nil, KindBudget, ""},
 	})
 }
 
@@ -116,11 +115,11 @@ func TestLinearShapes(t *testing.T) {
 		{"comment-text-merge", strings.Repeat("y{##}", 170000) + "|", nil, 0, strings.Repeat("y", 170000) + "|"},
 		// H8: the duplicate-keyword check is a set built at parse time
 		{"10000-keywords-x-150", "{% for i in range(150) %}{% set d = dict(" + kw.String() + ") %}{% if loop.last %}{{ d|length }}{% endif %}{% endfor %}", nil, 0, "10000"},
-		{"duplicate-keyword", "{{ dict(a=1, b=2, a=3) }}", nil, errs.Render, ""},
+		{"duplicate-keyword", "{{ dict(a=1, b=2, a=3) }}", nil, KindRender, ""},
 		// H9: macro parameters bind keywords through an index
 		{"50000-params-x-100000-keywords", "{% macro m(" + params.String() + ") %}{{ p49999 }}|{{ kwargs|length }}{% endmacro %}" +
 			"{{ m(p49999=5, **{}.fromkeys(range(100000)|map('string'))) }}", nil, 0, "5|100000"},
-		{"keyword-bound-twice", "{% macro m(" + params.String() + ") %}{% endmacro %}{{ m(1, p0=2) }}", nil, errs.Type, ""},
+		{"keyword-bound-twice", "{% macro m(" + params.String() + ") %}{% endmacro %}{{ m(1, p0=2) }}", nil, KindType, ""},
 	})
 }
 
@@ -161,17 +160,17 @@ func TestIterationChargesBeforeAllocating(t *testing.T) {
 	const strBytes = 40_000_000
 	for _, c := range []struct {
 		tpl  string
-		kind errs.Kind
+		kind ErrorKind
 	}{
-		{"{% for c in 'x' * 40000000 %}{% endfor %}", errs.Budget},
-		{"{% for c in 'x' * 40000000 if c %}{% endfor %}", errs.Budget},
-		{"{% for c in ('é' * 20000000)|safe %}{{ loop.length }}{% endfor %}", errs.Budget},
-		{"{% for c in 'x' * 40000000 %}{% for d in loop %}{% endfor %}{% endfor %}", errs.Budget},
-		{"{% set a, b = 'x' * 40000000 %}", errs.Type},
-		{"{% for a, b in ['x' * 40000000] %}{% endfor %}", errs.Type},
-		{"{{ range(*('x' * 40000000)) }}", errs.Budget},
+		{"{% for c in 'x' * 40000000 %}{% endfor %}", KindBudget},
+		{"{% for c in 'x' * 40000000 if c %}{% endfor %}", KindBudget},
+		{"{% for c in ('é' * 20000000)|safe %}{{ loop.length }}{% endfor %}", KindBudget},
+		{"{% for c in 'x' * 40000000 %}{% for d in loop %}{% endfor %}{% endfor %}", KindBudget},
+		{"{% set a, b = 'x' * 40000000 %}", KindType},
+		{"{% for a, b in ['x' * 40000000] %}{% endfor %}", KindType},
+		{"{{ range(*('x' * 40000000)) }}", KindBudget},
 		// slices and string indexes build no index or rune list
-		{"{{ ('x' * 40000000)[::2]|length }}", errs.Budget},
+		{"{{ ('x' * 40000000)[::2]|length }}", KindBudget},
 		{"{% set s = 'é' * 10000000 %}{% for i in range(2) %}{{ s[-1] }}{{ s[5] }}{% endfor %}", 0},
 	} {
 		var err error
@@ -190,7 +189,7 @@ func TestIterationChargesBeforeAllocating(t *testing.T) {
 			"1a22Falseé;2é21Truea;"},
 		{"loop-filter-string", "{% for c in 'abcab' if c != 'b' %}{{ c }}{{ loop.length }}{% endfor %}", nil, 0, "a3c3a3"},
 		{"unpack-string", "{% set a, b = 'xé' %}{{ b }}{{ a }}", nil, 0, "éx"},
-		{"unpack-short", "{% set a, b, c = 'xy' %}", nil, errs.Type, ""},
+		{"unpack-short", "{% set a, b, c = 'xy' %}", nil, KindType, ""},
 		{"splat-string", "{{ ['a', 'b']|join(*'-') }}", nil, 0, "a-b"},
 		{"empty-string-else", "{% for c in '' %}x{% else %}empty{% endfor %}", nil, 0, "empty"},
 		{"slices", "{{ 'aébc'[::-1] }}{{ 'aébc'[1:3] }}{{ 'abcdef'[::2] }}{{ [1, 2, 3, 4][-1:0:-2] }}{{ 'abc'[::-9223372036854775807 - 1] }}", nil, 0, "cbéaébace[4, 2]c"},
@@ -207,11 +206,11 @@ func TestMessagesShowNoLargeValue(t *testing.T) {
 	build := "{% set v = 'a' %}" + strings.Repeat("{% set v = [v, v] %}", 24)
 	for _, c := range []struct {
 		tpl  string
-		kind errs.Kind
+		kind ErrorKind
 	}{
 		{build + "{% set u = 'x'[v, v] %}{{ u is defined }}", 0},
-		{build + "{{ 'x'[(v,)] + 1 }}", errs.Undefined},
-		{build + "{% include [v] %}", errs.Render},
+		{build + "{{ 'x'[(v,)] + 1 }}", KindUndefined},
+		{build + "{% include [v] %}", KindRender},
 	} {
 		var before, after runtime.MemStats
 		runtime.GC()
@@ -293,7 +292,7 @@ func TestStringScansCharged(t *testing.T) {
 		t.Errorf("length loop over 60 MB: %v (%d bytes of output)", err, len(res.Output))
 	}
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"title-loop", "{% for i in range(1000) %}{{ (s[:4000000]|title)|length }}{% endfor %}", map[string]any{"s": big}, errs.Budget, ""},
+		{"title-loop", "{% for i in range(1000) %}{{ (s[:4000000]|title)|length }}{% endfor %}", map[string]any{"s": big}, KindBudget, ""},
 	})
 }
 

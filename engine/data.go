@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -22,7 +22,7 @@ var ErrCanceled = errors.New("render canceled by its host")
 //   - a *value.OrderedMap, its names in their order;
 //   - nil, no data.
 // Below the top level, any JSON-shaped value the copier lists
-// (value.CopyIn). A struct, a pointer to one, a typed map or slice, a
+// (ToValue). A struct, a pointer to one, a typed map or slice, a
 // time.Time: package godata converts them (godata.Map for the top level),
 // by reflection, in the host: the engine runs inside workflow code and
 // never reflects.
@@ -64,9 +64,23 @@ func (r *renderer) bindAny(data any) {
 	default:
 		dd, c, err := copyAny(data)
 		if err != nil {
-			value.ThrowErr(err)
+			errs.Raise(err)
 		}
 		r.arenaSeen = r.arenaSeen || c.sawObject
 		r.bindDict(dd)
 	}
+}
+
+// ToValue copies JSON-shaped Go data (map[string]any, []any, strings,
+// numbers, json.Number, bools, nil, *value.OrderedMap, and the common
+// typed slices and maps) into the closed value model, under the copy-in
+// ceilings of a render's data: for a host that builds values of its own
+// (the content of a host object, a global). Anything else (a func, a
+// channel, a struct: package godata converts a struct first) is refused
+// with a KindType error naming the path and the Go type, and data past
+// the ceilings with a KindType or KindBudget one.
+func ToValue(x any) (Value, error) {
+	var c value.Copier
+	v, err := c.Copy(x)
+	return v, public(err)
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -22,8 +21,8 @@ func TestCopyInByteCeiling(t *testing.T) {
 	over := strings.Repeat("o", value.MaxGraphBytes+1)
 	isBudget := func(t *testing.T, err error, where string) {
 		t.Helper()
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Kind != errs.Budget || !strings.Contains(e.Message, value.LimitDataBytes) || !strings.Contains(e.Message, where) {
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindBudget || !strings.Contains(e.Message, value.LimitDataBytes) || !strings.Contains(e.Message, where) {
 			t.Fatalf("want a budget error naming %s at %s, got %v", value.LimitDataBytes, where, err)
 		}
 		if strings.Contains(e.Message, "hhhh") || strings.Contains(e.Message, "oooo") {

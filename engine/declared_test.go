@@ -3,7 +3,6 @@ package engine
 import (
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -99,9 +98,9 @@ func TestDeclaredSurface(t *testing.T) {
 		{"attr-filter", "{{ s|attr('_surface_tag') }}", data, 0, "t1"},
 		{"field", "{{ s.text }}", data, 0, "hello"},
 		{"method", "{{ s.get('text') }}{{ s.iter_keys() }}", data, 0, "hello['text']"},
-		{"on-dict", "{{ d._surface_tag }}", data, errs.Security, ""},
-		{"on-undefined", "{{ nope._surface_tag }}", data, errs.Security, ""},
-		{"undeclared-underscore", "{{ s._other }}", data, errs.Security, ""},
-		{"host-method", "{{ s.host_method }}", data, errs.Security, ""},
+		{"on-dict", "{{ d._surface_tag }}", data, KindSecurity, ""},
+		{"on-undefined", "{{ nope._surface_tag }}", data, KindSecurity, ""},
+		{"undeclared-underscore", "{{ s._other }}", data, KindSecurity, ""},
+		{"host-method", "{{ s.host_method }}", data, KindSecurity, ""},
 	})
 }

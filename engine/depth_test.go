@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // deepStack is the goroutine stack ceiling the deepest renders run under
@@ -98,7 +97,7 @@ func deepChild(t *testing.T) {
 			continue
 		}
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != errs.Budget || !strings.Contains(e.Error(), "nesting_depth") {
+		if !errors.As(err, &e) || e.Kind != KindBudget || !strings.Contains(e.Error(), "nesting_depth") {
 			t.Errorf("deep %s: want a nesting_depth budget error, got %v", name, err)
 			continue
 		}

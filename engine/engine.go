@@ -8,26 +8,8 @@ import (
 	"io/fs"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
-)
-
-// Error is the engine's one error type; use errors.As to get it.
-type Error = errs.Error
-
-// ErrorKind is the closed set of error kinds.
-type ErrorKind = errs.Kind
-
-// The error kinds.
-const (
-	KindSyntax    = errs.Syntax
-	KindUndefined = errs.Undefined
-	KindSecurity  = errs.Security
-	KindBudget    = errs.Budget
-	KindType      = errs.Type
-	KindRender    = errs.Render
-	KindInternal  = errs.Internal
 )
 
 // Value is a template value (the closed value model).

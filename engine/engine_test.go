@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -24,27 +23,27 @@ var oracleTemplates = map[string]string{
 }
 
 // pyErrorKind maps the Python exception Jinja2 raised to our kind.
-var pyErrorKind = map[string]errs.Kind{
-	"TypeError":               errs.Type,
-	"ValueError":              errs.Type,
-	"UndefinedError":          errs.Undefined,
-	"ZeroDivisionError":       errs.Render,
-	"TemplateNotFound":        errs.Render,
-	"TemplateRuntimeError":    errs.Render,
-	"SecurityError":           errs.Security,
-	"TemplateSyntaxError":     errs.Syntax,
-	"TemplateAssertionError":  errs.Syntax,
-	"SyntaxError":             errs.Render, // Python's compiler refuses the generated code
-	"TemplatesNotFound":       errs.Render,
-	"TemplateNotFoundError":   errs.Render,
-	"UnhashableTypeErrorLike": errs.Type,
+var pyErrorKind = map[string]ErrorKind{
+	"TypeError":               KindType,
+	"ValueError":              KindType,
+	"UndefinedError":          KindUndefined,
+	"ZeroDivisionError":       KindRender,
+	"TemplateNotFound":        KindRender,
+	"TemplateRuntimeError":    KindRender,
+	"SecurityError":           KindSecurity,
+	"TemplateSyntaxError":     KindSyntax,
+	"TemplateAssertionError":  KindSyntax,
+	"SyntaxError":             KindRender, // Python's compiler refuses the generated code
+	"TemplatesNotFound":       KindRender,
+	"TemplateNotFoundError":   KindRender,
+	"UnhashableTypeErrorLike": KindType,
 }
 
-func kindMatches(want, got errs.Kind) bool {
+func kindMatches(want, got ErrorKind) bool {
 	if want == got {
 		return true
 	}
-	return (want == errs.Type || want == errs.Render) && (got == errs.Type || got == errs.Render)
+	return (want == KindType || want == KindRender) && (got == KindType || got == KindRender)
 }
 
 // TestRenderOracle runs testdata/render_cases.jsonl, produced by real
@@ -127,7 +126,7 @@ func TestFailStopThenClean(t *testing.T) {
 	}
 	out, err := tpl.Render(map[string]any{"n": 100000})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Budget {
+	if !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Fatalf("want budget error, got %v", err)
 	}
 	if out != "" {
@@ -148,7 +147,7 @@ func TestBudgetMessageHidesValues(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	_, err := env.RenderString("t", "{{ secret * 100000000 }}", map[string]any{"secret": "SECRETVALUE"}, RenderOptions{})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Budget {
+	if !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Fatalf("want budget error, got %v", err)
 	}
 	if strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "100000000 }}") {

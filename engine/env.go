@@ -11,8 +11,9 @@ import (
 	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -72,6 +73,11 @@ type Template struct {
 // NewEnvironment builds an environment. Registries are copied, so later
 // changes to the maps in o have no effect.
 func NewEnvironment(o Options) (*Environment, error) {
+	e, err := newEnvironment(o)
+	return e, public(err)
+}
+
+func newEnvironment(o Options) (*Environment, error) {
 	e := &Environment{opts: o}
 	e.synOpts = syntax.Options{
 		Delimiters:          o.Delimiters,
@@ -163,13 +169,13 @@ func (e *Environment) HasTest(name string) bool {
 }
 
 // hostFilter adapts an application's filter to the evaluator's calling
-// convention, where a failure unwinds the render (value.ThrowErr keeps an
+// convention, where a failure unwinds the render (toInternal keeps an
 // *Error's kind and makes any other error a render error that wraps it).
 func hostFilter(f Filter) builtins.FilterFunc {
 	return func(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		r, err := f(c, v, args)
 		if err != nil {
-			value.ThrowErr(err)
+			panic(toInternal(err))
 		}
 		return r
 	}
@@ -180,7 +186,7 @@ func hostTest(t Test) builtins.TestFunc {
 	return func(c value.Ctx, v value.Value, args *value.Args) bool {
 		r, err := t(c, v, args)
 		if err != nil {
-			value.ThrowErr(err)
+			panic(toInternal(err))
 		}
 		return r
 	}
@@ -208,7 +214,8 @@ func (e *Environment) ready() *Environment {
 func (e *Environment) Parse(name, source string) (*Template, error) {
 	e = e.ready()
 	m := budget.NewMeter(e.opts.Limits)
-	return e.parse(name, source, m)
+	t, err := e.parse(name, source, m)
+	return t, public(err)
 }
 
 func (e *Environment) parse(name, source string, m *budget.Meter) (*Template, error) {
@@ -304,9 +311,9 @@ func (e *Environment) Template(name string) (*Template, error) {
 	if !ok {
 		ne := errs.New(errs.Render, "template not found: "+errs.Quote(name))
 		ne.PyError = "TemplateNotFound"
-		return nil, ne
+		return nil, public(ne)
 	}
-	return t, err
+	return t, public(err)
 }
 
 // setMeter sets *m to the meter of a render under ro's limits: the
@@ -332,6 +339,11 @@ func (e *Environment) limitsFor(ro RenderOptions) budget.Limits {
 // charged to one meter under ro's limits: Result.Units counts both. data
 // is render data (Template.Execute).
 func (e *Environment) RenderString(name, source string, data any, ro RenderOptions) (Result, error) {
+	res, err := e.renderString(name, source, data, ro)
+	return res, public(err)
+}
+
+func (e *Environment) renderString(name, source string, data any, ro RenderOptions) (Result, error) {
 	e = e.ready()
 	m := budget.NewMeter(e.limitsFor(ro))
 	if ctx := ro.Context; ctx != nil {
@@ -360,7 +372,7 @@ func (e *Environment) RenderString(name, source string, data any, ro RenderOptio
 // the environment's limits.
 func (t *Template) Render(data any) (string, error) {
 	r, err := t.render(data, nil, &noOptions, nil)
-	return r.Output, err
+	return r.Output, public(err)
 }
 
 // noOptions is Render's options, none: read, never written, by every
@@ -371,7 +383,8 @@ var noOptions RenderOptions
 // RenderResult renders data (render data: Execute) with per-render
 // options and reports the units spent.
 func (t *Template) RenderResult(data any, ro RenderOptions) (Result, error) {
-	return t.render(data, nil, &ro, nil)
+	res, err := t.render(data, nil, &ro, nil)
+	return res, public(err)
 }
 
 // Execute renders data with per-render options and writes the output to
@@ -387,7 +400,8 @@ func (t *Template) RenderResult(data any, ro RenderOptions) (Result, error) {
 // strings and value.MaxDepth levels; a value that is not data (a func, a
 // channel) is refused with an error naming its Go type and its path.
 func (t *Template) Execute(w io.Writer, data any, ro RenderOptions) (Result, error) {
-	return t.render(data, nil, &ro, w)
+	res, err := t.render(data, nil, &ro, w)
+	return res, public(err)
 }
 
 // Name returns the template's name.
@@ -480,6 +494,11 @@ func ownsOutput(staticBytes int64, size int) bool {
 // limits, context and host state apply as to RenderResult. The value
 // goes back to Go with its Export or Decode method.
 func (t *Template) RenderValue(data any, ro RenderOptions) (Value, error) {
+	v, err := t.renderValue(data, ro)
+	return v, public(err)
+}
+
+func (t *Template) renderValue(data any, ro RenderOptions) (Value, error) {
 	body := t.tree.Body
 	out, ok := (*syntax.Output)(nil), len(body) == 1
 	if ok {
@@ -505,7 +524,7 @@ func (t *Template) RenderValue(data any, ro RenderOptions) (Value, error) {
 		r.cur = t
 		v = r.eval(out.X, r.fr.root)
 		if v.IsUndefined() && r.Strict() {
-			value.ThrowUndefined(v)
+			vops.ThrowUndefined(v)
 		}
 	})
 	return v, err
@@ -524,7 +543,7 @@ func (r *renderer) bindData(data map[string]any) {
 	c, err := copyData(&r.copier, r.rootData, data, arena)
 	if err != nil {
 		r.arenaSeen = true // what was copied before the refusal is not inspected: drop it
-		value.ThrowErr(err)
+		errs.Raise(err)
 	}
 	r.arenaSeen = r.arenaSeen || c.sawObject
 	r.rootData = c.d

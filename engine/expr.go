@@ -6,8 +6,11 @@ import (
 	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -230,7 +233,7 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		return res
 	case *syntax.Filter:
 		if n.X == nil {
-			value.Throw(errs.Internal, "filter without operand")
+			errs.Throw(errs.Internal, "filter without operand")
 		}
 		x := r.eval(n.X, sc)
 		args, kw := r.evalArgs(&n.CallArgs, sc)
@@ -290,7 +293,7 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		case "+":
 			return value.Pos(r, x)
 		}
-		value.Throwf(errs.Internal, "unknown unary operator %s", n.Op)
+		errs.Throwf(errs.Internal, "unknown unary operator %s", n.Op)
 	case *syntax.Binary:
 		return r.evalBinary(n, sc)
 	case *syntax.Compare:
@@ -319,7 +322,7 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		}
 		return value.NewTuple(items)
 	case *syntax.DictLit:
-		r.Charge(budget.Step+int64(len(n.Keys))*value.DictInsertUnits, "dict literal")
+		r.Charge(budget.Step+int64(len(n.Keys))*vmem.DictInsertUnits, "dict literal")
 		d := value.NewDict(len(n.Keys))
 		for i, k := range n.Keys {
 			kv := r.eval(k, sc)
@@ -330,9 +333,9 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		}
 		return value.FromDict(d)
 	case *syntax.NSRef:
-		value.Throw(errs.Syntax, "namespace reference outside an assignment")
+		errs.Throw(errs.Syntax, "namespace reference outside an assignment")
 	}
-	value.Throwf(errs.Internal, "unknown expression %T", e)
+	errs.Throwf(errs.Internal, "unknown expression %T", e)
 	return value.Value{}
 }
 
@@ -341,7 +344,7 @@ func (r *renderer) hashKey(k value.Value) {
 	if k.IsUndefined() && r.Strict() {
 		// Jinja2's Undefined hashes (all undefineds are one key, printed
 		// Undefined); StrictUndefined's __hash__ raises
-		value.ThrowUndefined(k)
+		vops.ThrowUndefined(k)
 	}
 	value.ChargeKey(r, k, "hashing key")
 }
@@ -385,7 +388,7 @@ func (r *renderer) releaseArgs(ab *argBuf) {
 const maxPooledArgs = 64
 
 // kvBytes is the size of a keyword argument (its name and its value).
-const kvBytes = 16 + value.ValueBytes
+const kvBytes = 16 + vmem.ValueBytes
 
 // The keyword arguments of the calls being evaluated live on r.kwStack,
 // each call's above those of the calls around it, until the call returns
@@ -477,14 +480,14 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 		v := r.eval(ca.DynKwargs, sc)
 		d := v.DictData()
 		if v.Kind() != value.Dict {
-			value.Throwf(errs.Type, "argument after ** must be a mapping, not %s", v.TypeName())
+			errs.Throwf(errs.Type, "argument after ** must be a mapping, not %s", v.TypeName())
 		}
 		r.Charge(int64(d.Len())*budget.Elem, "argument unpacking")
 		a.Kw = slices.Grow(a.Kw, d.Len()) // one allocation, not a doubling's copies
 		for i := 0; i < d.Len(); i++ {
 			k := d.KeyAt(i)
 			if !k.IsString() {
-				value.Throw(errs.Type, "keywords must be strings")
+				errs.Throw(errs.Type, "keywords must be strings")
 			}
 			a.Kw = append(a.Kw, value.KV{Key: k.Str(), Val: d.ValAt(i)})
 		}
@@ -507,14 +510,14 @@ func (r *renderer) callValue(f value.Value, args *value.Args) value.Value {
 		}
 		return c.Call(r, args)
 	case value.Undefined:
-		value.ThrowUndefined(f)
+		vops.ThrowUndefined(f)
 	case value.Object:
 		if c, ok := f.ObjectImpl().(value.CallableImpl); ok {
 			r.Charge(budget.Call, "call")
 			return c.Call(r, args)
 		}
 	}
-	value.Throwf(errs.Type, "%s object is not callable", errs.Quote(f.TypeName()))
+	errs.Throwf(errs.Type, "%s object is not callable", errs.Quote(f.TypeName()))
 	return value.Value{}
 }
 
@@ -553,7 +556,7 @@ func (r *renderer) evalBinary(n *syntax.Binary, sc *scope) value.Value {
 	case "//":
 		return value.FloorDiv(r, l, rv)
 	case "%":
-		return value.Mod(r, l, rv)
+		return builtins.Mod(r, l, rv)
 	case "**":
 		return value.Pow(r, l, rv)
 	case "~":
@@ -564,7 +567,7 @@ func (r *renderer) evalBinary(n *syntax.Binary, sc *scope) value.Value {
 		}
 		return r.concat(l, rv)
 	}
-	value.Throwf(errs.Internal, "unknown operator %s", n.Op)
+	errs.Throwf(errs.Internal, "unknown operator %s", n.Op)
 	return value.Value{}
 }
 
@@ -620,7 +623,7 @@ func safeRepr(v value.Value) bool {
 	case value.None, value.Bool, value.Int, value.Float, value.String:
 		return true
 	case value.List, value.Tuple:
-		if value.IsDictView(v) {
+		if vops.IsDictView(v) {
 			return false
 		}
 		for _, it := range v.Items() {
@@ -838,7 +841,7 @@ func (r *renderer) compare(n *syntax.Compare, sc *scope) bool {
 		case "notin":
 			ok = !value.Contains(r, rv, l)
 		default:
-			value.Throwf(errs.Internal, "unknown comparison %s", op.Op)
+			errs.Throwf(errs.Internal, "unknown comparison %s", op.Op)
 		}
 		if !ok {
 			return false
@@ -853,7 +856,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 		// a slice inside a tuple subscript (x[1:2, 3]): Python builds a
 		// slice object, which no plain value accepts as a key
 		r.pos = n.P
-		value.Throw(errs.Type, "slices inside a tuple subscript are not supported")
+		errs.Throw(errs.Type, "slices inside a tuple subscript are not supported")
 	}
 	x := r.eval(n.X, sc)
 	// The bounds are evaluated first and checked when the object takes
@@ -868,7 +871,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	}
 	sv, ev, pv := bound(n.Start), bound(n.Stop), bound(n.Step)
 	if x.Kind() == value.Undefined {
-		value.ThrowUndefined(x)
+		vops.ThrowUndefined(x)
 	}
 	r.pos = n.P
 	// A slice in a constant expression is computed by Jinja2's
@@ -897,24 +900,24 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 		case value.Int, value.Bool:
 			return v.Int(), true
 		}
-		value.Throw(errs.Type, "slice indices must be integers or None or have an __index__ method")
+		errs.Throw(errs.Type, "slice indices must be integers or None or have an __index__ method")
 		return 0, false
 	}
 	switch x.Kind() {
 	case value.String:
 	case value.List, value.Tuple:
-		if value.IsDictView(x) {
-			value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
+		if vops.IsDictView(x) {
+			errs.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
 		}
 	default:
-		value.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
+		errs.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(x.TypeName()))
 	}
 	step, hasStep := idx(pv)
 	if !hasStep {
 		step = 1
 	}
 	if step == 0 {
-		value.Throw(errs.Render, "slice step cannot be zero")
+		errs.Throw(errs.Render, "slice step cannot be zero")
 	}
 	start, hasStart := idx(sv)
 	stop, hasStop := idx(ev)
@@ -925,7 +928,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	if x.Kind() == value.String {
 		s := x.Str()
 		r.Charge(int64(len(s)), "slice")
-		if value.RuneLen(s) == len(s) {
+		if strutil.RuneLen(s) == len(s) {
 			length = len(s)
 		} else {
 			// the code points are indexed: 4 bytes each, paid first
@@ -984,8 +987,8 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	if isRange {
 		// Python's range(start, stop, step)[lo:hi:k] is range(start +
 		// lo*step, start + hi*step, step*k), lo and hi the slice's indices
-		return value.NewRange(value.AddInt(r, rStart, value.MulInt(r, lo, rStep)),
-			value.AddInt(r, rStart, value.MulInt(r, hi, rStep)), value.MulInt(r, rStep, step), out)
+		return value.NewRange(vops.AddInt(r, rStart, vops.MulInt(r, lo, rStep)),
+			vops.AddInt(r, rStart, vops.MulInt(r, hi, rStep)), vops.MulInt(r, rStep, step), out)
 	}
 	return value.NewList(out)
 }

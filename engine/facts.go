@@ -43,11 +43,11 @@ func (e *Environment) Check(name, source string, optional map[string]bool) (*Fac
 	m.Phase = budget.PhaseParse
 	tree, err := syntax.Parse(name, source, e.synOpts, m)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
 	f := e.facts(tree, optional)
 	_, err = e.check(tree, m)
-	return &f, err
+	return &f, public(err)
 }
 
 func (e *Environment) facts(tree *syntax.Template, optional map[string]bool) Facts {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // Time property of FuzzRender: a render's wall time stays under a
@@ -86,7 +85,7 @@ func FuzzRender(f *testing.F) {
 			if !errors.As(err, &e) {
 				t.Fatalf("untyped error %T %v", err, err)
 			}
-			if e.Kind == errs.Internal {
+			if e.Kind == KindInternal {
 				t.Fatalf("internal error on %q: %v", src, err)
 			}
 			if res.Output != "" {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -29,7 +28,7 @@ func TestInternalPanicKeepsStack(t *testing.T) {
 	}
 	res, err := env.RenderString("t", "a\n{{ 3 | buggy }}", nil, RenderOptions{})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Internal {
+	if !errors.As(err, &e) || e.Kind != KindInternal {
 		t.Fatalf("got %v (%T), want an internal *engine.Error", err, err)
 	}
 	if res.Output != "" {
@@ -54,7 +53,7 @@ func TestInternalPanicKeepsStack(t *testing.T) {
 		if !errors.As(err, &e) {
 			t.Fatalf("%s: %v is not an *engine.Error", src, err)
 		}
-		if e.Kind == errs.Internal || e.Stack() != nil {
+		if e.Kind == KindInternal || e.Stack() != nil {
 			t.Errorf("%s: %s error with stack %v; only internal errors carry one", src, e.Kind, e.Stack() != nil)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -78,22 +78,22 @@ func (r *renderer) unpack(v value.Value, n int) []value.Value {
 		out := make([]value.Value, 0, n)
 		for !cur.done() {
 			if len(out) == n {
-				value.Throwf(errs.Type, "too many values to unpack (expected %d)", n)
+				errs.Throwf(errs.Type, "too many values to unpack (expected %d)", n)
 			}
 			r.Charge(budget.Elem, "unpacking")
 			out = append(out, cur.next())
 		}
 		if len(out) < n {
-			value.Throwf(errs.Type, "not enough values to unpack (expected %d, got %d)", n, len(out))
+			errs.Throwf(errs.Type, "not enough values to unpack (expected %d, got %d)", n, len(out))
 		}
 		return out
 	}
 	items := value.Iterate(r, v)
 	if len(items) != n {
 		if len(items) < n {
-			value.Throwf(errs.Type, "not enough values to unpack (expected %d, got %d)", n, len(items))
+			errs.Throwf(errs.Type, "not enough values to unpack (expected %d, got %d)", n, len(items))
 		}
-		value.Throwf(errs.Type, "too many values to unpack (expected %d)", n)
+		errs.Throwf(errs.Type, "too many values to unpack (expected %d)", n)
 	}
 	r.Charge(int64(n)*budget.Elem, "unpacking")
 	return items

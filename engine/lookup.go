@@ -6,8 +6,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -37,7 +38,7 @@ type Indexer interface {
 }
 
 func (r *renderer) refuseName(v value.Value, name string) {
-	value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe", errs.Quote(name), errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Security, "access to attribute %s of %s object is unsafe", errs.Quote(name), errs.Quote(v.TypeName()))
 }
 
 func surfaceOf(v value.Value) DeclaredSurface {
@@ -69,7 +70,7 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 	r.checkName(v, name)
 	switch v.Kind() {
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	case value.Dict:
 		return r.dictAttr(v, name, nil)
 	case value.Object:
@@ -77,7 +78,7 @@ func (r *renderer) Attr(v value.Value, name string) value.Value {
 			return x
 		}
 		if s := surfaceOf(v); s != nil && s.Undeclared(name) {
-			value.Throwf(errs.Security, "access to attribute %s of %s object is unsafe (not on its declared surface)", errs.Quote(name), errs.Quote(v.TypeName()))
+			errs.Throwf(errs.Security, "access to attribute %s of %s object is unsafe (not on its declared surface)", errs.Quote(name), errs.Quote(v.TypeName()))
 		}
 		return noAttr(v, name)
 	case value.Tuple:
@@ -147,7 +148,7 @@ func (r *renderer) method(v value.Value, name string) (value.Value, bool) {
 		if reason != "" {
 			msg += " (" + reason + ")"
 		}
-		value.Throw(errs.Security, msg)
+		errs.Throw(errs.Security, msg)
 	}
 	return value.Value{}, false
 }
@@ -164,7 +165,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 	}
 	switch v.Kind() {
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if key.IsUndefined() && v.Kind() != value.Dict {
 		// Jinja2's getitem: obj[Undefined] fails (no index), getattr with
@@ -178,7 +179,7 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		r.hashKey(key)
 		return r.dictItem(v, key)
 	case value.List, value.Tuple:
-		if value.IsDictView(v) {
+		if vops.IsDictView(v) {
 			// a dict view takes no subscript: getitem's undefined
 			return value.UndefHint("", errs.Quote(v.TypeName()+" object")+" is not subscriptable")
 		}

@@ -4,8 +4,9 @@ import (
 	"fmt"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -67,7 +68,7 @@ func (m *macro) Repr() string {
 	if m.isCaller {
 		return "<Macro None>"
 	}
-	return "<Macro " + value.QuoteString(m.name) + ">"
+	return "<Macro " + strutil.QuoteString(m.name) + ">"
 }
 
 func (m *macro) attr(name string) (value.Value, bool) {
@@ -158,9 +159,9 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 		}
 		if !info.usesKwargs {
 			if kv.Key == "caller" {
-				value.Throwf(errs.Type, "macro %s was invoked with a caller but takes none", errs.Quote(m.name))
+				errs.Throwf(errs.Type, "macro %s was invoked with a caller but takes none", errs.Quote(m.name))
 			}
-			value.Throwf(errs.Type, "macro %s takes no keyword argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
+			errs.Throwf(errs.Type, "macro %s takes no keyword argument %s", errs.Quote(m.name), errs.Quote(kv.Key))
 		}
 		if extraKw == nil {
 			extraKw = value.NewDict(len(kw))
@@ -168,7 +169,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 		extraKw.SetStr(kv.Key, kv.Val)
 	}
 	if len(pos) > len(m.params) && !info.usesVarargs {
-		value.Throwf(errs.Type, "macro %s takes not more than %d argument(s)", errs.Quote(m.name), len(m.params))
+		errs.Throwf(errs.Type, "macro %s takes not more than %d argument(s)", errs.Quote(m.name), len(m.params))
 	}
 	savedCur, savedEsc := r.cur, r.autoescape
 	r.cur, r.autoescape = m.tmpl, m.autoescape
@@ -349,7 +350,7 @@ func (l *loop) length() int {
 	}
 	if l.n < 0 {
 		l.r.Charge(int64(len(l.str.s)), "loop length")
-		l.n = value.RuneLen(l.str.s)
+		l.n = strutil.RuneLen(l.str.s)
 	}
 	return l.n
 }
@@ -414,10 +415,10 @@ func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
 // Call makes loop(...) recurse in a recursive loop.
 func (l *loop) Call(c value.Ctx, args *value.Args) value.Value {
 	if !l.node.Recursive {
-		value.Throw(errs.Type, "the loop must have the 'recursive' marker to be called recursively")
+		errs.Throw(errs.Type, "the loop must have the 'recursive' marker to be called recursively")
 	}
 	if args == nil || len(args.Pos) != 1 || len(args.Kw) != 0 {
-		value.Throw(errs.Type, "loop() takes exactly one argument")
+		errs.Throw(errs.Type, "loop() takes exactly one argument")
 	}
 	r := l.r
 	r.enter()
@@ -473,7 +474,7 @@ func (m *loopMethod) Call(c value.Ctx, args *value.Args) value.Value {
 	switch m.name {
 	case "cycle":
 		if len(pos) == 0 {
-			value.Throw(errs.Type, "no items for cycling given")
+			errs.Throw(errs.Type, "no items for cycling given")
 		}
 		return pos[m.l.i%len(pos)]
 	default: // changed

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // TestNamespaceDataOnlyAtEveryDepth holds P10 at every depth (C1): a
@@ -61,7 +60,7 @@ func TestNamespaceDataOnlyAtEveryDepth(t *testing.T) {
 		"loop-in-list-previtem":   "{% macro m() %}M{% endmacro %}{% set ns = namespace() %}{% for i in [m, 1] %}{% set ns.x = [loop] %}{% endfor %}",
 	}
 	for name, tpl := range refused {
-		cases = append(cases, sandboxCase{name, tpl, data, errs.Security, ""})
+		cases = append(cases, sandboxCase{name, tpl, data, KindSecurity, ""})
 	}
 	cases = append(cases,
 		sandboxCase{"data-at-depth", "{% set ns = namespace(a={(1, 'x'): [{'k': (2, none)}]}) %}{{ ns.a }}", data, 0, "{(1, 'x'): [{'k': (2, None)}]}"},
@@ -125,7 +124,7 @@ func TestPythonFormatEdges(t *testing.T) {
 	} {
 		_, err := env.RenderString("t", src, nil, RenderOptions{})
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != errs.Render || !strings.Contains(e.Error(), want) {
+		if !errors.As(err, &e) || e.Kind != KindRender || !strings.Contains(e.Error(), want) {
 			t.Errorf("%s: want a render error %q, got %v", src, want, err)
 		}
 	}

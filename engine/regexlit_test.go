@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 )
 
@@ -31,31 +30,31 @@ func TestRegexLiterals(t *testing.T) {
 	off, on := nunjitsuEnv(t, false), nunjitsuEnv(t, true)
 	for _, tc := range []struct {
 		src, want string
-		kind      errs.Kind // on the env without execution; 0: renders want there too
+		kind      ErrorKind // on the env without execution; 0: renders want there too
 	}{
 		{`${{ r/a+b/gi }}`, "/a+b/gi", 0},
 		{`${{ r/a\/b/ }}`, `/a\/b/`, 0},
 		{`${{ r/a/ == r/a/ }}`, "False", 0},
 		{`{% set re = r/x/g %}${{ re.source }}|${{ re.flags }}|${{ re.global }}`, "x|g|True", 0},
 		{`${{ 6 / 2 }}`, "3.0", 0}, // a division, not a literal
-		{`${{ "caaat"|replace(r/a+/, "[$&]") }}`, "c[aaa]t", errs.Render},
-		{`${{ "aXbXc"|replace(r/x/gi, "-") }}`, "a-b-c", errs.Render},
-		{`${{ "aXbXc"|replace(r/x/i, "-") }}`, "a-bXc", errs.Render},
-		{`${{ "john smith".replace(r/(\w+)\s(\w+)/, "$2, $1") }}`, "smith, john", errs.Render},
-		{`${{ "abc".replace(r/b/, "[$$|$` + "`" + `|$'|$0|$9]") }}`, "a[$|a|c|$0|$9]c", errs.Render},
-		{`${{ "2024-06".replace(r/(?<y>\d+)-(?<m>\d+)/, "$<m>/$<y>") }}`, "06/2024", errs.Render},
-		{`${{ "a1b2c3".split(r/\d/)|join(",") }}`, "a,b,c,", errs.Render},
-		{`${{ "a1b2c3".split(r/(\d)/)|join(",") }}`, "a,1,b,2,c,3,", errs.Render},
-		{`${{ "abc".split(r//)|join(",") }}`, "a,b,c", errs.Render},
-		{`${{ "a,b,c".split(r/,/, 2)|join("|") }}`, "a|b", errs.Render},
-		{`${{ "".split(r/x/)|length }}`, "1", errs.Render},
-		{`${{ "".split(r/x*/)|length }}`, "0", errs.Render},
-		{`{% set re = r/o/g %}${{ re.test("foo") }},${{ re.test("foo") }},${{ re.test("foo") }}`, "True,True,False", errs.Render},
-		{`{% set re = r/o/ %}${{ re.test("foo") }},${{ re.test("foo") }}`, "True,True", errs.Render},
-		{`${{ "a\nb".replace(r/./g, "x") }}`, "x\nx", errs.Render},
-		{`${{ "a\nb".replace(r/[^]/g, "x") }}`, "xxx", errs.Render},
-		{`${{ "é".replace(r/\u00e9/, "e") }}`, "e", errs.Render},
-		{`${{ "ab".replace(r/[]/, "x") }}`, "ab", errs.Render},
+		{`${{ "caaat"|replace(r/a+/, "[$&]") }}`, "c[aaa]t", KindRender},
+		{`${{ "aXbXc"|replace(r/x/gi, "-") }}`, "a-b-c", KindRender},
+		{`${{ "aXbXc"|replace(r/x/i, "-") }}`, "a-bXc", KindRender},
+		{`${{ "john smith".replace(r/(\w+)\s(\w+)/, "$2, $1") }}`, "smith, john", KindRender},
+		{`${{ "abc".replace(r/b/, "[$$|$` + "`" + `|$'|$0|$9]") }}`, "a[$|a|c|$0|$9]c", KindRender},
+		{`${{ "2024-06".replace(r/(?<y>\d+)-(?<m>\d+)/, "$<m>/$<y>") }}`, "06/2024", KindRender},
+		{`${{ "a1b2c3".split(r/\d/)|join(",") }}`, "a,b,c,", KindRender},
+		{`${{ "a1b2c3".split(r/(\d)/)|join(",") }}`, "a,1,b,2,c,3,", KindRender},
+		{`${{ "abc".split(r//)|join(",") }}`, "a,b,c", KindRender},
+		{`${{ "a,b,c".split(r/,/, 2)|join("|") }}`, "a|b", KindRender},
+		{`${{ "".split(r/x/)|length }}`, "1", KindRender},
+		{`${{ "".split(r/x*/)|length }}`, "0", KindRender},
+		{`{% set re = r/o/g %}${{ re.test("foo") }},${{ re.test("foo") }},${{ re.test("foo") }}`, "True,True,False", KindRender},
+		{`{% set re = r/o/ %}${{ re.test("foo") }},${{ re.test("foo") }}`, "True,True", KindRender},
+		{`${{ "a\nb".replace(r/./g, "x") }}`, "x\nx", KindRender},
+		{`${{ "a\nb".replace(r/[^]/g, "x") }}`, "xxx", KindRender},
+		{`${{ "é".replace(r/\u00e9/, "e") }}`, "e", KindRender},
+		{`${{ "ab".replace(r/[]/, "x") }}`, "ab", KindRender},
 	} {
 		res, err := on.RenderString("t", tc.src, nil, RenderOptions{})
 		if err != nil || res.Output != tc.want {
@@ -72,7 +71,7 @@ func TestRegexLiterals(t *testing.T) {
 	// refused at parse time with execution on: what RE2 cannot run, and
 	// the sticky flag; lexed only in the nunjitsu mode
 	for _, src := range []string{`${{ "x"|replace(r/(?=x)/, "y") }}`, `${{ "x"|replace(r/(a)\1/, "y") }}`, `${{ r/x/y }}`} {
-		if _, err := on.Parse("t", src); err == nil || err.(*Error).Kind != errs.Syntax {
+		if _, err := on.Parse("t", src); err == nil || err.(*Error).Kind != KindSyntax {
 			t.Errorf("%s: %v, want a syntax error", src, err)
 		}
 	}

@@ -10,8 +10,10 @@ import (
 	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -140,7 +142,7 @@ func (s *scope) set(name string, v value.Value) {
 	}
 	// doubling: grown by append, a scope of 16,384 sets allocated its
 	// bindings five times over
-	s.vars = append(value.Grown(s.vars), binding{name, v})
+	s.vars = append(vmem.Grown(s.vars), binding{name, v})
 	switch n := len(s.vars); {
 	case s.idx == nil && n <= smallScope:
 	case s.idx == nil || 2*n > len(s.idx):
@@ -334,7 +336,7 @@ const (
 // the render may still reference it: a render returns strings and
 // errors only (RenderValue, which can return a macro bound to its
 // renderer, does not pool).
-// Memo is the render's memo table (value.Memoizer): what a builtin may
+// Memo is the render's memo table (builtins.Memoizer): what a builtin may
 // keep for the rest of this render only. Every render starts with an empty
 // one, so nothing a render computed reaches another.
 func (r *renderer) Memo() map[string]any {
@@ -414,7 +416,7 @@ func (r *renderer) Charge(n int64, op string) {
 		return // spent, and no host context to poll
 	}
 	if !r.meter.TrySpend(n) {
-		value.ThrowErr(r.meter.Charge(n, op))
+		errs.Raise(r.meter.Charge(n, op))
 	}
 	if r.ctx != nil {
 		r.tick()
@@ -445,7 +447,7 @@ func (r *renderer) chargeNamed(n int64, kind, name string) {
 		return
 	}
 	if !r.meter.TrySpend(n) {
-		value.ThrowErr(r.meter.Charge(n, kind+" "+name))
+		errs.Raise(r.meter.Charge(n, kind+" "+name))
 	}
 	if r.ctx != nil {
 		r.tick()
@@ -467,7 +469,7 @@ func (r *renderer) tick() {
 // cancelCheckCharges is the number of charges between two polls at most.
 const cancelCheckCharges = 16
 
-// Poll is value.Poller's: prepaid bulk work polls between its chunks.
+// Poll is strutil.Poller's: prepaid bulk work polls between its chunks.
 func (r *renderer) Poll() {
 	if r.ctx != nil {
 		r.poll()
@@ -531,7 +533,7 @@ func (r *renderer) HasTest(name string) bool   { _, ok := r.env.tests[name]; ret
 func (r *renderer) CallFilter(name string, v value.Value, args *value.Args) value.Value {
 	f, ok := r.env.filters[name]
 	if !ok {
-		value.Throwf(errs.Render, "no filter named %s", errs.Quote(name))
+		errs.Throwf(errs.Render, "no filter named %s", errs.Quote(name))
 	}
 	return r.callFilter(f, name, v, args)
 }
@@ -550,7 +552,7 @@ func (r *renderer) callFilter(f builtins.FilterFunc, name string, v value.Value,
 func (r *renderer) CallTest(name string, v value.Value, args *value.Args) bool {
 	t, ok := r.env.tests[name]
 	if !ok {
-		value.Throwf(errs.Render, "no test named %s", errs.Quote(name))
+		errs.Throwf(errs.Render, "no test named %s", errs.Quote(name))
 	}
 	return r.callTest(t, name, v, args)
 }
@@ -573,7 +575,7 @@ func (r *renderer) callTest(t builtins.TestFunc, name string, v value.Value, arg
 func (r *renderer) admitFilter(name string, v *value.Value, args *value.Args, step int64) {
 	m := r.meter
 	if err := m.CapabilityCall("filter", name); err != nil {
-		value.ThrowErr(err)
+		errs.Raise(err)
 	}
 	limit := m.Limits.ScratchBytes
 	// value.Size of each, inline for the strings and numbers it takes
@@ -586,7 +588,7 @@ func (r *renderer) admitFilter(name string, v *value.Value, args *value.Args, st
 		n += value.ArgsSize(args, limit)
 	}
 	if n > limit {
-		value.ThrowErr(m.Check(budget.LimitScratchBytes, n, "filter "+name))
+		errs.Raise(m.Check(budget.LimitScratchBytes, n, "filter "+name))
 	}
 	if step > 0 && !r.spent(step) {
 		r.chargeNamed(step, "filter", name)
@@ -598,7 +600,7 @@ func (r *renderer) capability(kind, name string) {
 		return
 	}
 	if err := r.meter.CapabilityCall(kind, name); err != nil {
-		value.ThrowErr(err)
+		errs.Raise(err)
 	}
 }
 
@@ -655,7 +657,7 @@ func (r *renderer) dest(n int) dest {
 		return toNowhere
 	}
 	if total := int64(r.root.Len() + n); total > r.meter.Limits.OutputBytes {
-		value.ThrowErr(r.meter.Check(budget.LimitOutputBytes, total, "output"))
+		errs.Raise(r.meter.Check(budget.LimitOutputBytes, total, "output"))
 	}
 	return toRoot
 }
@@ -766,7 +768,7 @@ func (r *renderer) printValue(v value.Value) {
 		return
 	case value.Undefined:
 		if r.Strict() {
-			value.ThrowUndefined(v)
+			vops.ThrowUndefined(v)
 		}
 		if !r.spent(budget.Step) {
 			r.Charge(budget.Step, "printing value")
@@ -811,7 +813,7 @@ func (r *renderer) stringify(v value.Value) string {
 		return v.Str()
 	}
 	if v.Kind() == value.Undefined && r.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if k := v.Kind(); k == value.List || k == value.Tuple || k == value.Dict || k == value.Object {
 		r.Charge(value.Size(v, r.meter.Left())*2, "converting to string")
@@ -838,7 +840,7 @@ func (r *renderer) enter() {
 // recursionFail refuses a step past the render's recursion bound. Kept out
 // of enter so that enter stays small enough to inline in eval.
 func (r *renderer) recursionFail() {
-	value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: r.meter.Phase,
+	errs.Raise(&budget.Error{Limit: budget.LimitNestingDepth, Phase: r.meter.Phase,
 		Op:         "render recursion (" + strconv.Itoa(stepsPerLevel) + " evaluation steps a nesting level)",
 		Configured: int64(r.maxDepth), Observed: int64(r.depth)})
 }

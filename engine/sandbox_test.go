@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // sandboxCase is one attack or look-alike: the template, its data, and the
@@ -16,7 +15,7 @@ type sandboxCase struct {
 	name string
 	tpl  string
 	data map[string]any
-	kind errs.Kind // 0: must succeed
+	kind ErrorKind // 0: must succeed
 	want string
 }
 
@@ -56,30 +55,30 @@ func runSandboxCases(t *testing.T, opts Options, cases []sandboxCase) {
 func TestUnderscoreRule(t *testing.T) {
 	d := map[string]any{"_id": 5, "d": map[string]any{"_k": 1, "k": 2}, "l": []any{1}, "s": "str"}
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"dot-on-dict-holding-key", "{{ _id }}{{ d._k }}", d, errs.Security, ""},
-		{"dot-on-string", "{{ s.__class__ }}", d, errs.Security, ""},
-		{"dot-on-undefined-receiver", "{{ nope.__class__ }}", d, errs.Security, ""},
-		{"attr-filter-literal", "{{ s|attr('__class__') }}", d, errs.Security, ""},
-		{"attr-filter-runtime-name", "{{ s|attr('_' ~ '_class__') }}", d, errs.Security, ""},
-		{"bracket-on-string", "{{ s['__class__'] }}", d, errs.Security, ""},
-		{"bracket-on-list", "{{ l['__len__'] }}", d, errs.Security, ""},
-		{"bracket-on-loop", "{% for x in l %}{{ loop['_after'] }}{% endfor %}", d, errs.Security, ""},
-		{"bracket-dict-missing-key", "{{ d['_missing'] }}", d, errs.Security, ""},
+		{"dot-on-dict-holding-key", "{{ _id }}{{ d._k }}", d, KindSecurity, ""},
+		{"dot-on-string", "{{ s.__class__ }}", d, KindSecurity, ""},
+		{"dot-on-undefined-receiver", "{{ nope.__class__ }}", d, KindSecurity, ""},
+		{"attr-filter-literal", "{{ s|attr('__class__') }}", d, KindSecurity, ""},
+		{"attr-filter-runtime-name", "{{ s|attr('_' ~ '_class__') }}", d, KindSecurity, ""},
+		{"bracket-on-string", "{{ s['__class__'] }}", d, KindSecurity, ""},
+		{"bracket-on-list", "{{ l['__len__'] }}", d, KindSecurity, ""},
+		{"bracket-on-loop", "{% for x in l %}{{ loop['_after'] }}{% endfor %}", d, KindSecurity, ""},
+		{"bracket-dict-missing-key", "{{ d['_missing'] }}", d, KindSecurity, ""},
 		{"bracket-dict-held-key", "{{ d['_k'] }}", d, 0, "1"},
 		{"bracket-dict-literal-held-key", "{{ {'_a': 3}['_a'] }}", d, 0, "3"},
-		{"map-attribute-path", "{{ [d]|map(attribute='_k')|list }}", d, errs.Security, ""},
-		{"sort-attribute-segment", "{{ [d]|sort(attribute='k._x')|list }}", d, errs.Security, ""},
-		{"groupby-attribute", "{{ [d]|groupby('_k') }}", d, errs.Security, ""},
-		{"selectattr", "{{ [d]|selectattr('_k')|list }}", d, errs.Security, ""},
-		{"sum-attribute-runtime", "{% set a = '_k' %}{{ [d]|sum(attribute=a) }}", d, errs.Security, ""},
-		{"format-field-attr", "{{ '{0.__class__}'.format(s) }}", d, errs.Security, ""},
-		{"format-field-item-missing", "{{ '{0[_x]}'.format(d) }}", d, errs.Security, ""},
+		{"map-attribute-path", "{{ [d]|map(attribute='_k')|list }}", d, KindSecurity, ""},
+		{"sort-attribute-segment", "{{ [d]|sort(attribute='k._x')|list }}", d, KindSecurity, ""},
+		{"groupby-attribute", "{{ [d]|groupby('_k') }}", d, KindSecurity, ""},
+		{"selectattr", "{{ [d]|selectattr('_k')|list }}", d, KindSecurity, ""},
+		{"sum-attribute-runtime", "{% set a = '_k' %}{{ [d]|sum(attribute=a) }}", d, KindSecurity, ""},
+		{"format-field-attr", "{{ '{0.__class__}'.format(s) }}", d, KindSecurity, ""},
+		{"format-field-item-missing", "{{ '{0[_x]}'.format(d) }}", d, KindSecurity, ""},
 		{"format-field-item-held", "{{ '{0[_k]}'.format(d) }}", d, 0, "1"},
-		{"namespace-set", "{% set ns = namespace() %}{% set ns._x = 1 %}", d, errs.Security, ""},
-		{"literal-refused-in-dead-branch", "{% if false %}{{ s.__class__ }}{% endif %}ok", d, errs.Security, ""},
+		{"namespace-set", "{% set ns = namespace() %}{% set ns._x = 1 %}", d, KindSecurity, ""},
+		{"literal-refused-in-dead-branch", "{% if false %}{{ s.__class__ }}{% endif %}ok", d, KindSecurity, ""},
 		// an operand Jinja2 folds away is never compiled, but the rule
 		// holds in code that never runs
-		{"literal-refused-in-folded-operand", "{{ 1 or s.__class__ }}{{ ('a'|upper) or s.__class__|nofilter }}", d, errs.Security, ""},
+		{"literal-refused-in-folded-operand", "{{ 1 or s.__class__ }}{{ ('a'|upper) or s.__class__|nofilter }}", d, KindSecurity, ""},
 		{"local-names-allowed", "{% for _ in l %}{% set __x = 2 %}{{ __x }}{% endfor %}{{ dict(__class__=1) }}", d, 0, "2{'__class__': 1}"},
 		{"string-containing-underscores-is-data", "{{ '__class__' }}{% for k in d %}{{ k }}{% endfor %}", d, 0, "__class___kk"},
 	})
@@ -92,15 +91,15 @@ func TestPlainValueMethods(t *testing.T) {
 	d := map[string]any{"l": []any{3, 1}, "d": map[string]any{"a": 1}}
 	runSandboxCases(t, Options{}, []sandboxCase{
 		{"allowed", "{{ 'a,b'.split(',') }}{{ d.items()|list }}{{ l.count(3) }}", d, 0, "['a', 'b'][('a', 1)]1"},
-		{"list-append", "{{ l.append(1) }}", d, errs.Security, ""},
-		{"list-sort-read", "{% set f = l.sort %}", d, errs.Security, ""},
-		{"dict-update", "{{ d.update({'b': 2}) }}", d, errs.Security, ""},
-		{"dict-pop", "{{ d.pop('a') }}", d, errs.Security, ""},
-		{"str-encode", "{{ 'x'.encode() }}", d, errs.Security, ""},
-		{"int-to-bytes", "{{ (1).to_bytes(2, 'big') }}", d, errs.Security, ""},
+		{"list-append", "{{ l.append(1) }}", d, KindSecurity, ""},
+		{"list-sort-read", "{% set f = l.sort %}", d, KindSecurity, ""},
+		{"dict-update", "{{ d.update({'b': 2}) }}", d, KindSecurity, ""},
+		{"dict-pop", "{{ d.pop('a') }}", d, KindSecurity, ""},
+		{"str-encode", "{{ 'x'.encode() }}", d, KindSecurity, ""},
+		{"int-to-bytes", "{{ (1).to_bytes(2, 'big') }}", d, KindSecurity, ""},
 		{"js-name-undefined", "[{{ l.constructor }}]", d, 0, "[]"},
 		{"go-name-undefined", "[{{ d.MethodByName }}]", d, 0, "[]"},
-		{"call-undefined", "{{ l.toString() }}", d, errs.Undefined, ""},
+		{"call-undefined", "{{ l.toString() }}", d, KindUndefined, ""},
 		{"dict-key-fallback", "{{ d.a }}", d, 0, "1"},
 	})
 }
@@ -109,9 +108,9 @@ func TestPlainValueMethods(t *testing.T) {
 // only, and filters never call a callable handed to them.
 func TestCapabilities(t *testing.T) {
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"namespace-macro-ctor", "{% macro m() %}{% endmacro %}{{ namespace(f=m) }}", nil, errs.Security, ""},
-		{"namespace-method-set", "{% set ns = namespace() %}{% set ns.f = 'x'.upper %}", nil, errs.Security, ""},
-		{"namespace-nested-callable", "{% macro m() %}{% endmacro %}{% set ns = namespace() %}{% set ns.f = [m] %}", nil, errs.Security, ""},
+		{"namespace-macro-ctor", "{% macro m() %}{% endmacro %}{{ namespace(f=m) }}", nil, KindSecurity, ""},
+		{"namespace-method-set", "{% set ns = namespace() %}{% set ns.f = 'x'.upper %}", nil, KindSecurity, ""},
+		{"namespace-nested-callable", "{% macro m() %}{% endmacro %}{% set ns = namespace() %}{% set ns.f = [m] %}", nil, KindSecurity, ""},
 		{"namespace-data", "{% set ns = namespace(a=1) %}{% set ns.b = [2] %}{{ ns.a }}{{ ns.b }}", nil, 0, "1[2]"},
 		{"map-by-name-only", "{{ ['a']|map('upper')|list }}", nil, 0, "['A']"},
 	})
@@ -121,17 +120,17 @@ func TestCapabilities(t *testing.T) {
 // may be given, and its templates spend from the includer's budget.
 func TestLoader(t *testing.T) {
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"include", "{% include 'x' %}", nil, errs.Render, ""},
-		{"import", "{% import 'x' as m %}", nil, errs.Render, ""},
-		{"extends", "{% extends 'x' %}", nil, errs.Render, ""},
-		{"from", "{% from 'x' import y %}", nil, errs.Render, ""},
+		{"include", "{% include 'x' %}", nil, KindRender, ""},
+		{"import", "{% import 'x' as m %}", nil, KindRender, ""},
+		{"extends", "{% extends 'x' %}", nil, KindRender, ""},
+		{"from", "{% from 'x' import y %}", nil, KindRender, ""},
 		{"ignore-missing", "a{% include 'x' ignore missing %}b", nil, 0, "ab"},
 	})
 	env, _ := NewEnvironment(Options{Templates: map[string]string{"child": strings.Repeat("x", 1000)}})
 	small := RenderOptions{Limits: budget.Limits{WorkUnits: 100000}}
 	_, err := env.RenderString("t", "{% for i in range(1000) %}{% include 'child' %}{% endfor %}", nil, small)
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Budget {
+	if !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Fatalf("included templates must spend the includer's budget: %v", err)
 	}
 }
@@ -162,7 +161,7 @@ func TestAmplifiersRefusedBeforeAllocating(t *testing.T) {
 		_, err := env.RenderString("amp", tpl, nil, RenderOptions{})
 		runtime.ReadMemStats(&after)
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != errs.Budget {
+		if !errors.As(err, &e) || e.Kind != KindBudget {
 			t.Errorf("%s: want budget error, got %v", tpl, err)
 			continue
 		}
@@ -176,18 +175,18 @@ func TestAmplifiersRefusedBeforeAllocating(t *testing.T) {
 // never wrapped values; literals wider than 64 bits are syntax errors.
 func TestIntegerWidth(t *testing.T) {
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"mul", "{{ 9223372036854775807 * 2 }}", nil, errs.Budget, ""},
-		{"add", "{{ 9223372036854775807 + 1 }}", nil, errs.Budget, ""},
-		{"pow", "{{ 2 ** 64 }}", nil, errs.Budget, ""},
-		{"neg-min", "{{ -(-9223372036854775807 - 1) }}", nil, errs.Budget, ""},
-		{"floordiv-min", "{{ (-9223372036854775807 - 1) // -1 }}", nil, errs.Budget, ""},
-		{"sum", "{{ [9223372036854775807, 1]|sum }}", nil, errs.Budget, ""},
-		{"abs", "{{ (-9223372036854775807 - 1)|abs }}", nil, errs.Budget, ""},
-		{"literal", "{{ 99999999999999999999 }}", nil, errs.Syntax, ""},
+		{"mul", "{{ 9223372036854775807 * 2 }}", nil, KindBudget, ""},
+		{"add", "{{ 9223372036854775807 + 1 }}", nil, KindBudget, ""},
+		{"pow", "{{ 2 ** 64 }}", nil, KindBudget, ""},
+		{"neg-min", "{{ -(-9223372036854775807 - 1) }}", nil, KindBudget, ""},
+		{"floordiv-min", "{{ (-9223372036854775807 - 1) // -1 }}", nil, KindBudget, ""},
+		{"sum", "{{ [9223372036854775807, 1]|sum }}", nil, KindBudget, ""},
+		{"abs", "{{ (-9223372036854775807 - 1)|abs }}", nil, KindBudget, ""},
+		{"literal", "{{ 99999999999999999999 }}", nil, KindSyntax, ""},
 		{"edge-ok", "{{ 9223372036854775806 + 1 }}", nil, 0, "9223372036854775807"},
 		{"floor-semantics", "{{ -7 // 2 }} {{ -7 % 3 }}", nil, 0, "-4 2"},
-		{"range-too-long", "{{ range(100001)|list|length }}", nil, errs.Render, ""},
-		{"div-zero", "{{ 1 // 0 }}", nil, errs.Render, ""},
+		{"range-too-long", "{{ range(100001)|list|length }}", nil, KindRender, ""},
+		{"div-zero", "{{ 1 // 0 }}", nil, KindRender, ""},
 	})
 }
 
@@ -196,11 +195,11 @@ func TestIntegerWidth(t *testing.T) {
 // a Go stack overflow; depth 100 macro recursion works.
 func TestRecursionIsBudget(t *testing.T) {
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"macro", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", nil, errs.Budget, ""},
-		{"mutual", "{% macro a() %}{{ b() }}{% endmacro %}{% macro b() %}{{ a() }}{% endmacro %}{{ a() }}", nil, errs.Budget, ""},
-		{"recursive-loop", "{% for x in [1] recursive %}{{ loop([1]) }}{% endfor %}", nil, errs.Budget, ""},
-		{"block-self", "{% block b %}{{ self.b() }}{% endblock %}", nil, errs.Budget, ""},
-		{"parens", "{{ " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + " }}", nil, errs.Budget, ""},
+		{"macro", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", nil, KindBudget, ""},
+		{"mutual", "{% macro a() %}{{ b() }}{% endmacro %}{% macro b() %}{{ a() }}{% endmacro %}{{ a() }}", nil, KindBudget, ""},
+		{"recursive-loop", "{% for x in [1] recursive %}{{ loop([1]) }}{% endfor %}", nil, KindBudget, ""},
+		{"block-self", "{% block b %}{{ self.b() }}{% endblock %}", nil, KindBudget, ""},
+		{"parens", "{{ " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000) + " }}", nil, KindBudget, ""},
 		{"depth-100-ok", "{% macro f(n) %}{% if n %}{{ f(n - 1) }}{% else %}done{% endif %}{% endmacro %}{{ f(100) }}", nil, 0, "done"},
 		{"nesting-50-ok", strings.Repeat("{% if true %}", 50) + "x" + strings.Repeat("{% endif %}", 50), nil, 0, "x"},
 	})
@@ -234,7 +233,7 @@ func BenchmarkFullBudget(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		_, err := tpl.Render(nil)
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != errs.Budget {
+		if !errors.As(err, &e) || e.Kind != KindBudget {
 			b.Fatalf("want budget error, got %v", err)
 		}
 	}
@@ -265,7 +264,7 @@ func TestNamedLimits(t *testing.T) {
 		t.Run(c.limit, func(t *testing.T) {
 			res, err := env.RenderString("t", c.tpl, nil, RenderOptions{Limits: c.l})
 			var e *Error
-			if !errors.As(err, &e) || e.Kind != errs.Budget || res.Output != "" {
+			if !errors.As(err, &e) || e.Kind != KindBudget || res.Output != "" {
 				t.Fatalf("want budget error, got %q %v", res.Output, err)
 			}
 			be := e.BudgetError()
@@ -285,7 +284,7 @@ func TestSecurityMessageNamesTarget(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	_, err := env.RenderString("t", "{{ x.append(1) }}", map[string]any{"x": []any{"SECRET"}}, RenderOptions{})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != errs.Security {
+	if !errors.As(err, &e) || e.Kind != KindSecurity {
 		t.Fatalf("want security error, got %v", err)
 	}
 	if !strings.Contains(e.Message, "append") || !strings.Contains(e.Message, "list") || strings.Contains(e.Message, "SECRET") {
@@ -341,7 +340,7 @@ func TestZeroCostLoopsBounded(t *testing.T) {
 		{"empty-list-repeat", "{{ ([] * 9223372036854775807)|length }}", nil, 0, "0"},
 		{"empty-tuple-repeat", "{{ (() * 9223372036854775807)|length }}", nil, 0, "0"},
 		{"empty-string-repeat", "[{{ '' * 9223372036854775807 }}]", nil, 0, "[]"},
-		{"repeat-empty-items", "{{ ([[]] * 100000)|length }}", nil, errs.Budget, ""},
+		{"repeat-empty-items", "{{ ([[]] * 100000)|length }}", nil, KindBudget, ""},
 	})
 }
 
@@ -352,8 +351,8 @@ func TestNamespaceCycles(t *testing.T) {
 	big := strings.Repeat("x", 100000)
 	runSandboxCases(t, Options{Limits: budget.Limits{WorkUnits: 5000000}}, []sandboxCase{
 		{"self-repr", "{% set ns = namespace() %}{% set ns.me = ns %}{{ ns }}", nil, 0, "<Namespace {'me': <Namespace {...}>}>"},
-		{"stringify-charged", "{% set ns = namespace(b=big) %}{% for i in range(1000) %}{% set s = ns ~ '' %}{% endfor %}", map[string]any{"big": big}, errs.Budget, ""},
-		{"string-filter-charged", "{% set ns = namespace(b=big) %}{% for i in range(1000) %}{% set s = ns|string %}{% endfor %}", map[string]any{"big": big}, errs.Budget, ""},
+		{"stringify-charged", "{% set ns = namespace(b=big) %}{% for i in range(1000) %}{% set s = ns ~ '' %}{% endfor %}", map[string]any{"big": big}, KindBudget, ""},
+		{"string-filter-charged", "{% set ns = namespace(b=big) %}{% for i in range(1000) %}{% set s = ns|string %}{% endfor %}", map[string]any{"big": big}, KindBudget, ""},
 	})
 }
 
@@ -376,7 +375,7 @@ func TestDeepNestingBuiltAtRuntime(t *testing.T) {
 		"{{ ns.l is lower }}", "{% autoescape true %}{{ ns.l }}{% endautoescape %}"} {
 		_, err := env.RenderString("t", build+print, nil, RenderOptions{})
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != errs.Budget || e.BudgetError() == nil || e.BudgetError().Limit != budget.LimitNestingDepth {
+		if !errors.As(err, &e) || e.Kind != KindBudget || e.BudgetError() == nil || e.BudgetError().Limit != budget.LimitNestingDepth {
 			t.Errorf("%s: want a nesting_depth budget error, got %v", print, err)
 		}
 	}

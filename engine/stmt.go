@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
-	"slices"
 )
 
 // renderTemplate runs t's body in root, then, while {% extends %} set a
@@ -246,7 +248,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		r.pos = n.P
 		r.step("extends")
 		if r.fr.parent != nil {
-			value.Throw(errs.Render, "extended multiple times")
+			errs.Throw(errs.Render, "extended multiple times")
 		}
 		t := r.loadTemplate(r.eval(n.Template, sc), false)
 		r.fr.parent = t
@@ -284,7 +286,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 			sc.set(in.Alias, v)
 		}
 	default:
-		value.Throwf(errs.Internal, "unknown statement %T", st)
+		errs.Throwf(errs.Internal, "unknown statement %T", st)
 	}
 }
 
@@ -316,7 +318,7 @@ func (r *renderer) evalFolded(x syntax.Expr, sc *scope, v *value.Value) (ok bool
 // truth is bool(v), which strict undefined refuses.
 func (r *renderer) truth(v value.Value) bool {
 	if v.IsUndefined() && r.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	return v.Truth()
 }
@@ -332,16 +334,16 @@ func (r *renderer) assign(target syntax.Expr, v value.Value, sc *scope) {
 		}
 	case *syntax.NSRef:
 		if privateName(t.Attr) {
-			value.Throwf(errs.Security, "assignment to attribute %s of a namespace is unsafe", errs.Quote(t.Attr))
+			errs.Throwf(errs.Security, "assignment to attribute %s of a namespace is unsafe", errs.Quote(t.Attr))
 		}
 		nsv := r.lookupName(t.NS, sc)
 		ns, ok := nsv.ObjectImpl().(*value.Namespace)
 		if !ok {
-			value.Throw(errs.Render, "cannot assign attribute on non-namespace object")
+			errs.Throw(errs.Render, "cannot assign attribute on non-namespace object")
 		}
 		ns.Set(r, t.Attr, v)
 	default:
-		value.Throwf(errs.Syntax, "cannot assign to %T", target)
+		errs.Throwf(errs.Syntax, "cannot assign to %T", target)
 	}
 }
 
@@ -392,7 +394,7 @@ func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int
 func (r *renderer) renderBlock(chain []*blockRef, i int, sc *scope) {
 	ref := chain[i]
 	if ref.block.Required && i == len(chain)-1 {
-		value.Throwf(errs.Render, "required block %s not found", errs.Quote(ref.block.Name))
+		errs.Throwf(errs.Render, "required block %s not found", errs.Quote(ref.block.Name))
 	}
 	r.enter()
 	parent := r.fr.root
@@ -421,7 +423,7 @@ func (r *renderer) applyFilterChain(f *syntax.Filter, v value.Value, sc *scope) 
 	if f.X != nil {
 		inner, ok := f.X.(*syntax.Filter)
 		if !ok {
-			value.Throw(errs.Internal, "malformed filter chain")
+			errs.Throw(errs.Internal, "malformed filter chain")
 		}
 		v = r.applyFilterChain(inner, v, sc)
 	}
@@ -445,7 +447,7 @@ func (r *renderer) loadTemplate(name value.Value, ignoreMissing bool) *Template 
 	for _, nv := range names {
 		if !nv.IsString() {
 			if nv.IsUndefined() {
-				value.ThrowUndefined(nv)
+				vops.ThrowUndefined(nv)
 			}
 			continue
 		}
@@ -454,7 +456,7 @@ func (r *renderer) loadTemplate(name value.Value, ignoreMissing bool) *Template 
 			continue
 		}
 		if err != nil {
-			value.ThrowErr(err)
+			errs.Raise(err)
 		}
 		r.Charge(budget.Step+int64(len(t.tree.Source)), "loading template")
 		return t

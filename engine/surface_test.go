@@ -2,8 +2,6 @@ package engine
 
 import (
 	"testing"
-
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // TestDeclaredSurfaceEveryPath holds P12 on every lookup path: a declared
@@ -28,16 +26,16 @@ func TestDeclaredSurfaceEveryPath(t *testing.T) {
 		{"format-map", "{{ '{_surface_tag}'.format_map(note) }}", data, 0, "note"},
 		{"content-field-beats-host-method", "{{ note.items }}", data, 0, "3"},
 		{"plain-unknown-undefined", "[{{ note.other }}]", data, 0, "[]"},
-		{"map-attribute-on-dict", "{{ [d]|map(attribute='_surface_tag')|list }}", data, errs.Security, ""},
-		{"map-attribute-runtime-on-dict", "{{ [d]|map(attribute=k)|list }}", data, errs.Security, ""},
-		{"format-attr-on-dict", "{{ '{0._surface_tag}'.format(d) }}", data, errs.Security, ""},
-		{"dot-on-undefined", "{{ nope._surface_tag }}", data, errs.Security, ""},
-		{"undeclared-method-dot", "{{ note.host_method }}", data, errs.Security, ""},
-		{"undeclared-method-bracket", "{{ note['host_method'] }}", data, errs.Security, ""},
-		{"undeclared-method-attr-filter", "{{ note|attr('host_method') }}", data, errs.Security, ""},
-		{"undeclared-method-path", "{{ [note]|map(attribute='model_dump')|list }}", data, errs.Security, ""},
-		{"undeclared-method-format", "{{ '{0.model_dump}'.format(note) }}", data, errs.Security, ""},
-		{"undeclared-underscore", "{{ [note]|map(attribute='_surface')|list }}", data, errs.Security, ""},
+		{"map-attribute-on-dict", "{{ [d]|map(attribute='_surface_tag')|list }}", data, KindSecurity, ""},
+		{"map-attribute-runtime-on-dict", "{{ [d]|map(attribute=k)|list }}", data, KindSecurity, ""},
+		{"format-attr-on-dict", "{{ '{0._surface_tag}'.format(d) }}", data, KindSecurity, ""},
+		{"dot-on-undefined", "{{ nope._surface_tag }}", data, KindSecurity, ""},
+		{"undeclared-method-dot", "{{ note.host_method }}", data, KindSecurity, ""},
+		{"undeclared-method-bracket", "{{ note['host_method'] }}", data, KindSecurity, ""},
+		{"undeclared-method-attr-filter", "{{ note|attr('host_method') }}", data, KindSecurity, ""},
+		{"undeclared-method-path", "{{ [note]|map(attribute='model_dump')|list }}", data, KindSecurity, ""},
+		{"undeclared-method-format", "{{ '{0.model_dump}'.format(note) }}", data, KindSecurity, ""},
+		{"undeclared-underscore", "{{ [note]|map(attribute='_surface')|list }}", data, KindSecurity, ""},
 	})
 }
 
@@ -46,10 +44,10 @@ func TestDeclaredSurfaceEveryPath(t *testing.T) {
 // too, refused before rendering even in a branch that never runs.
 func TestNestedFilterArgsChecked(t *testing.T) {
 	runSandboxCases(t, Options{}, []sandboxCase{
-		{"map-attr", "{% if false %}{{ x|map('attr', '_a') }}{% endif %}ok", nil, errs.Security, ""},
-		{"map-map-attr", "{% if false %}{{ x|map('map', 'attr', '_a') }}{% endif %}ok", nil, errs.Security, ""},
-		{"map-sort-attribute", "{% if false %}{{ x|map('sort', attribute='_a') }}{% endif %}ok", nil, errs.Security, ""},
-		{"map-groupby", "{% if false %}{{ x|map('groupby', 'a._b') }}{% endif %}ok", nil, errs.Security, ""},
+		{"map-attr", "{% if false %}{{ x|map('attr', '_a') }}{% endif %}ok", nil, KindSecurity, ""},
+		{"map-map-attr", "{% if false %}{{ x|map('map', 'attr', '_a') }}{% endif %}ok", nil, KindSecurity, ""},
+		{"map-sort-attribute", "{% if false %}{{ x|map('sort', attribute='_a') }}{% endif %}ok", nil, KindSecurity, ""},
+		{"map-groupby", "{% if false %}{{ x|map('groupby', 'a._b') }}{% endif %}ok", nil, KindSecurity, ""},
 		{"map-attr-plain", "{{ [{'a': 1}]|map('attr', 'a')|list }}", nil, 0, "[Undefined]"},
 		{"map-upper-underscore-data", "{{ ['_a']|map('upper')|list }}", nil, 0, "['_A']"},
 	})

@@ -11,7 +11,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method"
 )
 
@@ -83,15 +83,15 @@ type Details struct {
 }
 
 // ErrorType maps an engine error kind to its application error type.
-func ErrorType(k errs.Kind) string {
+func ErrorType(k engine.ErrorKind) string {
 	switch k {
-	case errs.Syntax:
+	case engine.KindSyntax:
 		return ErrTypeSyntax
-	case errs.Security:
+	case engine.KindSecurity:
 		return ErrTypeSecurity
-	case errs.Budget:
+	case engine.KindBudget:
 		return ErrTypeBudget
-	case errs.Undefined:
+	case engine.KindUndefined:
 		return ErrTypeUndefined
 	}
 	return ErrTypeRender // type, render, internal
@@ -110,7 +110,7 @@ func From(err error) error {
 	if errors.As(err, &ae) {
 		return err
 	}
-	d := Details{Item: -1, Kind: errs.Render.String()}
+	d := Details{Item: -1, Kind: engine.KindRender.String()}
 	var re *method.RunError
 	if errors.As(err, &re) {
 		d.Pipe, d.Field, d.Item = re.Pipe, re.Field, re.Item
@@ -124,7 +124,7 @@ func From(err error) error {
 		d.Kind = typ
 		return temporal.NewNonRetryableApplicationError(err.Error(), typ, nil, d)
 	}
-	var ee *errs.Error
+	var ee *engine.Error
 	if !errors.As(err, &ee) {
 		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeRender, nil, d)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method"
 )
 
@@ -26,7 +26,7 @@ func flat(t *testing.T, err error) (*temporal.ApplicationError, Details) {
 // and types the errors that carry no application error.
 func TestFlatten(t *testing.T) {
 	// a template error of the runner, then its caller's level
-	inner := Flatten(method.Fail("one", "template", errs.New(errs.Undefined, "x is undefined")), "one")
+	inner := Flatten(method.Fail("one", "template", engine.NewError(engine.KindUndefined, "x is undefined")), "one")
 	outer := Flatten(WithItem(inner, 3), "all")
 	ae, d := flat(t, outer)
 	if ae.Type() != ErrTypeUndefined || d.Pipe != "one" || d.Field != "template" || d.Item != 3 || strings.Join(d.Path, ">") != "all>one" {

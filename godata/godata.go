@@ -45,8 +45,9 @@ import (
 	"sync"
 	"unicode"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/internal/msgtext"
 )
 
 var (
@@ -81,7 +82,7 @@ func Map(x any) (map[string]any, error) {
 		}
 		return m, nil
 	}
-	return nil, errs.New(errs.Type, "the data of a render must be an object (a struct, a map), not Go type "+reflect.TypeOf(x).String())
+	return nil, engine.NewError(engine.KindType, "the data of a render must be an object (a struct, a map), not Go type "+reflect.TypeOf(x).String())
 }
 
 // Convert converts x into JSON-shaped data the engine copies in (see the
@@ -91,7 +92,7 @@ func Convert(x any) (v any, err error) {
 	var w walker
 	defer func() {
 		if r := recover(); r != nil {
-			e, ok := r.(*errs.Error)
+			e, ok := r.(*engine.Error)
 			if !ok {
 				panic(r)
 			}
@@ -119,13 +120,13 @@ func (w *walker) at() string {
 		}
 		sb.WriteString(p)
 	}
-	return errs.Bound(sb.String())
+	return msgtext.Bound(sb.String())
 }
 
 // fail refuses the value at the current path, as the engine's copy-in
 // does.
 func (w *walker) fail(msg string) {
-	panic(errs.New(errs.Type, "cannot copy data at "+w.at()+": "+msg))
+	panic(engine.NewError(engine.KindType, "cannot copy data at "+w.at()+": "+msg))
 }
 
 func (w *walker) count(n int) {
@@ -140,7 +141,7 @@ func (w *walker) count(n int) {
 
 func (w *walker) countBytes(n int) {
 	if w.bytes+int64(n) > value.MaxGraphBytes {
-		panic(errs.New(errs.Budget, "copying the data at "+w.at()+" would pass the copy-in ceiling of "+strconv.Itoa(value.MaxGraphBytes)+
+		panic(engine.NewError(engine.KindBudget, "copying the data at "+w.at()+" would pass the copy-in ceiling of "+strconv.Itoa(value.MaxGraphBytes)+
 			" bytes of strings (limit "+value.LimitDataBytes+"): "+strconv.FormatInt(w.bytes, 10)+" copied, "+strconv.Itoa(n)+" more"))
 	}
 	w.bytes += int64(n)

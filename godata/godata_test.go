@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -18,7 +18,7 @@ func copyIn(x any) (value.Value, error) {
 	if err != nil {
 		return value.Value{}, err
 	}
-	return value.CopyIn(c)
+	return engine.ToValue(c)
 }
 
 type rfBase struct {
@@ -123,7 +123,7 @@ func TestCopyReflectIsEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := value.CopyIn(dec)
+		want, err := engine.ToValue(dec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,8 +179,8 @@ func TestCopyReflectRefusals(t *testing.T) {
 		{"complex", map[string]any{"d": []complex64{1}}, "cannot copy data at d[0]: values of Go type complex64 are not data"},
 	} {
 		_, err := Map(tc.x)
-		var e *errs.Error
-		if !errors.As(err, &e) || e.Kind != errs.Type || !strings.Contains(err.Error(), tc.want) {
+		var e *engine.Error
+		if !errors.As(err, &e) || e.Kind != engine.KindType || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want a type error containing %q", tc.name, err, tc.want)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/policy"
@@ -195,7 +195,7 @@ func runCompose(x *invocation) (*Stuff, []Stuff, error) {
 		return x.stuff(p.outputOr(def), textContent(out)), nil, nil
 	}
 	if p.Construct == nil {
-		return nil, nil, x.fail("template", errs.New(errs.Render, "a template or a construct is required"))
+		return nil, nil, x.fail("template", engine.NewError(engine.KindRender, "a template or a construct is required"))
 	}
 	obj, err := x.construct(p.Construct, "", x.mem.PathRoot())
 	if err != nil {

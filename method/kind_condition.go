@@ -3,7 +3,7 @@ package method
 import (
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 
@@ -161,7 +161,7 @@ func runCondition(x *invocation) (*Stuff, []Stuff, error) {
 		return nil, nil, err
 	}
 	if got == "" || got == "None" {
-		return nil, nil, x.fail(field, errs.New(errs.Render, "the expression rendered "+strconv.Quote(got)+", which selects no outcome"))
+		return nil, nil, x.fail(field, engine.NewError(engine.KindRender, "the expression rendered "+strconv.Quote(got)+", which selects no outcome"))
 	}
 	mem := x.mem
 	if a := p.AddAliasFromExpressionTo; a != "" {
@@ -175,7 +175,7 @@ func runCondition(x *invocation) (*Stuff, []Stuff, error) {
 	case OutcomeContinue:
 		return nil, nil, nil
 	case OutcomeFail:
-		return nil, nil, x.fail("outcomes", errs.New(errs.Render, "outcome fail selected by "+strconv.Quote(got)))
+		return nil, nil, x.fail("outcomes", engine.NewError(engine.KindRender, "outcome fail selected by "+strconv.Quote(got)))
 	}
 	ref := x.resolve(target)
 	res, err := x.children(1, func(int) Child {

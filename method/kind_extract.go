@@ -3,7 +3,7 @@ package method
 import (
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 )
 
 // PipeExtract: the pipe's one Document, PDF or Image input is read into
@@ -79,11 +79,11 @@ func runExtract(x *invocation) (*Stuff, []Stuff, error) {
 	p := x.p
 	names := p.InputNames()
 	if len(names) != 1 {
-		return nil, nil, x.fail("inputs", errs.New(errs.Render, "PipeExtract takes exactly one input"))
+		return nil, nil, x.fail("inputs", engine.NewError(engine.KindRender, "PipeExtract takes exactly one input"))
 	}
 	st, ok := x.mem.Get(names[0])
 	if !ok {
-		return nil, nil, x.fail("inputs", errs.New(errs.Undefined, "input "+strconv.Quote(names[0])+" is missing"))
+		return nil, nil, x.fail("inputs", engine.NewError(engine.KindUndefined, "input "+strconv.Quote(names[0])+" is missing"))
 	}
 	doc := &DocumentRef{}
 	switch c := st.Content.(type) {
@@ -98,7 +98,7 @@ func runExtract(x *invocation) (*Stuff, []Stuff, error) {
 		}
 	}
 	if doc.URL == "" {
-		return nil, nil, x.fail("inputs", errs.New(errs.Render, "input "+strconv.Quote(names[0])+" has no url"))
+		return nil, nil, x.fail("inputs", engine.NewError(engine.KindRender, "input "+strconv.Quote(names[0])+" has no url"))
 	}
 	if doc.MimeType == "" && x.concepts().Base(ParseConceptSpec(st.Concept).Name) == ConceptImage {
 		doc.MimeType = "image/*"

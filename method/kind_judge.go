@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
@@ -287,7 +287,7 @@ func (x *invocation) judge() (*Stuff, error) {
 // raw "verdict" too (what JSON bundles' judges return).
 func (x *invocation) verdictContent(prefix string, q JudgeQuestion, verdict string) (any, error) {
 	bad := func() (any, error) {
-		return nil, x.fail(prefix+"question", errs.New(errs.Render, "the provider's verdict "+strconv.Quote(verdict)+" is not an answer to this question"))
+		return nil, x.fail(prefix+"question", engine.NewError(engine.KindRender, "the provider's verdict "+strconv.Quote(verdict)+" is not an answer to this question"))
 	}
 	om := &value.OrderedMap{}
 	switch q.Kind() {

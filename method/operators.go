@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
@@ -22,10 +22,10 @@ func (x *invocation) checkRequiredInputs() error {
 		spec := ParseConceptSpec(p.Inputs[in])
 		st, ok := x.mem.Get(in)
 		if spec.Required && (!ok || isEmptyContent(st.Content)) {
-			return x.fail("inputs", errs.New(errs.Undefined, "required input "+strconv.Quote(in)+" ("+p.Inputs[in]+") is missing or empty"))
+			return x.fail("inputs", engine.NewError(engine.KindUndefined, "required input "+strconv.Quote(in)+" ("+p.Inputs[in]+") is missing or empty"))
 		}
 		if l, isList := st.Content.([]any); ok && spec.Count > 0 && isList && len(l) != spec.Count {
-			return x.fail("inputs", errs.New(errs.Render, "input "+strconv.Quote(in)+" ("+p.Inputs[in]+") has "+strconv.Itoa(len(l))+" items"))
+			return x.fail("inputs", engine.NewError(engine.KindRender, "input "+strconv.Quote(in)+" ("+p.Inputs[in]+") has "+strconv.Itoa(len(l))+" items"))
 		}
 	}
 	return nil
@@ -64,7 +64,7 @@ func (x *invocation) decorate(req *CompletionRequest) error {
 		} else {
 			mc, err := x.s.r.Models.Resolve(p.Model)
 			if err != nil {
-				return x.fail("model", errs.New(errs.Render, err.Error()))
+				return x.fail("model", engine.NewError(engine.KindRender, err.Error()))
 			}
 			req.Model, req.Fallbacks = mc.Model, mc.Fallbacks
 		}
@@ -110,10 +110,10 @@ func (x *invocation) checkCount(output string, content any) error {
 	}
 	l, ok := content.([]any)
 	if !ok {
-		return x.fail("output", errs.New(errs.Type, "output "+strconv.Quote(output)+" is a list, the answer is not"))
+		return x.fail("output", engine.NewError(engine.KindType, "output "+strconv.Quote(output)+" is a list, the answer is not"))
 	}
 	if spec.Count > 0 && len(l) != spec.Count {
-		return x.fail("output", errs.New(errs.Render, "output "+strconv.Quote(output)+" needs exactly "+strconv.Itoa(spec.Count)+" items, got "+strconv.Itoa(len(l))))
+		return x.fail("output", engine.NewError(engine.KindRender, "output "+strconv.Quote(output)+" needs exactly "+strconv.Itoa(spec.Count)+" items, got "+strconv.Itoa(len(l))))
 	}
 	return nil
 }
@@ -135,11 +135,11 @@ func registerImages(reg *templating.ImageRegistry, v any) error {
 	}
 	u, err := WalkPath(v, "url")
 	if err != nil {
-		return errs.New(errs.Render, "image reference does not lead to an image")
+		return engine.NewError(engine.KindRender, "image reference does not lead to an image")
 	}
 	url, ok := u.(string)
 	if !ok {
-		return errs.New(errs.Render, "image url is not a string")
+		return engine.NewError(engine.KindRender, "image url is not a string")
 	}
 	ref := templating.ImageRef{URL: url}
 	if c, err := WalkPath(v, "caption"); err == nil {

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/internal/msgtext"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 
@@ -24,7 +24,7 @@ import (
 // segment is syntax, an underscore segment is security.
 func ParsePath(path string) ([]string, error) {
 	if path == "" {
-		return nil, errs.New(errs.Syntax, "empty path")
+		return nil, engine.NewError(engine.KindSyntax, "empty path")
 	}
 	segs := strings.Split(path, ".")
 	// the engine's path rules (a prepared context's updates follow them)
@@ -46,7 +46,7 @@ func WalkPath(root any, path string) (any, error) {
 	for i, s := range segs {
 		next, ok := step(cur, s)
 		if !ok {
-			return nil, errs.New(errs.Undefined, "path "+errs.Quote(path)+": "+errs.Quote(strings.Join(segs[:i], "."))+" has no "+errs.Quote(s))
+			return nil, engine.NewError(engine.KindUndefined, "path "+msgtext.Quote(path)+": "+msgtext.Quote(strings.Join(segs[:i], "."))+" has no "+msgtext.Quote(s))
 		}
 		cur = next
 	}
@@ -94,7 +94,7 @@ func WalkList(root any, path string) ([]any, error) {
 	}
 	l, ok := v.([]any)
 	if !ok {
-		return nil, errs.New(errs.Render, "path "+errs.Quote(path)+" does not lead to a list")
+		return nil, engine.NewError(engine.KindRender, "path "+msgtext.Quote(path)+" does not lead to a list")
 	}
 	return l, nil
 }
@@ -140,7 +140,7 @@ func keyText(k any) (string, error) {
 	case json.Number:
 		return t.String(), nil
 	}
-	v, err := value.CopyIn(k)
+	v, err := engine.ToValue(k)
 	if err != nil {
 		return "", err
 	}

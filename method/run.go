@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 
@@ -141,7 +141,7 @@ type run struct {
 // Run runs the library's main pipe (Library.Main) over the inputs.
 func (r *Runner) Run(ctx context.Context, inputs *Memory) (*Result, error) {
 	if r.Library.Main == "" {
-		return &Result{}, Fail("", "main_pipe", errs.New(errs.Render, "no pipe to run: the method has no main_pipe and none was named"))
+		return &Result{}, Fail("", "main_pipe", engine.NewError(engine.KindRender, "no pipe to run: the method has no main_pipe and none was named"))
 	}
 	return r.RunPipe(ctx, r.Library.Main, inputs)
 }
@@ -152,7 +152,7 @@ func (r *Runner) Run(ctx context.Context, inputs *Memory) (*Result, error) {
 func (r *Runner) RunPipe(ctx context.Context, pipe string, inputs *Memory) (*Result, error) {
 	e, err := r.Library.EntryPipe(pipe)
 	if err != nil {
-		return &Result{}, Fail(pipe, "", errs.New(errs.Render, err.Error()))
+		return &Result{}, Fail(pipe, "", engine.NewError(engine.KindRender, err.Error()))
 	}
 	return r.Invoke(ctx, e.Ref, r.Library.ResolveInputs(e, inputs), 0, "")
 }
@@ -177,7 +177,7 @@ func (s *run) pipeAs(ref string, mem *Memory, depth int, output string) (*Stuff,
 		maxDepth = DefaultMaxDepth
 	}
 	if depth > maxDepth {
-		return nil, nil, Fail(ref, "", errs.New(errs.Budget, "pipes nest deeper than "+strconv.Itoa(maxDepth)))
+		return nil, nil, Fail(ref, "", engine.NewError(engine.KindBudget, "pipes nest deeper than "+strconv.Itoa(maxDepth)))
 	}
 	e, ok := s.r.Library.Pipe(ref)
 	if !ok {
@@ -185,14 +185,14 @@ func (s *run) pipeAs(ref string, mem *Memory, depth int, output string) (*Stuff,
 			// a pipe of a method this library does not have installed
 			return nil, nil, Fail(ref, "", &UnavailableError{What: "method", Name: addr})
 		}
-		return nil, nil, Fail(ref, "", errs.New(errs.Render, "pipe is not defined"))
+		return nil, nil, Fail(ref, "", engine.NewError(engine.KindRender, "pipe is not defined"))
 	}
 	if err := s.ctx.Err(); err != nil {
 		return nil, nil, Fail(ref, "", err)
 	}
 	k, ok := KindOf(e.Pipe.Type)
 	if !ok {
-		return nil, nil, Fail(ref, "type", errs.New(errs.Render, "a "+kindName(e.Pipe)+" has no body to run"))
+		return nil, nil, Fail(ref, "type", engine.NewError(engine.KindRender, "a "+kindName(e.Pipe)+" has no body to run"))
 	}
 	p := e.Pipe
 	if output != "" {

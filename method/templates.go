@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/method/templating"
 )
 
@@ -67,7 +66,7 @@ func (c *pipeCheck) checkTemplate(f tmplField) *engine.Facts {
 	prob := func(code, msg string, off int) {
 		pr := c.problem(f.field, code, msg)
 		if off >= 0 {
-			pr.Line, pr.Col = errs.LineCol(src, off)
+			pr.Line, pr.Col = engine.LineCol(src, off)
 			if pr.Line == 1 {
 				pr.Col = max(1, pr.Col-shift)
 			}
@@ -105,7 +104,7 @@ func (c *pipeCheck) checkTemplate(f tmplField) *engine.Facts {
 	// what the facts above did not already explain.
 	if err != nil {
 		k := errKind(err)
-		covered := (k == errs.Security && len(facts.Private) > 0) || (k == errs.Syntax && unknown > 0)
+		covered := (k == engine.KindSecurity && len(facts.Private) > 0) || (k == engine.KindSyntax && unknown > 0)
 		if !covered {
 			c.engineProblem(f.field, err, shift)
 		}

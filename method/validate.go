@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -347,9 +346,9 @@ func (c *pipeCheck) engineProblem(field string, err error, shift int) {
 			pr.Col = max(1, pr.Col-shift)
 		}
 		switch e.Kind {
-		case errs.Syntax:
+		case engine.KindSyntax:
 			pr.Code = CodeSyntax
-		case errs.Security:
+		case engine.KindSecurity:
 			pr.Code = CodePrivateName
 		}
 	}
@@ -362,7 +361,7 @@ func (c *pipeCheck) checkPath(field, path string, root bool) {
 	segs, err := ParsePath(path)
 	if err != nil {
 		code := CodeInvalidPath
-		if errKind(err) == errs.Security {
+		if errKind(err) == engine.KindSecurity {
 			code = CodePrivateName
 		}
 		c.add(field, code, err.(*engine.Error).Message)

@@ -25,7 +25,6 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/internal/dataformat"
 )
@@ -279,10 +278,10 @@ func errorInfo(err error, src string) *ErrorInfo {
 		info.Limit = b.Limit
 	}
 	if info.Line <= 0 && e.Offset >= 0 && e.Offset <= len(src) && (e.Name == "" || e.Name == "template") {
-		info.Line, info.Col = errs.LineCol(src, e.Offset)
+		info.Line, info.Col = engine.LineCol(src, e.Offset)
 	}
 	if info.Line > 0 && (e.Name == "" || e.Name == "template") {
-		info.Excerpt = errs.Excerpt("template", src, info.Line, info.Col)
+		info.Excerpt = engine.Excerpt("template", src, info.Line, info.Col)
 	}
 	return info
 }

@@ -29,7 +29,7 @@ func TestScratchlint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs := []string{"./engine/internal/builtins/", "./engine/value/"}
+	pkgs := []string{"./engine/internal/builtins/", "./engine/internal/strutil/", "./engine/internal/vmem/", "./engine/internal/vops/", "./engine/value/"}
 	clean := exec.Command(bin, pkgs...)
 	clean.Dir = root
 	if out, err := clean.CombinedOutput(); err != nil {

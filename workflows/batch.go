@@ -6,7 +6,7 @@ import (
 
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
 )
@@ -65,7 +65,7 @@ type BatchOutput struct {
 // whole batch; it adds no pipe to the path (it is plumbing).
 func (w *Workflows) BatchWorkflow(ctx workflow.Context, in BatchInput) (BatchOutput, error) {
 	if in.Batch == nil || in.Method == nil {
-		return BatchOutput{}, failure.Flatten(errs.New(errs.Render, "no batch"), "")
+		return BatchOutput{}, failure.Flatten(engine.NewError(engine.KindRender, "no batch"), "")
 	}
 	r := w.newRun(ctx, in.Method, in.Options)
 	r.batchHere = true
@@ -120,7 +120,7 @@ func (r *run) plan(b *method.Batch) (*batchPlan, error) {
 	for i, it := range b.Items {
 		j, err := json.Marshal(it)
 		if err != nil {
-			return nil, method.Fail(b.Pipe, "", errs.Wrap(errs.Render, err))
+			return nil, method.Fail(b.Pipe, "", engine.WrapError(engine.KindRender, err))
 		}
 		p.itemBytes[i] = int64(len(j))
 	}
@@ -135,7 +135,7 @@ func (r *run) plan(b *method.Batch) (*batchPlan, error) {
 	}
 	e, err := encode(in)
 	if err != nil {
-		return nil, method.Fail(b.Pipe, "", errs.Wrap(errs.Render, err))
+		return nil, method.Fail(b.Pipe, "", engine.WrapError(engine.KindRender, err))
 	}
 	p.input = e.size - int64(len("null")) + 8
 	from, bytes := 0, int64(0)
@@ -178,7 +178,7 @@ func (r *run) outputBytes(b *method.Batch, total int64, item int, out *method.St
 	}
 	j, err := json.Marshal(out.Content)
 	if err != nil {
-		return total, method.Fail(b.Caller, "", errs.Wrap(errs.Render, err))
+		return total, method.Fail(b.Caller, "", engine.WrapError(engine.KindRender, err))
 	}
 	total += int64(len(j)) + 1
 	if limit := r.task.payloadLimit(total); total > limit {
@@ -197,7 +197,7 @@ func (r *run) coordinate(p *batchPlan) ([]method.ChildResult, error) {
 	empty := b.Part(0, 0)
 	e, err := encode(BatchInput{Method: r.subsetOf(b), Batch: empty, Options: r.opts})
 	if err != nil {
-		return nil, method.Fail(b.Caller, "", errs.Wrap(errs.Render, err))
+		return nil, method.Fail(b.Caller, "", engine.WrapError(engine.KindRender, err))
 	}
 	base := e.size + 8
 	var items int64

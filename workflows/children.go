@@ -7,7 +7,7 @@ import (
 
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
 )
@@ -93,10 +93,10 @@ func (r *run) subset(pipe string, mem *method.Memory) *method.Library {
 func (r *run) childInput(ch method.Child) (PipeInput, string, error) {
 	e, ok := r.lib.Pipe(ch.Pipe)
 	if !ok {
-		return PipeInput{}, "", method.Fail(ch.Pipe, "", errs.New(errs.Render, "pipe is not defined"))
+		return PipeInput{}, "", method.Fail(ch.Pipe, "", engine.NewError(engine.KindRender, "pipe is not defined"))
 	}
 	if _, ok := method.KindOf(e.Pipe.Type); !ok {
-		return PipeInput{}, "", method.Fail(ch.Pipe, "type", errs.New(errs.Render, "a "+method.KindSignature+" has no body to run"))
+		return PipeInput{}, "", method.Fail(ch.Pipe, "type", engine.NewError(engine.KindRender, "a "+method.KindSignature+" has no body to run"))
 	}
 	in := PipeInput{Method: r.subset(ch.Pipe, ch.Memory), Pipe: ch.Pipe, Memory: ch.Memory, Depth: ch.Depth, Output: ch.Output, Options: r.opts}
 	return in, WorkflowFor(e.Pipe.Type), nil
@@ -161,7 +161,7 @@ func (r *run) leaf(ch method.Child) workflow.Future {
 func (r *run) startChild(typ, key string, in any, what, pipe string, item int) (workflow.ChildWorkflowFuture, error) {
 	e, err := encode(in)
 	if err != nil {
-		return nil, method.Fail(pipe, "", errs.Wrap(errs.Render, err))
+		return nil, method.Fail(pipe, "", engine.WrapError(engine.KindRender, err))
 	}
 	if err := r.task.issue(e, what, pipe, "", item); err != nil {
 		return nil, err

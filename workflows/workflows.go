@@ -19,7 +19,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jinjabox/jinjabox/activities"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/method"
 )
@@ -208,14 +208,14 @@ func (w *Workflows) pipe(ctx workflow.Context, in PipeInput) (PipeOutput, error)
 		return PipeOutput{}, err
 	}
 	if in.Method == nil {
-		return PipeOutput{}, errs.New(errs.Render, "no method")
+		return PipeOutput{}, engine.NewError(engine.KindRender, "no method")
 	}
 	e, ok := in.Method.Pipe(in.Pipe)
 	if !ok {
-		return PipeOutput{}, method.Fail(in.Pipe, "", errs.New(errs.Render, "pipe is not defined"))
+		return PipeOutput{}, method.Fail(in.Pipe, "", engine.NewError(engine.KindRender, "pipe is not defined"))
 	}
 	if wf := workflow.GetInfo(ctx).WorkflowType.Name; wf != WorkflowFor(e.Pipe.Type) {
-		return PipeOutput{}, method.Fail(in.Pipe, "type", errs.New(errs.Render, "pipe type "+strconv.Quote(e.Pipe.Type)+" does not run in "+wf))
+		return PipeOutput{}, method.Fail(in.Pipe, "type", engine.NewError(engine.KindRender, "pipe type "+strconv.Quote(e.Pipe.Type)+" does not run in "+wf))
 	}
 	mem := in.Memory
 	if mem == nil {
@@ -238,7 +238,7 @@ func (w *Workflows) pipe(ctx workflow.Context, in PipeInput) (PipeOutput, error)
 func (r *run) finish(ref string, res any) error {
 	e, err := encode(res)
 	if err != nil {
-		return method.Fail(ref, "", errs.Wrap(errs.Render, err))
+		return method.Fail(ref, "", engine.WrapError(engine.KindRender, err))
 	}
 	return r.task.issue(e, "the result of pipe "+strconv.Quote(ref), ref, "", -1)
 }
@@ -257,7 +257,7 @@ func (r *run) validate(lib json.RawMessage) error {
 	if workflow.GetVersion(r.ctx, validateLocally, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		e, err := encode(lib)
 		if err != nil {
-			return errs.Wrap(errs.Render, err)
+			return engine.WrapError(engine.KindRender, err)
 		}
 		if err := r.task.issue(e, "the method", "", "", -1); err != nil {
 			return err
@@ -296,19 +296,19 @@ func (w *Workflows) runMethod(ctx workflow.Context, in RunMethodInput) (PipeOutp
 	}
 	lib, err := method.LoadJSON(in.Method)
 	if err != nil {
-		return PipeOutput{}, "", errs.Wrap(errs.Render, err)
+		return PipeOutput{}, "", engine.WrapError(engine.KindRender, err)
 	}
 	r.lib = lib
 	if lib.Main == "" {
-		return PipeOutput{}, "", method.Fail("", "main_pipe", errs.New(errs.Render, "no pipe to run: the method has no main_pipe and none was named"))
+		return PipeOutput{}, "", method.Fail("", "main_pipe", engine.NewError(engine.KindRender, "no pipe to run: the method has no main_pipe and none was named"))
 	}
 	entry, err := lib.EntryPipe(lib.Main)
 	if err != nil {
-		return PipeOutput{}, lib.Main, method.Fail(lib.Main, "", errs.Wrap(errs.Render, err))
+		return PipeOutput{}, lib.Main, method.Fail(lib.Main, "", engine.WrapError(engine.KindRender, err))
 	}
 	mem, err := method.LoadInputs(in.Inputs)
 	if err != nil {
-		return PipeOutput{}, entry.Ref, errs.Wrap(errs.Render, err)
+		return PipeOutput{}, entry.Ref, engine.WrapError(engine.KindRender, err)
 	}
 	res, err := (&children{r: r}).Run(1, func(int) method.Child {
 		// the main pipe gets the inputs it reads, as any child does

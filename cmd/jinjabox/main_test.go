@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -45,9 +44,10 @@ func TestParseInterspersed(t *testing.T) {
 }
 
 func TestPrintError(t *testing.T) {
-	e := errs.New(errs.Syntax, "unexpected '}'")
+	e := engine.NewError(engine.KindSyntax, "unexpected '}'")
 	src := "line one\n{{ a + }}\n"
-	e.SetPos("t.j2", src, strings.Index(src, "}}"))
+	e.Name, e.Offset = "t.j2", strings.Index(src, "}}")
+	e.Line, e.Col = engine.LineCol(src, e.Offset)
 	var b bytes.Buffer
 	printError(&b, e, "t.j2", src, nil)
 	out := b.String()
@@ -57,7 +57,7 @@ func TestPrintError(t *testing.T) {
 		}
 	}
 	// Errors inside an included template excerpt that template.
-	inc := errs.New(errs.Undefined, "x is undefined")
+	inc := engine.NewError(engine.KindUndefined, "x is undefined")
 	inc.Name, inc.Line, inc.Col = "part.j2", 1, 4
 	b.Reset()
 	printError(&b, inc, "main.j2", "{% include 'part.j2' %}", map[string]string{"part.j2": "{{ x() }}"})

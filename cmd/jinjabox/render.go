@@ -12,7 +12,6 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/internal/dataformat"
 )
@@ -329,13 +328,13 @@ func loadTemplates(dir string) (map[string]string, error) {
 func printError(w io.Writer, err error, name, src string, templates map[string]string) {
 	var e *engine.Error
 	if !errors.As(err, &e) {
-		fmt.Fprintf(w, "error: %s\n", errs.Sanitize(err.Error()))
+		fmt.Fprintf(w, "error: %s\n", engine.Sanitize(err.Error()))
 		return
 	}
-	fmt.Fprintf(w, "error: %s\n", errs.Sanitize(e.Error()))
+	fmt.Fprintf(w, "error: %s\n", engine.Sanitize(e.Error()))
 	line, col := e.Line, e.Col
 	if line <= 0 && e.Offset >= 0 && e.Offset <= len(src) {
-		line, col = errs.LineCol(src, e.Offset)
+		line, col = engine.LineCol(src, e.Offset)
 	}
 	// An error inside an included template carries that template's name:
 	// excerpt its source, or print only the position when it is unknown.
@@ -352,5 +351,5 @@ func printError(w io.Writer, err error, name, src string, templates map[string]s
 	if line <= 0 {
 		return
 	}
-	fmt.Fprint(w, errs.Excerpt(name, src, line, col))
+	fmt.Fprint(w, engine.Excerpt(name, src, line, col))
 }

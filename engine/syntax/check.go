@@ -1,6 +1,6 @@
 package syntax
 
-import "github.com/jinjabox/jinjabox/engine/errs"
+import "github.com/jinjabox/jinjabox/engine/internal/errs"
 
 // Structural checks that Jinja2 makes while compiling (jinja2/compiler.py)
 // and reports as TemplateAssertionError, a syntax error. They need no

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // diffInput is one template for the Jinja2 oracle.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // fuzzSeeds adds the corpus templates (and the golden cases) as seeds.

@@ -7,8 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/syntax/internal/unames"
-	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // tokType is the type of a lexer token. The operator types mirror the
@@ -803,7 +803,7 @@ func (lx *lexer) lexOperand(i int) {
 	c := s[i]
 	if isDigit(c) {
 		if j := matchFloat(s, i); j >= 0 {
-			f, ok := value.ParseFloat(strings.ReplaceAll(s[i:j], "_", ""))
+			f, ok := strutil.ParseFloat(strings.ReplaceAll(s[i:j], "_", ""))
 			if !ok {
 				lx.fail(i, "invalid float literal")
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 func parseKind(t *testing.T, src string, l budget.Limits) (*Template, *errs.Error) {

@@ -1,6 +1,6 @@
 package syntax
 
-import "github.com/jinjabox/jinjabox/engine/errs"
+import "github.com/jinjabox/jinjabox/engine/internal/errs"
 
 // EachChild calls f for every direct child node of n (expressions and
 // statements) in source order. Nil children are skipped.

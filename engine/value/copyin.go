@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 
@@ -332,14 +333,14 @@ func sortedKeys[V any](c *Copier, m map[string]V) []string {
 	return c.keys[start:]
 }
 
-// CopyIn copies JSON-shaped Go data (map[string]any, []any, strings,
+// copyIn copies JSON-shaped Go data (map[string]any, []any, strings,
 // numbers, json.Number, bools, nil, and the common typed slices and maps)
 // into the closed value model. Anything else (funcs, channels, structs:
 // package godata converts a struct first, by reflection, outside the
 // engine) is refused with an error naming the path and the Go type; so
 // are cycles (they exceed the depth ceiling) and data past the entry
 // ceilings.
-func CopyIn(x any) (Value, error) {
+func copyIn(x any) (Value, error) {
 	var c Copier
 	return c.Copy(x)
 }
@@ -709,7 +710,7 @@ func (c *Copier) copy(x any, path *[]pathSeg, depth int) Value {
 			}
 			return FromInt(i)
 		}
-		f, ok := ParseFloat(string(t))
+		f, ok := strutil.ParseFloat(string(t))
 		if !ok {
 			c.fail(path, "bad number")
 		}
@@ -923,50 +924,4 @@ func (c *Copier) orderedShape(m *OrderedMap) []Value {
 type OrderedMap struct {
 	Keys   []string
 	Values []any
-}
-
-// GraphBytes is the string bytes copy-in counts for a value it made:
-// its strings and its dicts' keys at any depth (what an update of a
-// prepared context takes out of its graph).
-func GraphBytes(v Value) int64 {
-	switch v.k {
-	case String:
-		return int64(len(v.s))
-	case List, Tuple:
-		var n int64
-		for _, it := range v.Items() {
-			n += GraphBytes(it)
-		}
-		return n
-	case Dict:
-		d := v.DictData()
-		var n int64
-		for i := range d.keys {
-			n += GraphBytes(d.keys[i]) + GraphBytes(d.vals[i])
-		}
-		return n
-	}
-	return 0
-}
-
-// GraphEntries is the number of entries copy-in counts for a value it
-// made: a list's or dict's length plus its items' entries, at any depth
-// (what an update of a prepared context takes out of its graph).
-func GraphEntries(v Value) int {
-	n := 0
-	switch v.k {
-	case List, Tuple:
-		items := v.Items()
-		n = len(items)
-		for _, it := range items {
-			n += GraphEntries(it)
-		}
-	case Dict:
-		d := v.DictData()
-		n = d.Len()
-		for _, it := range d.vals {
-			n += GraphEntries(it)
-		}
-	}
-	return n
 }

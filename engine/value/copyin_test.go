@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // A map with the keys of the last map of its length copied shares that
@@ -22,7 +22,7 @@ func TestCopyShapedRows(t *testing.T) {
 		map[string]any{"a": 7, "b": 8}, // and {a, b} again the long way
 		map[string]any{"a": 9, "b": 10, "c": 11},
 	}
-	v, err := CopyIn(rows)
+	v, err := copyIn(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestCopyShapedRefusalPath(t *testing.T) {
 		map[string]any{"a": 1, "b": 2},
 		map[string]any{"b": []any{1, func() {}}, "a": 1},
 	}
-	_, err := CopyIn(map[string]any{"rows": rows})
+	_, err := copyIn(map[string]any{"rows": rows})
 	if err == nil || !strings.Contains(err.Error(), "cannot copy data at rows[1].b[1]") {
 		t.Fatalf("err = %v", err)
 	}
@@ -89,7 +89,7 @@ func TestCopyShapedOrdered(t *testing.T) {
 		om("x", 3, "x", 4),
 		map[string]any{"b": 7, "a": 8}, // a Go map: its own (sorted) shapes
 	}
-	v, err := CopyIn(rows)
+	v, err := copyIn(rows)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,20 +4,8 @@ import (
 	"fmt"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
-
-// Spent is Charge's common case for a loop that charges each step (the
-// comparisons of a sort): it spends n from m, c.Spender(), and reports
-// true when that was the whole charge; false (m nil, or too few units
-// left) leaves the charge, its refusal and any poll to c.Charge:
-//
-//	if !value.Spent(m, n) {
-//		c.Charge(n, op)
-//	}
-//
-// It is inlined where Charge, an interface call, is not.
-func Spent(m *budget.Meter, n int64) bool { return m != nil && m.TrySpend(n) }
 
 // Ctx is what builtins and callables see of the running render. It carries
 // the meter explicitly (never a context.Context: workflow code has none).
@@ -28,7 +16,7 @@ type Ctx interface {
 	Charge(n int64, op string)
 	// Meter is the render's meter.
 	Meter() *budget.Meter
-	// Spender is the meter a hot loop may spend from directly (Spent)
+	// Spender is the meter a hot loop may spend from directly (strutil.Spent)
 	// before it falls back to Charge, or nil when every charge must go
 	// through Charge (a render that polls its host's context on its
 	// charges, or one that does not meter).
@@ -106,7 +94,7 @@ func argsSizeWalk(a *Args, limit int64) int64 {
 	return n
 }
 
-var missingMarker = &UndefInfo{Hint: "missing argument"}
+var missingMarker = &undefInfo{Hint: "missing argument"}
 
 // Missing is the value Bind leaves for an argument that was not passed.
 var Missing = Value{k: Undefined, ref: missingMarker}
@@ -117,7 +105,7 @@ func (v Value) IsMissing() bool { return v.k == Undefined && v.ref == missingMar
 // unassignedMarker marks the undefined a frame binds to a name it assigns
 // later (Jinja2's "missing" local, engine/frames.go). Its hint is empty:
 // it reads as the plain undefined name it stands for.
-var unassignedMarker = &UndefInfo{}
+var unassignedMarker = &undefInfo{}
 
 // Unassigned returns the undefined value a frame binds to name before its
 // assignment runs.
@@ -137,7 +125,7 @@ func (a *Args) Bind(fn string, names []string, out []Value) {
 		return
 	}
 	if len(a.Pos) > len(names) {
-		Throw(errs.Type, fmt.Sprintf("%s() takes at most %d positional arguments (%d given)", fn, len(names), len(a.Pos)))
+		errs.Throw(errs.Type, fmt.Sprintf("%s() takes at most %d positional arguments (%d given)", fn, len(names), len(a.Pos)))
 	}
 	for i := range out {
 		if i < len(a.Pos) {
@@ -151,7 +139,7 @@ func (a *Args) Bind(fn string, names []string, out []Value) {
 		for i, n := range names {
 			if n == kv.Key {
 				if i < len(a.Pos) {
-					Throw(errs.Type, fmt.Sprintf("%s() got multiple values for argument %s", fn, errs.Quote(kv.Key)))
+					errs.Throw(errs.Type, fmt.Sprintf("%s() got multiple values for argument %s", fn, errs.Quote(kv.Key)))
 				}
 				out[i] = kv.Val
 				found = true
@@ -159,7 +147,7 @@ func (a *Args) Bind(fn string, names []string, out []Value) {
 			}
 		}
 		if !found {
-			Throw(errs.Type, fmt.Sprintf("%s() got an unexpected keyword argument %s", fn, errs.Quote(kv.Key)))
+			errs.Throw(errs.Type, fmt.Sprintf("%s() got an unexpected keyword argument %s", fn, errs.Quote(kv.Key)))
 		}
 	}
 }
@@ -170,28 +158,4 @@ func (a *Args) Len() int {
 		return 0
 	}
 	return len(a.Pos) + len(a.Kw)
-}
-
-// Throw raises an engine error of kind k. The engine recovers it at the API.
-func Throw(k errs.Kind, msg string) {
-	panic(errs.New(k, msg))
-}
-
-// Throwf raises a formatted engine error.
-func Throwf(k errs.Kind, format string, a ...any) {
-	panic(errs.New(k, fmt.Sprintf(format, a...)))
-}
-
-// ThrowErr raises err, converting budget errors to the budget kind.
-func ThrowErr(err error) {
-	if err == nil {
-		return
-	}
-	if e, ok := err.(*errs.Error); ok {
-		panic(e)
-	}
-	if _, ok := err.(*budget.Error); ok {
-		panic(errs.Wrap(errs.Budget, err))
-	}
-	panic(errs.Wrap(errs.Render, err))
 }

@@ -1,8 +1,8 @@
 package value
 
 import (
-	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 )
 
 // DictData is an insertion-ordered dict with Python key equality
@@ -41,29 +41,10 @@ type keyIndex struct {
 	ix []uint64
 }
 
-const smallDict = 8
+const smallDict = vmem.SmallDict
 
 // slotOf is the index slot of entry i of hash h.
 func slotOf(h uint64, i int) uint64 { return h<<32 | uint64(i+1) }
-
-// DictEntryBytes is what one entry of a dict built at its final size
-// really allocates: its key and its value (two Values) and two to four
-// 8-byte slots of the index (at most half full, a power of two), three
-// on average. Charges for building a dict use it (budget.Slot is far
-// below a real slot).
-const DictEntryBytes = 2*ValueBytes + 3*8
-
-// DictInsertUnits is what inserting an entry by its key costs (a dict
-// literal, dict.fromkeys, dict() from pairs): its bytes and the key's
-// lookup (an element, as d[k] is charged). A lookup and a store of two
-// Values while the collector marks ran 1.1 to 1.8 ns a unit on the bytes
-// alone.
-const DictInsertUnits = DictEntryBytes + budget.Elem
-
-// KeySetEntryBytes is what a key kept in a KeySet allocates: its slot and
-// its index slots, twice over for the doubling of arrays that grow with
-// the keys (the set's final size is not known ahead).
-const KeySetEntryBytes = 2 * (ValueBytes + 3*8)
 
 // NewDict returns an empty dict with room for n entries (and, past
 // smallDict, its index made at that size, so no entry is placed twice).
@@ -189,19 +170,6 @@ func tableSize(n int) int {
 	return size
 }
 
-// Grown returns s with room for one more item: a full s is copied into
-// twice its capacity. Go's append grows a large slice by a quarter, so
-// filling one by append allocates five times its final size; doubling
-// allocates twice (what the per-item charges of growing containers
-// count).
-func Grown[T any](s []T) []T {
-	if len(s) < cap(s) {
-		return s
-	}
-	//scratch:ok a container's growth: every caller charges the element it adds (budget.Elem a slot) before it grows
-	return append(make([]T, 0, max(2*cap(s), smallDict)), s...)
-}
-
 // appendStr adds a string key known not to be present (copy-in of a Go
 // map, whose keys are unique).
 func (d *DictData) appendStr(k string, v Value) { d.appendKey(FromString(k), v) }
@@ -251,7 +219,7 @@ func (d *DictData) add(k, v Value, h uint64) {
 // push appends a key that is not present and indexes it once there are
 // more than smallDict keys; h is its hash when the index exists.
 func (x *keyIndex) push(k Value, h uint64) {
-	x.keys = append(Grown(x.keys), k)
+	x.keys = append(vmem.Grown(x.keys), k)
 	n := len(x.keys)
 	switch {
 	case x.ix == nil && n <= smallDict:
@@ -336,7 +304,7 @@ func (x *keyIndex) locate(k Value) (i int, h uint64, ok bool) {
 		if i := x.scan(k); i >= 0 {
 			return i, 0, true
 		}
-		return -1, 0, Hashable(k)
+		return -1, 0, hashable(k)
 	}
 	h, ok = keyHash(k)
 	if !ok {
@@ -446,7 +414,7 @@ func (d *DictData) Set(k, v Value) {
 	d.size, d.dataOnly = 0, false
 	i, h, ok := d.locate(k)
 	if !ok {
-		Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
+		errs.Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
 	}
 	if i >= 0 {
 		d.vals[i] = v
@@ -553,17 +521,13 @@ func (s *KeySet) Add(c Ctx, k Value, op string) bool {
 	if !ok || i >= 0 {
 		return false
 	}
-	c.Charge(KeySetEntryBytes, op)
+	c.Charge(vmem.KeySetEntryBytes, op)
 	s.x.push(k, h)
 	return true
 }
 
 // Len returns the number of keys.
 func (s *KeySet) Len() int { return len(s.x.keys) }
-
-// PairBytes is what one (key, value) pair of ItemPairs allocates: the
-// tuple's header, its two items and its slot in the list.
-const PairBytes = listHeaderBytes + 3*ValueBytes
 
 // ItemPairs returns d's entries as (key, value) tuples (dict.items(),
 // the items and dictsort filters): the tuples' headers in one array and

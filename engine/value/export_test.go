@@ -8,7 +8,7 @@ import (
 // Export takes a template's value back to Go data; what is not data is
 // an error naming where it is.
 func TestExport(t *testing.T) {
-	v, err := CopyIn(map[string]any{"a": []any{int64(1), 2.5, "s", true, nil}, "b": map[string]any{"c": "d"}})
+	v, err := copyIn(map[string]any{"a": []any{int64(1), 2.5, "s", true, nil}, "b": map[string]any{"c": "d"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // Keys hash with Python's equality: values that compare equal hash alike
@@ -176,11 +176,11 @@ func identityHash(ref any) uint64 {
 	return maphash.Comparable(hashSeed, ref) ^ tagIdent
 }
 
-// Hashable reports whether v can be a dict key (Python's hashable plain
+// hashable reports whether v can be a dict key (Python's hashable plain
 // values: None, bool, numbers, strings, tuples of hashables, callables and
 // objects). It is memoized per tuple and costs no budget: the callers
 // charge the key's size (ChargeKey) before they hash it.
-func Hashable(v Value) bool {
+func hashable(v Value) bool {
 	_, ok := keyHash(v)
 	return ok
 }
@@ -203,7 +203,7 @@ func ChargeKey(c Ctx, k Value, op string) {
 		return
 	case Tuple, List:
 		// a tuple of hashables, a range or a dict_values (a list never is)
-		if Hashable(k) {
+		if hashable(k) {
 			c.Charge(budget.Add(Size(k, c.Meter().Left()), budget.Mul(int64(len(k.Items())), budget.Elem)), op)
 			return
 		}
@@ -211,7 +211,7 @@ func ChargeKey(c Ctx, k Value, op string) {
 	default:
 		return // the scalars, callables and objects hash
 	}
-	Throwf(errs.Type, "unhashable type: %s", errs.Quote(unhashableType(k)))
+	errs.Throwf(errs.Type, "unhashable type: %s", errs.Quote(unhashableType(k)))
 }
 
 // unhashableType names what Python's hash() stops at: the first
@@ -220,7 +220,7 @@ func unhashableType(k Value) string {
 	for k.k == Tuple {
 		next := k
 		for _, it := range k.Items() {
-			if !Hashable(it) {
+			if !hashable(it) {
 				next = it
 				break
 			}
@@ -250,7 +250,7 @@ func keyEqual(a, b Value) bool {
 	case String:
 		return b.k == String && a.s == b.s
 	case Tuple, List: // a list key is a range or a dict_values (keyHash)
-		if b.k != a.k || ViewOf(a) != ViewOf(b) {
+		if b.k != a.k || viewOf(a) != viewOf(b) {
 			return false
 		}
 		ad, bd := a.ref.(*ListData), b.ref.(*ListData)

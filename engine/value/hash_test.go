@@ -51,7 +51,7 @@ func TestHashableBoundedWithoutBudget(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		v = NewTuple([]Value{v, v})
 	}
-	if !Hashable(v) {
+	if !hashable(v) {
 		t.Fatal("DAG of ints not hashable")
 	}
 	d := NewDict(1)
@@ -60,14 +60,14 @@ func TestHashableBoundedWithoutBudget(t *testing.T) {
 		t.Fatal("DAG key not found by itself")
 	}
 	bad := NewTuple([]Value{v, NewList(nil)})
-	if Hashable(bad) || Hashable(NewTuple([]Value{bad, v})) {
+	if hashable(bad) || hashable(NewTuple([]Value{bad, v})) {
 		t.Fatal("tuple holding a list hashable")
 	}
 	chain := NewTuple(nil)
 	for i := 0; i < 1_000_000; i++ {
 		chain = NewTuple([]Value{chain})
 	}
-	if !Hashable(chain) {
+	if !hashable(chain) {
 		t.Fatal("deep chain not hashable")
 	}
 }

@@ -2,7 +2,7 @@ package value
 
 import (
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 )
 
 // Namespace is the object namespace() returns: a mutable bag of data
@@ -40,9 +40,9 @@ type Holder interface {
 	Held() []Value
 }
 
-// IsCallable is Python's callable(): a callable value, or an object with a
+// isCallable is Python's callable(): a callable value, or an object with a
 // Call method (unless it says it is not callable in its present state).
-func IsCallable(v Value) bool {
+func isCallable(v Value) bool {
 	switch v.k {
 	case Callable:
 		return true
@@ -77,8 +77,8 @@ func CheckData(c Ctx, v Value, where string) { checkData(c, v, where) }
 // check (it decides what it yields), so a container holding one is never
 // marked. Seal marks exactly what checkData would, ahead of any render.
 func checkData(c Ctx, v Value, where string) (stable bool) {
-	if IsCallable(v) {
-		Throwf(errs.Security, "a %s may hold data only, not a callable", where)
+	if isCallable(v) {
+		errs.Throwf(errs.Security, "a %s may hold data only, not a callable", where)
 	}
 	switch v.k {
 	case List, Tuple:

@@ -6,46 +6,38 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
-// PercentFormat implements str % args (printf-style formatting). It is set
-// by the builtins package so the value model stays small.
-var PercentFormat func(c Ctx, format Value, args Value) Value
-
 func overflow(c Ctx, op string) {
-	ThrowErr(&budget.Error{Limit: budget.LimitIntegerWidth, Phase: c.Meter().Phase, Op: "integer " + op,
+	errs.Raise(&budget.Error{Limit: budget.LimitIntegerWidth, Phase: c.Meter().Phase, Op: "integer " + op,
 		Configured: 64, Observed: 65})
 }
 
 func typeErr(op string, a, b Value) {
-	Throwf(errs.Type, "unsupported operand type(s) for %s: %s and %s", op, errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
+	errs.Throwf(errs.Type, "unsupported operand type(s) for %s: %s and %s", op, errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
 }
 
 func undefCheck(a, b Value) {
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	if b.k == Undefined {
-		ThrowUndefined(b)
+		throwUndefined(b)
 	}
 }
 
-// ThrowUndefined raises the undefined error for using u.
-func ThrowUndefined(u Value) {
-	if h := u.UndefHintText(); h != "" && u.ref != missingMarker {
-		Throw(errs.Undefined, h)
-	}
-	if u.s != "" {
-		Throwf(errs.Undefined, "%s is undefined", errs.Quote(u.s))
-	}
-	Throw(errs.Undefined, "value is undefined")
+// throwUndefined raises the undefined error for using u
+// (vops.ThrowUndefined outside this package).
+func throwUndefined(u Value) {
+	errs.Throw(errs.Undefined, errs.UndefinedMessage(u.UndefHintText(), u.ref == missingMarker, u.s))
 }
 
 func isIntLike(v Value) bool { return v.k == Int || v.k == Bool }
 
-// AddInt adds with the 64-bit rule.
-func AddInt(c Ctx, a, b int64) int64 {
+// addInt adds with the 64-bit rule.
+func addInt(c Ctx, a, b int64) int64 {
 	s := a + b
 	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
 		overflow(c, "+")
@@ -53,8 +45,8 @@ func AddInt(c Ctx, a, b int64) int64 {
 	return s
 }
 
-// MulInt multiplies with the 64-bit rule.
-func MulInt(c Ctx, a, b int64) int64 {
+// mulInt multiplies with the 64-bit rule.
+func mulInt(c Ctx, a, b int64) int64 {
 	if a == 0 || b == 0 {
 		return 0
 	}
@@ -69,7 +61,7 @@ func MulInt(c Ctx, a, b int64) int64 {
 func Add(c Ctx, a, b Value) Value {
 	undefCheck(a, b)
 	if isIntLike(a) && isIntLike(b) {
-		return FromInt(AddInt(c, a.n, b.n))
+		return FromInt(addInt(c, a.n, b.n))
 	}
 	if a.IsNumber() && b.IsNumber() {
 		return FromFloat(a.Float() + b.Float())
@@ -78,16 +70,16 @@ func Add(c Ctx, a, b Value) Value {
 		// inputs read, then the result allocated: doubling adds up twice
 		c.Charge(2*(int64(len(a.s))+int64(len(b.s))), "string concatenation")
 		if a.safe || b.safe {
-			return Safe(EscapeStr(a) + EscapeStr(b))
+			return Safe(escapeStr(a) + escapeStr(b))
 		}
 		return FromString(a.s + b.s)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
-		if va, vb := ViewOf(a), ViewOf(b); va != "" || vb != "" {
+		if va, vb := viewOf(a), viewOf(b); va != "" || vb != "" {
 			// a range or a dict view is no list: Python's list.__add__
 			// refuses it, and the view has no __add__
 			if va == "" {
-				Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
+				errs.Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
 			}
 			typeErr("+", a, b)
 		}
@@ -101,8 +93,8 @@ func Add(c Ctx, a, b Value) Value {
 	return Value{}
 }
 
-// EscapeStr returns the markup text of a string value (escaping plain text).
-func EscapeStr(v Value) string {
+// escapeStr returns the markup text of a string value (escaping plain text).
+func escapeStr(v Value) string {
 	if v.safe {
 		return v.s
 	}
@@ -130,12 +122,12 @@ func Sub(c Ctx, a, b Value) Value {
 func Mul(c Ctx, a, b Value) Value {
 	undefCheck(a, b)
 	if isIntLike(a) && isIntLike(b) {
-		return FromInt(MulInt(c, a.n, b.n))
+		return FromInt(mulInt(c, a.n, b.n))
 	}
 	if a.IsNumber() && b.IsNumber() {
 		return FromFloat(a.Float() * b.Float())
 	}
-	if ViewOf(a) != "" || ViewOf(b) != "" {
+	if viewOf(a) != "" || viewOf(b) != "" {
 		typeErr("*", a, b) // neither a range nor a dict view repeats
 	}
 	if isIntLike(a) && (b.k == String || b.k == List || b.k == Tuple) {
@@ -150,7 +142,7 @@ func Mul(c Ctx, a, b Value) Value {
 		case String:
 			c.Charge(budget.Mul(int64(len(a.s)), n), "string repetition")
 			runes := int64(a.RuneCount()) * n // within the bytes just charged
-			return Value{k: String, safe: a.safe, s: RepeatPolled(c, a.s, int(n)), n: runes + 1}
+			return Value{k: String, safe: a.safe, s: strutil.RepeatPolled(c, a.s, int(n)), n: runes + 1}
 		case List, Tuple:
 			items := a.Items()
 			if len(items) == 0 || n == 0 {
@@ -229,11 +221,9 @@ func FloorDiv(c Ctx, a, b Value) Value {
 	return Value{}
 }
 
-// Mod is Python's a % b (floor modulo, or string formatting).
+// Mod is Python's a % b for numbers (floor modulo); the built-ins' Mod
+// adds string formatting, str % args, which is theirs.
 func Mod(c Ctx, a, b Value) Value {
-	if a.k == String && PercentFormat != nil {
-		return PercentFormat(c, a, b)
-	}
 	undefCheck(a, b)
 	if isIntLike(a) && isIntLike(b) {
 		if b.n == 0 {
@@ -267,7 +257,7 @@ func Pow(c Ctx, a, b Value) Value {
 			if a.n == 0 {
 				zeroDiv("0.0 cannot be raised to a negative power; division")
 			}
-			c.Charge(PowUnits, "float power")
+			c.Charge(powUnits, "float power")
 			return FromFloat(floatPow(float64(a.n), float64(b.n)))
 		}
 		base, exp, res := a.n, b.n, int64(1)
@@ -286,11 +276,11 @@ func Pow(c Ctx, a, b Value) Value {
 		for exp > 0 {
 			c.Charge(budget.Step/16, "integer power")
 			if exp&1 == 1 {
-				res = MulInt(c, res, base)
+				res = mulInt(c, res, base)
 			}
 			exp >>= 1
 			if exp > 0 {
-				base = MulInt(c, base, base)
+				base = mulInt(c, base, base)
 			}
 		}
 		return FromInt(res)
@@ -301,12 +291,12 @@ func Pow(c Ctx, a, b Value) Value {
 			zeroDiv("0.0 cannot be raised to a negative power; division")
 		}
 		if x < 0 && y != math.Trunc(y) {
-			Throw(errs.Type, "complex result of power is not supported")
+			errs.Throw(errs.Type, "complex result of power is not supported")
 		}
-		c.Charge(PowUnits, "float power")
+		c.Charge(powUnits, "float power")
 		r := floatPow(x, y)
 		if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
-			Throw(errs.Render, "numerical result out of range")
+			errs.Throw(errs.Render, "numerical result out of range")
 		}
 		return FromFloat(r)
 	}
@@ -317,7 +307,7 @@ func Pow(c Ctx, a, b Value) Value {
 // Neg is unary minus.
 func Neg(c Ctx, a Value) Value {
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	switch a.k {
 	case Int, Bool:
@@ -328,14 +318,14 @@ func Neg(c Ctx, a Value) Value {
 	case Float:
 		return FromFloat(-a.Float())
 	}
-	Throwf(errs.Type, "bad operand type for unary -: %s", errs.Quote(a.TypeName()))
+	errs.Throwf(errs.Type, "bad operand type for unary -: %s", errs.Quote(a.TypeName()))
 	return Value{}
 }
 
 // Pos is unary plus.
 func Pos(c Ctx, a Value) Value {
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	switch a.k {
 	case Int, Bool:
@@ -343,7 +333,7 @@ func Pos(c Ctx, a Value) Value {
 	case Float:
 		return a
 	}
-	Throwf(errs.Type, "bad operand type for unary +: %s", errs.Quote(a.TypeName()))
+	errs.Throwf(errs.Type, "bad operand type for unary +: %s", errs.Quote(a.TypeName()))
 	return Value{}
 }
 
@@ -357,13 +347,13 @@ func strEqual(c Ctx, m *budget.Meter, a *Value, b string) bool {
 	if a.k != String || len(a.s) != len(b) {
 		return false
 	}
-	if n := int64(len(b)); !Spent(m, n) {
+	if n := int64(len(b)); !strutil.Spent(m, n) {
 		c.Charge(n, "string comparison")
 	}
 	return a.s == b
 }
 
-// EqualFrom is Equal spending from m, c.Spender(), where it can (Spent):
+// EqualFrom is Equal spending from m, c.Spender(), where it can (strutil.Spent):
 // for a sort, which compares n log n times.
 func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	switch a.k {
@@ -379,8 +369,8 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 		if b.k != a.k {
 			return false
 		}
-		va := ViewOf(a)
-		if va != ViewOf(b) {
+		va := viewOf(a)
+		if va != viewOf(b) {
 			return false // a range or a view equals none of another type
 		}
 		ai, bi := a.Items(), b.Items()
@@ -394,7 +384,7 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 			return setEqual(c, m, ai, bi) // set-like views compare as sets
 		}
 		for i := range ai {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "sequence comparison")
 			}
 			if !EqualFrom(c, m, ai[i], bi[i]) {
@@ -411,7 +401,7 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 			return false
 		}
 		for i := 0; i < ad.Len(); i++ {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "dict comparison")
 			}
 			bv, ok := bd.Get(ad.keys[i])
@@ -431,7 +421,7 @@ func setEqual(c Ctx, m *budget.Meter, a, b []Value) bool {
 	for _, x := range a {
 		found := false
 		for _, y := range b {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "view comparison")
 			}
 			if EqualFrom(c, m, x, y) {
@@ -451,7 +441,7 @@ func setEqual(c Ctx, m *budget.Meter, a, b []Value) bool {
 func Compare(c Ctx, a, b Value, op string) int { return CompareFrom(c, nil, a, b, op) }
 
 // CompareFrom is Compare spending from m, c.Spender(), where it can
-// (Spent), as EqualFrom.
+// (strutil.Spent), as EqualFrom.
 func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 	if a.IsNumber() && b.IsNumber() {
 		return numCompare(&a, &b) // 2 for NaN: every comparison false
@@ -461,23 +451,23 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		if len(b.s) < n {
 			n = len(b.s)
 		}
-		if !Spent(m, int64(n)) {
+		if !strutil.Spent(m, int64(n)) {
 			c.Charge(int64(n), "string comparison")
 		}
 		return strings.Compare(a.s, b.s)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
-		if va, vb := ViewOf(a), ViewOf(b); va != "" || vb != "" {
+		if va, vb := viewOf(a), viewOf(b); va != "" || vb != "" {
 			// a range or a dict view is no list: Python's list.__add__
 			// refuses it, and the view has no __add__
 			if va == "" {
-				Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
+				errs.Throwf(errs.Type, "can only concatenate list (not %q) to list", vb)
 			}
 			typeErr("+", a, b)
 		}
 		ai, bi := a.Items(), b.Items()
 		for i := 0; i < len(ai) && i < len(bi); i++ {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "sequence comparison")
 			}
 			if !EqualFrom(c, m, ai[i], bi[i]) {
@@ -493,12 +483,12 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		return 0
 	}
 	if a.k == Undefined {
-		ThrowUndefined(a)
+		throwUndefined(a)
 	}
 	if b.k == Undefined {
-		ThrowUndefined(b)
+		throwUndefined(b)
 	}
-	Throwf(errs.Type, "%s not supported between instances of %s and %s", errs.Quote(op), errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
+	errs.Throwf(errs.Type, "%s not supported between instances of %s and %s", errs.Quote(op), errs.Quote(a.TypeName()), errs.Quote(b.TypeName()))
 	return 0
 }
 
@@ -509,7 +499,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 		if needle.k != String {
 			// str.__contains__ refuses an Undefined as any non-string:
 			// a TypeError, not an UndefinedError (nothing of it is called)
-			Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
+			errs.Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
 		}
 		c.Charge(int64(len(hay.s)), "substring search")
 		return strings.Contains(hay.s, needle.s)
@@ -518,7 +508,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 		// (dictkeys_contains, dictitems_contains): an unhashable key is
 		// Python's TypeError, whatever the view holds; an item needle
 		// that is no pair is simply absent
-		switch ViewOf(hay) {
+		switch viewOf(hay) {
 		case "dict_keys":
 			ChargeKey(c, needle, "membership test")
 		case "dict_items":
@@ -527,12 +517,12 @@ func Contains(c Ctx, hay, needle Value) bool {
 			}
 			ChargeKey(c, needle.Items()[0], "membership test")
 		}
-		// the hot loop spends straight from the meter (Spent) and falls
+		// the hot loop spends straight from the meter (strutil.Spent) and falls
 		// back to Charge for the refusal: the same units either way
 		m := c.Spender()
 		items := hay.Items()
 		for i := range items {
-			if !Spent(m, budget.Elem) {
+			if !strutil.Spent(m, budget.Elem) {
 				c.Charge(budget.Elem, "membership test")
 			}
 			// a string needle, which only a string item can equal, is
@@ -561,7 +551,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 			return false
 		}
 	}
-	Throwf(errs.Type, "argument of type %s is not iterable", errs.Quote(hay.TypeName()))
+	errs.Throwf(errs.Type, "argument of type %s is not iterable", errs.Quote(hay.TypeName()))
 	return false
 }
 
@@ -588,7 +578,7 @@ func Iterate(c Ctx, v Value) []Value {
 		// the list of characters is made (48 bytes a character: 3 MB of
 		// text was a 144 MB list before any element was charged)
 		c.Charge(int64(len(v.s))*2, "string iteration")
-		n := RuneLen(v.s)
+		n := strutil.RuneLen(v.s)
 		c.Charge(budget.Mul(int64(n), budget.Elem), "string iteration")
 		out := make([]Value, 0, n)
 		// Python iterates a Markup string as plain str characters.
@@ -598,7 +588,7 @@ func Iterate(c Ctx, v Value) []Value {
 		return out
 	case Undefined:
 		if c.Strict() {
-			ThrowUndefined(v)
+			throwUndefined(v)
 		}
 		return nil
 	case Object:
@@ -606,7 +596,7 @@ func Iterate(c Ctx, v Value) []Value {
 			return it.Iter(c)
 		}
 	}
-	Throwf(errs.Type, "%s object is not iterable", errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Type, "%s object is not iterable", errs.Quote(v.TypeName()))
 	return nil
 }
 

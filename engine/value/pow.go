@@ -14,15 +14,15 @@ import (
 // float64), so it rounds as glibc does except where the exact power lies
 // within that error of the midpoint between two floats, which is
 // vanishingly rare. It is a fixed amount of work whatever the inputs
-// (PowUnits charges it).
+// (powUnits charges it).
 
 // powPrec is the working precision in bits.
 const powPrec = 192
 
-// PowUnits is what one float power costs the budget: floatPow is about
+// powUnits is what one float power costs the budget: floatPow is about
 // 15-25 µs of arithmetic on math/big (BenchmarkFloatPow), charged at the
 // budget's 1.86 ns a unit ceiling with room.
-const PowUnits = 16384
+const powUnits = 16384
 
 // floatPow is x ** y for the operands Pow has checked: not both zero with
 // y negative, and x not negative with a fractional y.

@@ -96,7 +96,7 @@ func markable(v Value) bool {
 			return false
 		}
 	}
-	return !IsCallable(v)
+	return !isCallable(v)
 }
 
 // copiedList is a list the copier built, marked as checkData would mark

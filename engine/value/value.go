@@ -2,13 +2,24 @@
 // is reachable from a template: host data is copied in (see copyin.go), and
 // the only behaviours a value has are the ones written here and in the
 // audited builtins.
+//
+// A host uses it to read and build values (Value, its constructors and
+// accessors, DictData, ListData, OrderedMap, Export and Decode), to
+// implement its own objects (ObjectImpl, CallableImpl and the optional
+// interfaces beside them) and filters (Ctx, Args), and to treat values as
+// the built-ins do (ToString, Repr, Equal, Compare, Iterate, Size...). The
+// machinery only the evaluator needs lives in engine/internal: the text
+// writer and repr (strutil), allocation sizes (vmem), operations written
+// on this package's accessors (vops) and the raising of errors (errs);
+// docs/api.md says how the package is split and why.
 package value
 
 import (
 	"math"
 	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 // Kind is the closed set of value kinds.
@@ -31,11 +42,9 @@ const (
 
 var kindNames = [...]string{"undefined", "NoneType", "bool", "int", "float", "str", "list", "tuple", "dict", "function", "object"}
 
+// String returns the kind's Python type name, as messages show it
+// ("NoneType", "str", "dict"...).
 func (k Kind) String() string { return kindNames[k] }
-
-// ValueBytes is the size of a Value: what storing one in a container
-// really allocates (TestValueBytes holds it to unsafe.Sizeof).
-const ValueBytes = 48
 
 // Value is one template value. The zero Value is undefined.
 // Scalars are stored unboxed; containers and objects behind ref.
@@ -44,7 +53,7 @@ type Value struct {
 	safe bool   // String: markup (already escaped)
 	n    int64  // Int, Bool (0/1), Float bits; String: its rune count plus one once known (0: not yet)
 	s    string // String content; Undefined: the missing name (for messages)
-	ref  any    // *ListData for List/Tuple, *DictData, CallableImpl, ObjectImpl; Undefined: *UndefInfo
+	ref  any    // *ListData for List/Tuple, *DictData, CallableImpl, ObjectImpl; Undefined: *undefInfo
 }
 
 // ListData backs lists and tuples. Templates cannot mutate them.
@@ -61,9 +70,6 @@ type ListData struct {
 	// dataOnly records that CheckData found no callable inside.
 	dataOnly bool
 }
-
-// listHeaderBytes is a ListData's size (TestValueBytes holds it).
-const listHeaderBytes = 56
 
 // listMeta is the rare part of a list or tuple.
 type listMeta struct {
@@ -96,8 +102,8 @@ func (d *ListData) View() string {
 	return d.meta.view
 }
 
-// UndefInfo explains where an undefined value came from.
-type UndefInfo struct {
+// undefInfo explains where an undefined value came from.
+type undefInfo struct {
 	Hint string // e.g. "'dict object' has no attribute 'x'"
 	// owner, when set, is the type whose attribute is missing: the hint
 	// is made from it and the name when asked for (UndefHintText), not
@@ -105,13 +111,13 @@ type UndefInfo struct {
 	owner string
 }
 
-// attrOwners are the shared UndefInfo of the types whose attributes a
+// attrOwners are the shared undefInfo of the types whose attributes a
 // template most often finds missing (read-only after init).
-var attrOwners = map[string]*UndefInfo{}
+var attrOwners = map[string]*undefInfo{}
 
 func init() {
 	for _, t := range []string{"dict", "str", "Markup", "int", "float", "bool", "list", "tuple", "NoneType", "range"} {
-		attrOwners[t] = &UndefInfo{owner: t}
+		attrOwners[t] = &undefInfo{owner: t}
 	}
 }
 
@@ -120,7 +126,7 @@ func init() {
 func UndefAttr(owner, name string) Value {
 	u := attrOwners[owner]
 	if u == nil {
-		u = &UndefInfo{owner: owner}
+		u = &undefInfo{owner: owner}
 	}
 	return Value{k: Undefined, s: name, ref: u}
 }
@@ -157,7 +163,7 @@ func Undef(name string) Value { return Value{k: Undefined, s: name} }
 
 // UndefHint returns an undefined value with an explanation for messages.
 func UndefHint(name, hint string) Value {
-	return Value{k: Undefined, s: name, ref: &UndefInfo{Hint: hint}}
+	return Value{k: Undefined, s: name, ref: &undefInfo{Hint: hint}}
 }
 
 // FromBool returns True or False.
@@ -179,11 +185,13 @@ func FromFloat(f float64) Value { return Value{k: Float, n: int64(math.Float64bi
 // (the scan is a fraction of making them), and len() of the value is then
 // O(1) however often a template asks, as Python's is (a loop asking the
 // length of a 60 MB string took 20 s on 256-unit steps).
-func FromString(s string) Value { return Value{k: String, s: s, n: int64(RuneLen(s)) + 1} }
+func FromString(s string) Value { return Value{k: String, s: s, n: int64(strutil.RuneLen(s)) + 1} }
 
 // Safe returns a markup string value (already escaped), counted as
 // FromString.
-func Safe(s string) Value { return Value{k: String, s: s, safe: true, n: int64(RuneLen(s)) + 1} }
+func Safe(s string) Value {
+	return Value{k: String, s: s, safe: true, n: int64(strutil.RuneLen(s)) + 1}
+}
 
 // MarkSafe returns the string value v as markup. It keeps the code-point
 // count v already knows, so `s|safe` on a long string is O(1) as Markup(s)
@@ -236,7 +244,7 @@ func (v Value) RuneCount() int {
 	if v.k == String && v.n > 0 {
 		return int(v.n - 1)
 	}
-	return RuneLen(v.s)
+	return strutil.RuneLen(v.s)
 }
 
 // StrLen is len() of a string value inside the render c: O(1) when the
@@ -329,7 +337,7 @@ func (v Value) UndefName() string { return v.s }
 
 // UndefHintText returns the explanation of an undefined value, if any.
 func (v Value) UndefHintText() string {
-	if u, ok := v.ref.(*UndefInfo); ok {
+	if u, ok := v.ref.(*undefInfo); ok {
 		if u.owner != "" {
 			return errs.Quote(u.owner+" object") + " has no attribute " + errs.Quote(v.s)
 		}
@@ -379,18 +387,18 @@ func (v Value) TypeName() string {
 			return "Markup"
 		}
 	case List:
-		if vw := ViewOf(v); vw != "" {
+		if vw := viewOf(v); vw != "" {
 			return vw
 		}
 	}
 	return v.k.String()
 }
 
-// ViewOf is the Python type a list stands for (range, dict_keys,
+// viewOf is the Python type a list stands for (range, dict_keys,
 // dict_values, dict_items), "" for a plain list or any other value. The
 // list is what the view holds; the operations Python's view refuses or
 // does otherwise (+, *, ==, subscripts, slices) check it.
-func ViewOf(v Value) string {
+func viewOf(v Value) string {
 	if v.k != List {
 		return ""
 	}
@@ -412,21 +420,11 @@ func NewRange(start, stop, step int64, items []Value) Value {
 
 // RangeOf returns the start, stop and step of a list made by NewRange.
 func RangeOf(v Value) (start, stop, step int64, ok bool) {
-	if ViewOf(v) != "range" {
+	if viewOf(v) != "range" {
 		return 0, 0, 0, false
 	}
 	r := v.ref.(*ListData).meta.rng
 	return r[0], r[1], r[2], true
-}
-
-// IsDictView reports whether v stands for dict_keys, dict_values or
-// dict_items, which take no subscript.
-func IsDictView(v Value) bool {
-	switch ViewOf(v) {
-	case "dict_keys", "dict_values", "dict_items":
-		return true
-	}
-	return false
 }
 
 // Truth is Python's truthiness.

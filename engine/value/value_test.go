@@ -1,10 +1,10 @@
 package value
 
 import (
-	"strings"
 	"testing"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 )
 
 // TestStringCountKept holds that re-marking or re-wrapping a string value
@@ -40,11 +40,11 @@ func TestStringCountKept(t *testing.T) {
 // TestValueBytes: the size the charges count for a stored value (and a
 // dict's or a key set's entry) is a Value's real size.
 func TestValueBytes(t *testing.T) {
-	if got := unsafe.Sizeof(Value{}); got != ValueBytes {
-		t.Fatalf("a Value is %d bytes, ValueBytes says %d", got, ValueBytes)
+	if got := unsafe.Sizeof(Value{}); got != vmem.ValueBytes {
+		t.Fatalf("a Value is %d bytes, vmem.ValueBytes says %d", got, vmem.ValueBytes)
 	}
-	if got := unsafe.Sizeof(ListData{}); got != listHeaderBytes {
-		t.Fatalf("a ListData is %d bytes, listHeaderBytes says %d", got, listHeaderBytes)
+	if got := unsafe.Sizeof(ListData{}); got != vmem.ListHeaderBytes {
+		t.Fatalf("a ListData is %d bytes, vmem.ListHeaderBytes says %d", got, vmem.ListHeaderBytes)
 	}
 }
 
@@ -74,26 +74,6 @@ func TestDictResetKeepsNoValue(t *testing.T) {
 		}
 		if _, ok := d.GetStr("a"); ok {
 			t.Fatalf("n=%d: a reset dict finds an old key", n)
-		}
-	}
-}
-
-// RuneLen counts what utf8.RuneCountInString counts, whatever the length
-// and wherever the first non-ASCII byte (or an invalid one) falls in the
-// thirty-two-, sixteen- and eight-byte steps and the tail.
-func TestRuneLen(t *testing.T) {
-	for n := 0; n <= 80; n++ {
-		ascii := strings.Repeat("a", n)
-		if got := RuneLen(ascii); got != n {
-			t.Errorf("RuneLen(%d ASCII bytes) = %d", n, got)
-		}
-		for at := 0; at <= n; at++ {
-			for _, ins := range []string{"é", "\u20ac", "\U0001F600", "\xff", "\xe2\x82"} {
-				s := ascii[:at] + ins + ascii[at:]
-				if got, want := RuneLen(s), utf8.RuneCountInString(s); got != want {
-					t.Errorf("RuneLen(%q) = %d, want %d", s, got, want)
-				}
-			}
 		}
 	}
 }

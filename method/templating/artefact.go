@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -56,7 +56,7 @@ var artefactHostMethods = map[string]bool{
 // NewStuffArtefact builds an artefact; content is JSON-shaped data (a map
 // of content fields) copied in through the boundary.
 func NewStuffArtefact(name, concept, contentClass, code string, content any) (*StuffArtefact, error) {
-	v, err := value.CopyIn(content)
+	v, err := engine.ToValue(content)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (m *artefactMethod) Call(c value.Ctx, args *value.Args) value.Value {
 		var p [2]value.Value
 		args.Bind("get", []string{"key", "default"}, p[:])
 		if p[0].IsMissing() {
-			value.Throw(errs.Type, "get() missing required argument 'key'")
+			fail(engine.KindType, "get() missing required argument 'key'")
 		}
 		def := value.NoneValue
 		if !p[1].IsMissing() {
@@ -187,7 +187,7 @@ func (m *artefactMethod) Call(c value.Ctx, args *value.Args) value.Value {
 		return def
 	}
 	if args.Len() != 0 {
-		value.Throwf(errs.Type, "%s() takes no arguments", m.name)
+		failf(engine.KindType, "%s() takes no arguments", m.name)
 	}
 	n := a.content.Len() + len(artefactMeta)
 	c.Charge(int64(n)*(budget.Elem+budget.Slot), "StuffArtefact."+m.name)

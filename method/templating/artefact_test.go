@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/engine"
-	"github.com/jinjabox/jinjabox/engine/errs"
 )
 
 // TestStuffArtefact: the P12 surface. The metadata names read on an
@@ -33,7 +32,7 @@ func TestStuffArtefact(t *testing.T) {
 	for _, bad := range []string{"{{ note._stuff }}", "{{ note['_x'] }}", "{{ note|attr('_content') }}", "{{ note.model_dump() }}", "{{ d._stuff_name }}"} {
 		_, err := env.RenderString("t", bad, map[string]any{"note": a, "d": map[string]any{"_stuff_name": 1}}, engine.RenderOptions{})
 		var e *engine.Error
-		if !errors.As(err, &e) || e.Kind != errs.Security {
+		if !errors.As(err, &e) || e.Kind != engine.KindSecurity {
 			t.Errorf("%s: want security error, got %v", bad, err)
 		}
 	}
@@ -48,7 +47,7 @@ func TestArtefactNamesDeclared(t *testing.T) {
 		t.Fatalf("declared metadata refused at parse: %v", err)
 	}
 	var e *engine.Error
-	if _, err := env.Parse("t", "{{ x._stuff }}"); !errors.As(err, &e) || e.Kind != errs.Security {
+	if _, err := env.Parse("t", "{{ x._stuff }}"); !errors.As(err, &e) || e.Kind != engine.KindSecurity {
 		t.Fatalf("undeclared underscore name: want security error at parse, got %v", err)
 	}
 }
@@ -68,7 +67,7 @@ func TestStuffArtefactEveryPath(t *testing.T) {
 	for _, c := range []struct {
 		name, tpl string
 		data      map[string]any
-		kind      errs.Kind
+		kind      engine.ErrorKind
 		want      string
 	}{
 		{"dot", "{{ note._stuff_name }}", data, 0, "note"},
@@ -83,16 +82,16 @@ func TestStuffArtefactEveryPath(t *testing.T) {
 		{"format-map", "{{ '{_concept_code}'.format_map(note) }}", data, 0, "Text"},
 		{"content-field-beats-host-method", "{{ note.items }}", data, 0, "3"},
 		{"plain-unknown-undefined", "[{{ note.stuff }}]", data, 0, "[]"},
-		{"map-attribute-on-dict", "{{ [d]|map(attribute='_stuff_name')|list }}", data, errs.Security, ""},
-		{"map-attribute-runtime-on-dict", "{{ [d]|map(attribute=k)|list }}", data, errs.Security, ""},
-		{"format-attr-on-dict", "{{ '{0._stuff_name}'.format(d) }}", data, errs.Security, ""},
-		{"dot-on-undefined", "{{ nope._stuff_name }}", data, errs.Security, ""},
-		{"undeclared-method-dot", "{{ note.render_with_images }}", data, errs.Security, ""},
-		{"undeclared-method-bracket", "{{ note['rendered_for_template_async'] }}", data, errs.Security, ""},
-		{"undeclared-method-attr-filter", "{{ note|attr('render_for_tag_async') }}", data, errs.Security, ""},
-		{"undeclared-method-path", "{{ [note]|map(attribute='default_tag_name')|list }}", data, errs.Security, ""},
-		{"undeclared-method-format", "{{ '{0.model_dump}'.format(note) }}", data, errs.Security, ""},
-		{"undeclared-underscore", "{{ [note]|map(attribute='_stuff')|list }}", data, errs.Security, ""},
+		{"map-attribute-on-dict", "{{ [d]|map(attribute='_stuff_name')|list }}", data, engine.KindSecurity, ""},
+		{"map-attribute-runtime-on-dict", "{{ [d]|map(attribute=k)|list }}", data, engine.KindSecurity, ""},
+		{"format-attr-on-dict", "{{ '{0._stuff_name}'.format(d) }}", data, engine.KindSecurity, ""},
+		{"dot-on-undefined", "{{ nope._stuff_name }}", data, engine.KindSecurity, ""},
+		{"undeclared-method-dot", "{{ note.render_with_images }}", data, engine.KindSecurity, ""},
+		{"undeclared-method-bracket", "{{ note['rendered_for_template_async'] }}", data, engine.KindSecurity, ""},
+		{"undeclared-method-attr-filter", "{{ note|attr('render_for_tag_async') }}", data, engine.KindSecurity, ""},
+		{"undeclared-method-path", "{{ [note]|map(attribute='default_tag_name')|list }}", data, engine.KindSecurity, ""},
+		{"undeclared-method-format", "{{ '{0.model_dump}'.format(note) }}", data, engine.KindSecurity, ""},
+		{"undeclared-underscore", "{{ [note]|map(attribute='_stuff')|list }}", data, engine.KindSecurity, ""},
 	} {
 		res, err := env.RenderString(c.name, c.tpl, c.data, engine.RenderOptions{})
 		var e *engine.Error

@@ -124,7 +124,7 @@ func extraFilters(cat Category, style Style) (map[string]engine.Filter, error) {
 	f := &filterSet{style: style}
 	filters := make(map[string]engine.Filter, len(s.Filters))
 	for _, name := range s.Filters {
-		filters[name] = unwinding(f.byName(name))
+		filters[name] = f.byName(name)
 	}
 	return filters, nil
 }
@@ -141,18 +141,11 @@ func imagesOf(c value.Ctx) *ImageRegistry {
 	return reg
 }
 
-// unwinding registers a filter written in the evaluator's own convention
-// (it fails by value.Throw, as the built-in filters do, because most of
-// its failures are the value model's and the meter's, raised deep inside
-// the calls it makes) as an engine.Filter: the unwinding reaches the
-// render's recovery either way, with its kind.
-func unwinding(f func(c value.Ctx, v value.Value, args *value.Args) value.Value) engine.Filter {
-	return func(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
-		return f(c, v, args), nil
-	}
-}
-
-func (f *filterSet) byName(name string) func(c value.Ctx, v value.Value, args *value.Args) value.Value {
+// byName is the Pipelex filter name: an engine.Filter that returns its
+// own failures (a bad argument, an undefined value) as errors; a failure
+// of the value model or the meter deep inside the calls it makes (a
+// budget refusal) unwinds to the render as it does for the built-ins.
+func (f *filterSet) byName(name string) engine.Filter {
 	switch name {
 	case "format":
 		return f.format

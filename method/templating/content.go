@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -135,8 +135,8 @@ func formatValue(c value.Ctx, v value.Value, tf TextFormat) value.Value {
 	return v
 }
 
-// throwUndefinedFilter raises the undefined error for a filter applied to
-// an undefined value.
-func throwUndefinedFilter(filter, detail string) {
-	value.Throw(errs.Undefined, "Cannot use "+filter+" filter on undefined value"+detail)
+// undefinedFilterError is the undefined error for a filter applied to an
+// undefined value.
+func undefinedFilterError(filter, detail string) error {
+	return engine.NewError(engine.KindUndefined, "Cannot use "+filter+" filter on undefined value"+detail)
 }

@@ -1,8 +1,10 @@
 package templating
 
 import (
+	"errors"
+
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -25,7 +27,7 @@ func newCtx(units int64) *fakeCtx {
 
 func (f *fakeCtx) Charge(n int64, op string) {
 	if err := f.m.Charge(n, op); err != nil {
-		value.ThrowErr(err)
+		engine.Fail(err)
 	}
 }
 func (f *fakeCtx) Meter() *budget.Meter                            { return f.m }
@@ -44,18 +46,20 @@ func (f *fakeCtx) Rand() uint64                                               { 
 func (f *fakeCtx) Strict() bool                                               { return f.strict }
 func (f *fakeCtx) CallValue(fn value.Value, args *value.Args) value.Value     { panic("unused") }
 
-// call runs a filter and turns a thrown engine error into a return value.
-func call(c value.Ctx, fn func(value.Ctx, value.Value, *value.Args) value.Value, v value.Value, args *value.Args) (out value.Value, err *errs.Error) {
-	defer func() {
-		if r := recover(); r != nil {
-			e, ok := r.(*errs.Error)
-			if !ok {
-				panic(r)
-			}
-			err = e
+// call runs a filter and returns its error, returned or raised by the
+// value model or the meter underneath (engine.Catch), as an *engine.Error.
+func call(c value.Ctx, fn engine.Filter, v value.Value, args *value.Args) (out value.Value, err *engine.Error) {
+	var ferr error
+	if e := engine.Catch(func() { out, ferr = fn(c, v, args) }); e != nil {
+		ferr = e
+	}
+	if ferr != nil {
+		if !errors.As(ferr, &err) {
+			panic(ferr)
 		}
-	}()
-	return fn(c, v, args), nil
+		return value.Value{}, err
+	}
+	return out, nil
 }
 
 func strArgs(s ...string) *value.Args {

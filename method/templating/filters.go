@@ -6,39 +6,43 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/internal/msgtext"
 )
 
 // format is value|format(text_format=None): a registered image gives its
 // placeholder; an artefact or TextRenderable type renders itself in the
 // text format (argument, else the style's); anything else is unchanged.
-func (f *filterSet) format(c value.Ctx, v value.Value, args *value.Args) value.Value {
-	tf := f.textFormatArg("format", args)
-	if tok, ok := f.registeredToken(c, v); ok {
-		return value.FromString(tok)
+func (f *filterSet) format(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
+	tf, err := f.textFormatArg("format", args)
+	if err != nil {
+		return value.Value{}, err
 	}
-	return formatValue(c, v, tf)
+	if tok, ok := f.registeredToken(c, v); ok {
+		return value.FromString(tok), nil
+	}
+	return formatValue(c, v, tf), nil
 }
 
 // textFormatArg binds the filter's one optional argument, text_format: a
 // format name, else (absent or None) the style's format.
-func (f *filterSet) textFormatArg(filter string, args *value.Args) TextFormat {
+func (f *filterSet) textFormatArg(filter string, args *value.Args) (TextFormat, error) {
 	var p [1]value.Value
 	args.Bind(filter, []string{"text_format"}, p[:])
 	if p[0].IsMissing() || p[0].IsNone() {
-		return f.style.TextFormat
+		return f.style.TextFormat, nil
 	}
 	t, err := ParseTextFormat(value.ToString(p[0]))
 	if err != nil {
-		value.Throw(errs.Render, err.Error())
+		return t, engine.NewError(engine.KindRender, err.Error())
 	}
-	return t
+	return t, nil
 }
 
 // tag is value|tag(tag_name=None): the value's text wrapped per the
 // style's tag style. An artefact's default tag name is its stuff name.
-func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Value {
+func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
 	var p [1]value.Value
 	args.Bind("tag", []string{"tag_name"}, p[:])
 	name := ""
@@ -48,9 +52,9 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Valu
 	if v.IsUndefined() {
 		detail := ""
 		if name != "" {
-			detail = " with tag_name " + errs.Quote(name)
+			detail = " with tag_name " + msgtext.Quote(name)
 		}
-		throwUndefinedFilter("tag", detail)
+		return value.Value{}, undefinedFilterError("tag", detail)
 	}
 	var body value.Value
 	if tok, ok := f.registeredToken(c, v); ok {
@@ -76,9 +80,9 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Valu
 		if !body.IsSafe() {
 			text = value.EscapeHTML(text)
 		}
-		return value.Safe(wrapTag(f.style.TagStyle, value.EscapeHTML(name), text))
+		return value.Safe(wrapTag(f.style.TagStyle, value.EscapeHTML(name), text)), nil
 	}
-	return value.FromString(wrapTag(f.style.TagStyle, name, text))
+	return value.FromString(wrapTag(f.style.TagStyle, name, text)), nil
 }
 
 // escapeScriptTag is value|escape_script_tag as Pipelex defines it
@@ -88,16 +92,16 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) value.Valu
 // also takes U+017F for s and U+0130, U+0131 for i), becomes the
 // lowercase "<\/script>". Non-strings are returned unchanged; a string,
 // markup included, comes back a plain string, as re.sub returns str.
-func escapeScriptTag(c value.Ctx, v value.Value, args *value.Args) value.Value {
+func escapeScriptTag(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
 	if args.Len() != 0 {
-		value.Throw(errs.Type, "escape_script_tag() takes no arguments")
+		return value.Value{}, engine.NewError(engine.KindType, "escape_script_tag() takes no arguments")
 	}
 	if !v.IsString() {
-		return v
+		return v, nil
 	}
 	s := v.Str()
 	charge(c, int64(len(s))*2, "escape_script_tag")
-	return value.FromString(replaceScriptClose(s))
+	return value.FromString(replaceScriptClose(s)), nil
 }
 
 // scriptLetters are the runes Python's re.IGNORECASE matches for each

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -90,13 +90,13 @@ func TestTagFilter(t *testing.T) {
 		v     value.Value
 		args  *value.Args
 		want  string
-		kind  errs.Kind
+		kind  engine.ErrorKind
 	}{
 		{"artefact default name", TagXML, false, note, nil, "<note>\nhello\n</note>", 0},
 		{"explicit name", TagXML, false, note, strArgs("n"), "<n>\nhello\n</n>", 0},
 		{"plain string", TagSquareBrackets, false, value.FromString("x"), strArgs("v"), "[v]\nx\n[/v]", 0},
 		{"autoescape escapes body", TagXML, true, value.FromString("<b>"), strArgs("v"), "<v>\n&lt;b&gt;\n</v>", 0},
-		{"undefined", TagXML, false, value.Undef("x"), strArgs("x"), "", errs.Undefined},
+		{"undefined", TagXML, false, value.Undef("x"), strArgs("x"), "", engine.KindUndefined},
 		{"dict is data", TagNone, false, value.FromDict(value.NewDict(0)), nil, "{}", 0},
 	}
 	for _, tc := range tests {
@@ -175,15 +175,15 @@ func TestWithImages(t *testing.T) {
 	steps := []struct {
 		v    value.Value
 		want string
-		kind errs.Kind
+		kind engine.ErrorKind
 	}{
 		{photo, "[Image 1]", 0},
 		{other, "[Image 2]", 0},
 		{photo, "[Image 1]", 0},
 		{value.NewList([]value.Value{note, other, value.FromInt(3)}), "hi\n[Image 2]\n3", 0},
-		{value.FromDict(impostor), "", errs.Render},
-		{value.FromString("text"), "", errs.Render},
-		{value.Undef("x"), "", errs.Undefined},
+		{value.FromDict(impostor), "", engine.KindRender},
+		{value.FromString("text"), "", engine.KindRender},
+		{value.Undef("x"), "", engine.KindUndefined},
 	}
 	for i, s := range steps {
 		out, err := call(c, f.withImages, s.v, nil)
@@ -220,11 +220,11 @@ func TestImageContentSurface(t *testing.T) {
 	if _, ok := im.Attr(c, "width"); ok {
 		t.Error("undeclared field readable")
 	}
-	_, err := call(c, func(c value.Ctx, v value.Value, a *value.Args) value.Value {
+	_, err := call(c, func(c value.Ctx, v value.Value, a *value.Args) (value.Value, error) {
 		x, _ := im.Attr(c, "model_dump")
-		return x
+		return x, nil
 	}, value.Value{}, nil)
-	if err == nil || err.Kind != errs.Security {
+	if err == nil || err.Kind != engine.KindSecurity {
 		t.Errorf("model_dump: %v", err)
 	}
 }
@@ -342,7 +342,7 @@ func TestMarkdownBudget(t *testing.T) {
 			if tc.ok && err != nil {
 				t.Fatal(err)
 			}
-			if !tc.ok && (err == nil || err.Kind != errs.Budget) {
+			if !tc.ok && (err == nil || err.Kind != engine.KindBudget) {
 				t.Fatalf("want budget error, got %v", err)
 			}
 		})
@@ -394,7 +394,7 @@ func FuzzMarkdown(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out, err := call(newCtx(1<<26), markdownFilter, value.FromString(s), nil)
 		if err != nil {
-			if err.Kind != errs.Budget {
+			if err.Kind != engine.KindBudget {
 				t.Fatalf("error %v", err)
 			}
 			return

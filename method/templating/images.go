@@ -1,12 +1,14 @@
 package templating
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/internal/msgtext"
 )
 
 // ImageRef is one image a prompt references.
@@ -83,7 +85,7 @@ func (im *ImageContent) Attr(c value.Ctx, name string) (value.Value, bool) {
 		return value.FromString(im.Caption), true
 	}
 	if imageHostMethods[name] {
-		value.Throwf(errs.Security, "a template may not read %s on a 'ImageContent' value: templates read data and call methods of plain values only", errs.Quote(name))
+		failf(engine.KindSecurity, "a template may not read %s on a 'ImageContent' value: templates read data and call methods of plain values only", msgtext.Quote(name))
 	}
 	return value.Value{}, false
 }
@@ -144,14 +146,17 @@ func (f *filterSet) registeredToken(c value.Ctx, v value.Value) (string, bool) {
 // [Image N] tokens registered once; artefacts and TextRenderable types
 // render as text with nested images tokenised; a list renders each item
 // on its own line. Anything else does not implement the protocol.
-func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) value.Value {
-	tf := f.textFormatArg("with_images", args)
+func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
+	tf, err := f.textFormatArg("with_images", args)
+	if err != nil {
+		return value.Value{}, err
+	}
 	reg := imagesOf(c)
 	if reg == nil {
 		reg = NewImageRegistry() // Pipelex: a temporary registry when the context has none
 	}
 	if v.IsUndefined() {
-		throwUndefinedFilter("with_images", "")
+		return value.Value{}, undefinedFilterError("with_images", "")
 	}
 	if v.IsSeq() {
 		items := v.Items()
@@ -165,13 +170,12 @@ func (f *filterSet) withImages(c value.Ctx, v value.Value, args *value.Args) val
 			chargeSize(c, it, 2, "with_images")
 			parts = append(parts, value.ToString(it))
 		}
-		return value.FromString(strings.Join(parts, "\n"))
+		return value.FromString(strings.Join(parts, "\n")), nil
 	}
 	if s, ok := renderWithImages(c, reg, v, tf); ok {
-		return value.FromString(s)
+		return value.FromString(s), nil
 	}
-	value.Throwf(errs.Render, "a %s value does not implement the ImageRenderable protocol", errs.Quote(v.TypeName()))
-	return value.Value{}
+	return value.Value{}, engine.NewError(engine.KindRender, fmt.Sprintf("a %s value does not implement the ImageRenderable protocol", msgtext.Quote(v.TypeName())))
 }
 
 // renderWithImages renders an image-renderable value; ok is false when

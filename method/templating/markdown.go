@@ -1,7 +1,10 @@
 package templating
 
 import (
+	"unicode/utf8"
+
 	"bytes"
+	"github.com/jinjabox/jinjabox/engine"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -13,7 +16,6 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -30,33 +32,34 @@ const maxMarkdownDepth = 100
 
 // markdownFilter is value|markdown: Markdown to HTML (CommonMark, tables,
 // strikethrough; raw HTML escaped, never passed through), as markup.
-func markdownFilter(c value.Ctx, v value.Value, args *value.Args) value.Value {
+func markdownFilter(c value.Ctx, v value.Value, args *value.Args) (value.Value, error) {
 	if args.Len() != 0 {
-		value.Throw(errs.Type, "markdown() takes no arguments")
+		return value.Value{}, engine.NewError(engine.KindType, "markdown() takes no arguments")
 	}
 	if v.IsUndefined() {
 		if c.Strict() {
-			value.ThrowUndefined(v)
+			return value.Value{}, engine.UndefinedError(v)
 		}
-		return value.Safe("")
+		return value.Safe(""), nil
 	}
 	chargeSize(c, v, 1, markdownOp)
 	src := value.ToString(v)
 	out := ConvertMarkdown(c, src)
-	return value.Safe(out)
+	return value.Safe(out), nil
 }
 
-// ConvertMarkdown converts src to HTML under c's budget. It panics with
-// the engine's budget error (value.Throw) when the budget cannot afford it.
+// ConvertMarkdown converts src to HTML under c's budget. When the budget
+// cannot afford it, it ends the render with the budget error
+// (engine.Fail), as the value model's own charges do.
 func ConvertMarkdown(c value.Ctx, src string) string {
-	n := int64(value.RuneLen(src))
+	n := int64(utf8.RuneCountInString(src))
 	charge(c, budget.Mul(n, budget.MarkdownChar), markdownOp)
 	charge(c, budget.Mul(TableCellsBound(src), budget.MarkdownChar), markdownOp)
 	// goldmark's block parser is quadratic in container nesting, so a
 	// line opening more containers than the tree may hold is refused
 	// before parsing rather than after.
 	if d := maxLineContainers(src); d > maxMarkdownDepth {
-		value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
+		engine.Fail(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
 			Configured: maxMarkdownDepth, Observed: int64(d)})
 	}
 	// Inline link destinations are rescanned from every "](" (goldmark
@@ -67,14 +70,14 @@ func ConvertMarkdown(c value.Ctx, src string) string {
 	doc := md.Parser().Parse(text.NewReader(source))
 	bound, depth := htmlLengthBound(doc, source)
 	if depth > maxMarkdownDepth {
-		value.ThrowErr(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
+		engine.Fail(&budget.Error{Limit: budget.LimitNestingDepth, Phase: c.Meter().Phase, Op: markdownOp,
 			Configured: maxMarkdownDepth, Observed: depth})
 	}
 	charge(c, bound, markdownOp)
 	var buf bytes.Buffer
 	buf.Grow(int(min(bound, int64(len(src))*4+64)))
 	if err := md.Renderer().Render(&buf, source, doc); err != nil {
-		value.Throw(errs.Render, "markdown conversion failed")
+		fail(engine.KindRender, "markdown conversion failed")
 	}
 	return buf.String()
 }

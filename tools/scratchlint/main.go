@@ -34,7 +34,7 @@ import (
 // Analyzer is the scratch check.
 var Analyzer = &analysis.Analyzer{
 	Name: "scratchlint",
-	Doc:  "reports input-sized allocations in engine/internal/builtins and engine/value made before any budget charge",
+	Doc:  "reports input-sized allocations in engine/internal/builtins, engine/internal/strutil, engine/internal/vmem, engine/internal/vops and engine/value made before any budget charge",
 	Run:  run,
 }
 
@@ -43,6 +43,9 @@ func main() { singlechecker.Main(Analyzer) }
 // checked are the packages the rule holds in.
 var checked = []string{
 	"github.com/jinjabox/jinjabox/engine/internal/builtins",
+	"github.com/jinjabox/jinjabox/engine/internal/strutil",
+	"github.com/jinjabox/jinjabox/engine/internal/vmem",
+	"github.com/jinjabox/jinjabox/engine/internal/vops",
 	"github.com/jinjabox/jinjabox/engine/value",
 }
 

@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -31,7 +32,7 @@ func newMCtx(units int64) *mctx {
 	return &mctx{meter: m, rnd: 0x9E3779B97F4A7C15}
 }
 
-func (c *mctx) Charge(n int64, op string) { value.ThrowErr(c.meter.Charge(n, op)) }
+func (c *mctx) Charge(n int64, op string) { errs.Raise(c.meter.Charge(n, op)) }
 func (c *mctx) Meter() *budget.Meter      { return c.meter }
 func (c *mctx) Spender() *budget.Meter    { return nil }
 func (c *mctx) Autoescape() bool          { return false }
@@ -49,17 +50,17 @@ func (c *mctx) Rand() uint64 {
 func (c *mctx) Attr(v value.Value, name string) value.Value {
 	c.attrs++
 	if policy.IsPrivateName(name) {
-		value.Throwf(errs.Security, "access to attribute %s is refused", errs.Quote(name))
+		errs.Throwf(errs.Security, "access to attribute %s is refused", errs.Quote(name))
 	}
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	m, st, why := LookupMethod(c, v, name)
 	switch st {
 	case MethodFound:
 		return m
 	case MethodRefused:
-		value.Throw(errs.Security, why)
+		errs.Throw(errs.Security, why)
 	}
 	switch v.Kind() {
 	case value.Dict:
@@ -81,7 +82,7 @@ func (c *mctx) Item(v value.Value, key value.Value) value.Value {
 				return x
 			}
 		}
-		value.Throwf(errs.Security, "access to item %s is refused", errs.Quote(key.Str()))
+		errs.Throwf(errs.Security, "access to item %s is refused", errs.Quote(key.Str()))
 	}
 	switch v.Kind() {
 	case value.Dict:
@@ -107,7 +108,7 @@ func (c *mctx) Item(v value.Value, key value.Value) value.Value {
 			}
 		}
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if key.IsString() {
 		return c.Attr(v, key.Str())
@@ -130,9 +131,9 @@ func (c *mctx) CallTest(name string, v value.Value, args *value.Args) bool {
 func (c *mctx) CallValue(f value.Value, args *value.Args) value.Value {
 	if f.Kind() != value.Callable {
 		if f.IsUndefined() {
-			value.ThrowUndefined(f)
+			vops.ThrowUndefined(f)
 		}
-		value.Throwf(errs.Type, "%s object is not callable", errs.Quote(f.TypeName()))
+		errs.Throwf(errs.Type, "%s object is not callable", errs.Quote(f.TypeName()))
 	}
 	return f.CallableImpl().Call(c, args)
 }

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -201,14 +202,14 @@ func TestLinearTimeFilters(t *testing.T) {
 			t.Errorf("%s: %v", tc.filter, err)
 			continue
 		}
-		if tc.want >= 0 && value.RuneLen(out) != tc.want {
+		if tc.want >= 0 && strutil.RuneLen(out) != tc.want {
 			if tc.filter == "wordcount" {
 				if out != "1" {
 					t.Errorf("wordcount: got %s", out)
 				}
 				continue
 			}
-			t.Errorf("%s on %q...: length %d, want %d", tc.filter, tc.in[:10], value.RuneLen(out), tc.want)
+			t.Errorf("%s on %q...: length %d, want %d", tc.filter, tc.in[:10], strutil.RuneLen(out), tc.want)
 		}
 	}
 }

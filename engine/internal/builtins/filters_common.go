@@ -7,7 +7,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -44,7 +46,7 @@ func bind(args *value.Args, fn string, names ...string) [maxBound]value.Value {
 // noArgs refuses any argument to a filter that takes none, as Python does.
 func noArgs(args *value.Args, fn string) {
 	if args.Len() > 0 {
-		value.Throwf(errs.Type, "%s() takes 1 positional argument but %d were given", fn, args.Len()+1)
+		errs.Throwf(errs.Type, "%s() takes 1 positional argument but %d were given", fn, args.Len()+1)
 	}
 }
 
@@ -71,7 +73,7 @@ func pyStr(c value.Ctx, v value.Value) string {
 // strOf is pyStr for a value whose repr was already charged.
 func strOf(c value.Ctx, v value.Value) string {
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	return value.StrIn(c, v)
 }
@@ -86,9 +88,9 @@ func argInt(fn string, v value.Value, def int64) int64 {
 	case value.Int, value.Bool:
 		return v.Int()
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
-	value.Throwf(errs.Type, "%s(): %s object cannot be interpreted as an integer", fn, errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Type, "%s(): %s object cannot be interpreted as an integer", fn, errs.Quote(v.TypeName()))
 	return 0
 }
 
@@ -120,7 +122,7 @@ func draw(c value.Ctx, v value.Value, op string) []value.Value {
 // strChars is iter(str): one plain string per code point (iterating
 // Markup yields plain str in Python too).
 func strChars(c value.Ctx, s string, op string) []value.Value {
-	n := int64(value.RuneLen(s))
+	n := int64(strutil.RuneLen(s))
 	c.Charge(budget.Add(budget.Mul(n, budget.Elem), int64(len(s))), op)
 	out := make([]value.Value, 0, n)
 	for i := 0; i < len(s); {
@@ -154,9 +156,9 @@ func parseAttrPath(c value.Ctx, v value.Value) attrPath {
 		if v.IsMissing() {
 			return nil
 		}
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
-	value.Throwf(errs.Type, "attribute must be a string, not %s", errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Type, "attribute must be a string, not %s", errs.Quote(v.TypeName()))
 	return nil
 }
 
@@ -167,7 +169,7 @@ func refuseUnresolved(paths ...attrPath) {
 	for _, p := range paths {
 		for _, seg := range p {
 			if policy.IsPrivateName(seg) {
-				value.Throwf(errs.Security, "access to attribute %s in a filter argument is unsafe", errs.Quote(seg))
+				errs.Throwf(errs.Security, "access to attribute %s in a filter argument is unsafe", errs.Quote(seg))
 			}
 		}
 	}
@@ -341,7 +343,7 @@ func runePrefix(s string, n int) string {
 		return s // no more code points than bytes
 	}
 	// an ASCII prefix is its bytes, with no decoding
-	i := value.ASCIIPrefixLen(s, n)
+	i := strutil.ASCIIPrefixLen(s, n)
 	if i == n {
 		return s[:n]
 	}

@@ -10,7 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -30,7 +31,7 @@ func newCtx(units int64, ae bool) *fakeCtx {
 	return &fakeCtx{meter: m, ae: ae}
 }
 
-func (c *fakeCtx) Charge(n int64, op string) { value.ThrowErr(c.meter.Charge(n, op)) }
+func (c *fakeCtx) Charge(n int64, op string) { errs.Raise(c.meter.Charge(n, op)) }
 func (c *fakeCtx) Meter() *budget.Meter      { return c.meter }
 func (c *fakeCtx) Spender() *budget.Meter    { return nil }
 func (c *fakeCtx) Autoescape() bool          { return c.ae }
@@ -48,10 +49,10 @@ func (c *fakeCtx) CallValue(f value.Value, args *value.Args) value.Value {
 
 func (c *fakeCtx) Attr(v value.Value, name string) value.Value {
 	if strings.HasPrefix(name, "_") {
-		value.Throw(errs.Security, "access to attribute "+errs.Quote(name)+" is unsafe")
+		errs.Throw(errs.Security, "access to attribute "+errs.Quote(name)+" is unsafe")
 	}
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if f, ok := v.TupleField(name); ok {
 		return f
@@ -82,14 +83,14 @@ func (c *fakeCtx) Item(v value.Value, key value.Value) value.Value {
 			}
 		}
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	return value.Undef("")
 }
 
 func (c *fakeCtx) Lookup(v value.Value, seg string) value.Value {
 	if strings.HasPrefix(seg, "_") {
-		value.Throw(errs.Security, "access to attribute "+errs.Quote(seg)+" is unsafe")
+		errs.Throw(errs.Security, "access to attribute "+errs.Quote(seg)+" is unsafe")
 	}
 	if n, err := strconv.ParseInt(seg, 10, 64); err == nil && seg[0] != '-' && seg[0] != '+' {
 		return c.Item(v, value.FromInt(n))
@@ -103,7 +104,7 @@ func (c *fakeCtx) Lookup(v value.Value, seg string) value.Value {
 func (c *fakeCtx) CallFilter(name string, v value.Value, args *value.Args) value.Value {
 	f, ok := Filters[name]
 	if !ok {
-		value.Throwf(errs.Render, "No filter named %s.", errs.Quote(name))
+		errs.Throwf(errs.Render, "No filter named %s.", errs.Quote(name))
 	}
 	return f(c, v, args)
 }
@@ -114,7 +115,7 @@ func (c *fakeCtx) CallTest(name string, v value.Value, args *value.Args) bool {
 		t, ok = fakeTests[name]
 	}
 	if !ok {
-		value.Throwf(errs.Render, "No test named %s.", errs.Quote(name))
+		errs.Throwf(errs.Render, "No test named %s.", errs.Quote(name))
 	}
 	return t(c, v, args)
 }
@@ -269,7 +270,7 @@ func run(c *fakeCtx, name string, v value.Value, args *value.Args, post string) 
 		return "", errs.New(errs.Internal, name+": "+bad)
 	}
 	if c.ae {
-		return value.EscapeStr(value.Escape(r)), nil
+		return vops.EscapeStr(value.Escape(r)), nil
 	}
 	return value.ToString(r), nil
 }

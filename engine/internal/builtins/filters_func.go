@@ -1,7 +1,9 @@
 package builtins
 
 import (
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -38,7 +40,7 @@ func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	return newGen("sync_do_map", func(c value.Ctx) puller {
 		if !v.Truth() {
 			if v.IsUndefined() && c.Strict() {
-				value.ThrowUndefined(v) // bool(StrictUndefined) fails
+				vops.ThrowUndefined(v) // bool(StrictUndefined) fails
 			}
 			if args != nil && len(args.Pos) == 0 {
 				for _, kv := range args.Kw {
@@ -83,13 +85,13 @@ func prepareMap(c value.Ctx, args *value.Args) func(value.Ctx, value.Value) valu
 					dflt = &d
 				}
 			default:
-				value.Throwf(errs.Render, "Unexpected keyword argument %s", value.QuoteString(p.Key))
+				errs.Throwf(errs.Render, "Unexpected keyword argument %s", strutil.QuoteString(p.Key))
 			}
 		}
 		return func(c value.Ctx, it value.Value) value.Value { return path.get(c, it, dflt) }
 	}
 	if len(pos) == 0 {
-		value.Throw(errs.Render, "map requires a filter argument")
+		errs.Throw(errs.Render, "map requires a filter argument")
 	}
 	name := pyStr(c, pos[0])
 	rest := &value.Args{Pos: pos[1:], Kw: kw}
@@ -103,7 +105,7 @@ func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAt
 	return newGen("select_or_reject", func(c value.Ctx) puller {
 		if !v.Truth() {
 			if v.IsUndefined() && c.Strict() {
-				value.ThrowUndefined(v) // bool(StrictUndefined) fails
+				vops.ThrowUndefined(v) // bool(StrictUndefined) fails
 			}
 			if lookupAttr && args != nil && len(args.Pos) > 0 {
 				refuseUnresolved(parseAttrPath(c, args.Pos[0]))
@@ -115,7 +117,7 @@ func selectOrReject(c value.Ctx, v value.Value, args *value.Args, keep, lookupAt
 		off := 0
 		if lookupAttr {
 			if len(pos) == 0 {
-				value.Throw(errs.Render, "Missing parameter for attribute name")
+				errs.Throw(errs.Render, "Missing parameter for attribute name")
 			}
 			path = parseAttrPath(c, pos[0])
 			off = 1

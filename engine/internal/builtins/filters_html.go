@@ -8,7 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -173,16 +175,16 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_xmlattr", "autospace")
 	autospace := argBool(a[0], true)
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if v.Kind() != value.Dict {
-		value.Throwf(errs.Type, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
 	}
 	d := v.DictData()
 	c.Charge(budget.Mul(int64(d.Len()), budget.Elem), "filter xmlattr")
 	// the pairs are written escaped straight into the result (a string
 	// a pair, their join and the leading space each copied it again)
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	first := true
 	for i := 0; i < d.Len(); i++ {
 		k, val := d.KeyAt(i), d.ValAt(i)
@@ -190,10 +192,10 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			continue
 		}
 		if !k.IsString() {
-			value.Throw(errs.Type, "expected string or bytes-like object")
+			errs.Throw(errs.Type, "expected string or bytes-like object")
 		}
 		if isAttrKeyBad(k.Str()) {
-			value.Throwf(errs.Render, "Invalid character in attribute name: %s", errs.Quote(k.Str()))
+			errs.Throwf(errs.Render, "Invalid character in attribute name: %s", errs.Quote(k.Str()))
 		}
 		ks, vs := k.Str(), pyStr(c, val)
 		chargeEscape(c, ks, "filter xmlattr")
@@ -205,13 +207,13 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if k.IsSafe() {
 			sb.WriteString(ks)
 		} else {
-			value.WriteEscapedHTML(&sb, ks)
+			strutil.WriteEscapedHTML(&sb, ks)
 		}
 		sb.WriteString(`="`)
 		if val.IsSafe() {
 			sb.WriteString(val.Str())
 		} else {
-			value.WriteEscapedHTML(&sb, vs)
+			strutil.WriteEscapedHTML(&sb, vs)
 		}
 		sb.WriteByte('"')
 	}
@@ -354,7 +356,7 @@ func (o *urlizeOpts) trimURL(x string) string {
 	if !o.hasTrim {
 		return x
 	}
-	n := int64(value.RuneLen(x))
+	n := int64(strutil.RuneLen(x))
 	if n <= o.trim {
 		return x
 	}
@@ -385,13 +387,13 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	rel := ordered.Keys(relParts)
 	o.relAttr = ` rel="` + value.EscapeHTML(strings.Join(rel, " ")) + `"`
 	if !isNoneOrMissing(a[2]) && a[2].Truth() {
-		o.tgtAttr = ` target="` + value.EscapeStr(softStr(c, a[2])) + `"`
+		o.tgtAttr = ` target="` + vops.EscapeStr(softStr(c, a[2])) + `"`
 	}
 	if !isNoneOrMissing(a[4]) {
 		for _, s := range draw(c, a[4], "filter urlize") {
 			str := pyStr(c, s)
 			if !schemeRe().MatchString(str) {
-				value.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", value.QuoteString(str))
+				errs.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", strutil.QuoteString(str))
 			}
 			//scratch:ok one string header an item of the extra_schemes list, a value the template already paid for
 			o.schemes = append(o.schemes, str)
@@ -540,7 +542,7 @@ func writeAll(sb *strings.Builder, parts ...string) {
 // unreserved characters (and '/' outside query strings). Its result is
 // ASCII, so its count is its length.
 func urlQuote(s string, forQS bool) value.Value {
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	n := urlQuotedLen(s, forQS)
 	sb.Grow(n)
 	quoteInto(&sb, s, forQS)
@@ -561,7 +563,7 @@ var urlKept = func() (t [2][256]bool) {
 }()
 
 // quoteInto writes urlQuote(s, forQS) to sb.
-func quoteInto(sb *value.TextWriter, s string, forQS bool) {
+func quoteInto(sb *strutil.TextWriter, s string, forQS bool) {
 	const hexd = "0123456789ABCDEF"
 	kept := &urlKept[0]
 	if forQS {
@@ -644,7 +646,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for _, it := range items {
 			kv := value.Iterate(c, it)
 			if len(kv) != 2 {
-				value.Throwf(errs.Render, "not enough values to unpack (expected 2, got %d)", len(kv))
+				errs.Throwf(errs.Render, "not enough values to unpack (expected 2, got %d)", len(kv))
 			}
 			pairs = append(pairs, [2]value.Value{kv[0], kv[1]})
 		}
@@ -655,7 +657,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			add(p[0], p[1])
 		}
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(size)
 	for i := 0; i < len(strs); i += 2 {
 		if i > 0 {

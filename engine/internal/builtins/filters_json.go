@@ -6,7 +6,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -26,7 +28,7 @@ type jsonW struct {
 	c      value.Ctx
 	dry    bool
 	n      int64
-	sb     value.TextWriter
+	sb     strutil.TextWriter
 	indent *string
 	// orders holds each dict's sorted key order, one after the other in
 	// the order the dry pass met them; the real pass, which meets them in
@@ -99,7 +101,7 @@ func appendU4(b []byte, r rune) []byte {
 }
 
 // writeU4 writes the \uXXXX escape of the UTF-16 unit r in place.
-func writeU4(sb *value.TextWriter, r rune) {
+func writeU4(sb *strutil.TextWriter, r rune) {
 	b := sb.Next(6)
 	b[0], b[1], b[2], b[3], b[4], b[5] = '\\', 'u', hexLower[r>>12&15], hexLower[r>>8&15], hexLower[r>>4&15], hexLower[r&15]
 }
@@ -171,7 +173,7 @@ func (w *jsonW) quote(s string) {
 }
 
 func jsonFloat(f float64) string {
-	switch s := value.FormatFloat(f); s {
+	switch s := strutil.FormatFloat(f); s {
 	case "inf":
 		return "Infinity"
 	case "-inf":
@@ -200,7 +202,7 @@ func jsonKey(k value.Value) string {
 	case value.Float:
 		return jsonFloat(k.Float())
 	}
-	value.Throwf(errs.Type, "keys must be str, int, float, bool or None, not %s", k.TypeName())
+	errs.Throwf(errs.Type, "keys must be str, int, float, bool or None, not %s", k.TypeName())
 	return ""
 }
 
@@ -216,7 +218,7 @@ func (w *jsonW) newline(depth int) {
 
 func (w *jsonW) value(v value.Value, depth int) {
 	if depth > maxJSONDepth {
-		value.Throw(errs.Render, "maximum recursion depth exceeded while encoding a JSON object")
+		errs.Throw(errs.Render, "maximum recursion depth exceeded while encoding a JSON object")
 	}
 	if w.dry {
 		w.c.Charge(budget.Elem, "filter tojson")
@@ -245,8 +247,8 @@ func (w *jsonW) value(v value.Value, depth int) {
 	case value.Float:
 		w.str(jsonFloat(v.Float()))
 	case value.List, value.Tuple:
-		if view := value.ViewOf(v); view != "" {
-			value.Throwf(errs.Type, "Object of type %s is not JSON serializable", view)
+		if view := vops.ViewOf(v); view != "" {
+			errs.Throwf(errs.Type, "Object of type %s is not JSON serializable", view)
 		}
 		items := v.Items()
 		if len(items) == 0 {
@@ -291,7 +293,7 @@ func (w *jsonW) value(v value.Value, depth int) {
 		w.newline(depth)
 		w.byte('}')
 	default:
-		value.Throwf(errs.Type, "Object of type %s is not JSON serializable", v.TypeName())
+		errs.Throwf(errs.Type, "Object of type %s is not JSON serializable", v.TypeName())
 	}
 }
 
@@ -362,7 +364,7 @@ func fTojson(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				ind = strings.Repeat(" ", int(n))
 			}
 		default:
-			value.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
+			errs.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
 		}
 		w.indent = &ind
 	}

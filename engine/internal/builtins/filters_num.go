@@ -7,7 +7,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -23,7 +25,7 @@ func init() {
 }
 
 func overflowErr(c value.Ctx, op string) {
-	value.ThrowErr(c.Meter().Overflow(op))
+	errs.Raise(c.Meter().Overflow(op))
 }
 
 func fAbs(c value.Ctx, v value.Value, args *value.Args) value.Value {
@@ -41,7 +43,7 @@ func fAbs(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	case value.Float:
 		return value.FromFloat(math.Abs(v.Float()))
 	}
-	value.Throwf(errs.Type, "bad operand type for abs(): %s", errs.Quote(v.TypeName()))
+	errs.Throwf(errs.Type, "bad operand type for abs(): %s", errs.Quote(v.TypeName()))
 	return value.Value{}
 }
 
@@ -124,7 +126,7 @@ func pyParseFloat(c value.Ctx, op, s string) (float64, bool) {
 		// normalising pass): 4 ns a byte where its caller charged 1
 		c.Charge(budget.Mul(int64(len(clean)), numberCost), op)
 	}
-	return value.ParseFloat(string(clean))
+	return strutil.ParseFloat(string(clean))
 }
 
 // numberCost is charged a byte of a long number's digits before they are
@@ -272,7 +274,7 @@ func floatToInt(c value.Ctx, f float64) (int64, bool) {
 		return 0, false // ValueError
 	}
 	if math.IsInf(f, 0) {
-		value.Throw(errs.Render, "cannot convert float infinity to integer")
+		errs.Throw(errs.Render, "cannot convert float infinity to integer")
 	}
 	t := math.Trunc(f)
 	if t >= 9223372036854775808.0 || t < -9223372036854775808.0 {
@@ -292,13 +294,13 @@ func fInt(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	base := int64(10)
 	if !a[1].IsMissing() {
 		if a[1].Kind() != value.Int && a[1].Kind() != value.Bool {
-			value.Throwf(errs.Type, "%s object cannot be interpreted as an integer", errs.Quote(a[1].TypeName()))
+			errs.Throwf(errs.Type, "%s object cannot be interpreted as an integer", errs.Quote(a[1].TypeName()))
 		}
 		base = a[1].Int()
 	}
 	switch v.Kind() {
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	case value.Int, value.Bool:
 		return value.FromInt(v.Int())
 	case value.Float:
@@ -332,7 +334,7 @@ func fFloat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	switch v.Kind() {
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	case value.Int, value.Bool, value.Float:
 		return value.FromFloat(v.Float())
 	case value.String:
@@ -371,7 +373,7 @@ func roundInt(c value.Ctx, n, nd int64) int64 {
 	if 2*r > p || (2*r == p && q%2 != 0) {
 		q++
 	}
-	return value.MulInt(c, q, p)
+	return vops.MulInt(c, q, p)
 }
 
 // roundFloat is Python's round(float, ndigits): the exact binary value
@@ -417,20 +419,20 @@ func fRound(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		method = pyStr(c, a[1])
 	}
 	if method != "common" && method != "ceil" && method != "floor" {
-		value.Throw(errs.Render, "method must be common, ceil or floor")
+		errs.Throw(errs.Render, "method must be common, ceil or floor")
 	}
 	if v.IsUndefined() {
 		if method != "common" {
-			value.ThrowUndefined(v) // value * 10**precision
+			vops.ThrowUndefined(v) // value * 10**precision
 		}
-		value.Throwf(errs.Type, "type Undefined doesn't define __round__ method")
+		errs.Throwf(errs.Type, "type Undefined doesn't define __round__ method")
 	}
 	if !v.IsNumber() {
-		value.Throwf(errs.Type, "type %s doesn't define __round__ method", v.TypeName())
+		errs.Throwf(errs.Type, "type %s doesn't define __round__ method", v.TypeName())
 	}
 	if noPrec {
 		if method != "common" {
-			value.Throw(errs.Type, "unsupported operand type(s) for ** or pow(): 'int' and 'NoneType'")
+			errs.Throw(errs.Type, "unsupported operand type(s) for ** or pow(): 'int' and 'NoneType'")
 		}
 		if v.Kind() != value.Float {
 			return value.FromInt(v.Int())
@@ -444,7 +446,7 @@ func fRound(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		r := roundFloat(v.Float(), prec)
 		if math.IsInf(r, 0) && !math.IsInf(v.Float(), 0) {
-			value.Throw(errs.Render, "rounded value too large to represent")
+			errs.Throw(errs.Render, "rounded value too large to represent")
 		}
 		return value.FromFloat(r)
 	}
@@ -459,10 +461,10 @@ func fRound(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	r := fn(v.Float() * scale)
 	if math.IsInf(r, 0) {
-		value.Throw(errs.Render, "cannot convert float infinity to integer")
+		errs.Throw(errs.Render, "cannot convert float infinity to integer")
 	}
 	if math.IsNaN(r) {
-		value.Throw(errs.Render, "cannot convert float NaN to integer")
+		errs.Throw(errs.Render, "cannot convert float NaN to integer")
 	}
 	// math.ceil and math.floor return ints: there is no negative zero
 	return value.FromFloat(r/scale + 0)
@@ -488,18 +490,18 @@ func fFilesizeformat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	var b float64
 	switch v.Kind() {
 	case value.Undefined:
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	case value.Int, value.Bool, value.Float:
 		b = v.Float()
 	case value.String:
 		c.Charge(int64(len(v.Str())), "filter filesizeformat")
 		f, ok := pyParseFloat(c, "filter filesizeformat", v.Str())
 		if !ok {
-			value.Throwf(errs.Type, "could not convert string to float: %s", errs.Quote(v.Str()))
+			errs.Throwf(errs.Type, "could not convert string to float: %s", errs.Quote(v.Str()))
 		}
 		b = f
 	default:
-		value.Throwf(errs.Type, "float() argument must be a string or a real number, not %s", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "float() argument must be a string or a real number, not %s", errs.Quote(v.TypeName()))
 	}
 	base := 1000.0
 	prefixes := []string{"kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"}
@@ -514,7 +516,7 @@ func fFilesizeformat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	if b < base {
 		n, ok := floatToInt(c, b)
 		if !ok {
-			value.Throw(errs.Render, "cannot convert float NaN to integer")
+			errs.Throw(errs.Render, "cannot convert float NaN to integer")
 		}
 		return value.FromString(strconv.FormatInt(n, 10) + " Bytes")
 	}

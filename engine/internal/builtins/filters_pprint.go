@@ -4,7 +4,9 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -21,7 +23,7 @@ const ppWidth = 80
 
 type pp struct {
 	c  value.Ctx
-	sb value.TextWriter
+	sb strutil.TextWriter
 }
 
 func (p *pp) write(s string) {
@@ -100,7 +102,7 @@ func isGroupTuple(v value.Value) bool {
 		return false // asked of every node: most are neither
 	}
 	_, ok := v.TupleField("grouper")
-	return ok || value.ViewOf(v) != "" // ranges and dict views print as repr too
+	return ok || vops.ViewOf(v) != "" // ranges and dict views print as repr too
 }
 
 // reprLen measures the one-line safe repr in code points, charging as it
@@ -109,13 +111,13 @@ func (p *pp) reprLen(v value.Value, stop int64) int64 {
 	p.c.Charge(budget.Elem, "filter pprint")
 	if isGroupTuple(v) {
 		p.c.Charge(value.Size(v, p.c.Meter().Left()), "filter pprint")
-		return int64(value.RuneLen(value.ReprIn(p.c, v)))
+		return int64(strutil.RuneLen(value.ReprIn(p.c, v)))
 	}
 	switch v.Kind() {
 	case value.String:
 		p.c.Charge(int64(len(v.Str())), "filter pprint")
 		if v.IsSafe() {
-			return int64(value.RuneLen(value.ReprIn(p.c, v)))
+			return int64(strutil.RuneLen(value.ReprIn(p.c, v)))
 		}
 		return int64(quotedLen(v.Str()))
 	case value.List, value.Tuple:
@@ -149,13 +151,13 @@ func (p *pp) reprLen(v value.Value, stop int64) int64 {
 		}
 		return n
 	}
-	return int64(value.RuneLen(value.ReprIn(p.c, v)))
+	return int64(strutil.RuneLen(value.ReprIn(p.c, v)))
 }
 
 // safeRepr is pprint's _safe_repr: repr with dicts sorted. The leaves'
 // reprs are written in place (a string made for each ran a third of
 // pprint's time).
-func (p *pp) safeRepr(sb *value.TextWriter, v value.Value) {
+func (p *pp) safeRepr(sb *strutil.TextWriter, v value.Value) {
 	if isGroupTuple(v) {
 		value.WriteReprIn(sb, p.c, v)
 		return
@@ -196,7 +198,7 @@ func (p *pp) safeRepr(sb *value.TextWriter, v value.Value) {
 }
 
 func (p *pp) repr(v value.Value) string {
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	p.safeRepr(&sb, v)
 	return sb.String()
 }
@@ -205,7 +207,7 @@ func (p *pp) repr(v value.Value) string {
 func (p *pp) format(v value.Value, indent, allowance, level int) {
 	maxWidth := int64(ppWidth - indent - allowance)
 	if depthLimit := 500; level > depthLimit {
-		value.Throw(errs.Render, "maximum recursion depth exceeded in pprint")
+		errs.Throw(errs.Render, "maximum recursion depth exceeded in pprint")
 	}
 	l := p.reprLen(v, maxWidth+1)
 	if l > maxWidth {
@@ -250,7 +252,7 @@ func (p *pp) dict(d *value.DictData, indent, allowance, level int) {
 			if last {
 				al = allowance + 1
 			}
-			p.format(d.ValAt(idx), indent+value.RuneLen(rep)+2, al, level)
+			p.format(d.ValAt(idx), indent+strutil.RuneLen(rep)+2, al, level)
 			if !last {
 				p.write(delim)
 			}
@@ -355,7 +357,7 @@ func spaceLead(b byte) bool { return b == 0xc2 || b == 0xe1 || b == 0xe2 || b ==
 
 // quotedLen is len(repr(s)) in code points, counted, not built.
 func quotedLen(s string) int {
-	n, _ := value.CountStrRepr(s).Len()
+	n, _ := strutil.CountStrRepr(s).Len()
 	return n
 }
 
@@ -368,7 +370,7 @@ func quotedLen(s string) int {
 // its pieces, each piece read once. (It built the repr of every line,
 // of every candidate and of every chunk, and a slice of the parts and
 // of the chunks: 2.7 to 4.6 bytes a unit on whitespace and on words.)
-func strChunks(s string, maxWidth, allowance int, emit func(chunk string, r value.StrRepr)) {
+func strChunks(s string, maxWidth, allowance int, emit func(chunk string, r strutil.StrRepr)) {
 	maxWidth1 := maxWidth
 	for start := 0; start < len(s); {
 		end := lineEnd(s, start)
@@ -381,7 +383,7 @@ func strChunks(s string, maxWidth, allowance int, emit func(chunk string, r valu
 		// a code point's repr is one at least, and a code point four
 		// bytes at most: a longer line cannot fit, and is not counted
 		if len(line) <= 4*max(maxWidth1, 0) {
-			lr := value.CountStrRepr(line)
+			lr := strutil.CountStrRepr(line)
 			if n, _ := lr.Len(); n <= maxWidth1 {
 				emit(line, lr)
 				continue
@@ -389,10 +391,10 @@ func strChunks(s string, maxWidth, allowance int, emit func(chunk string, r valu
 		}
 		maxWidth2 := maxWidth
 		cur, curEnd := 0, 0 // the current chunk: line[cur:curEnd]
-		var cr value.StrRepr
+		var cr strutil.StrRepr
 		for i := 0; i < len(line); {
 			j := wordEnd(line, i)
-			pr := value.CountStrRepr(line[i:j])
+			pr := strutil.CountStrRepr(line[i:j])
 			cand := cr.Plus(pr)
 			if j == len(line) && last {
 				maxWidth2 -= allowance
@@ -434,7 +436,7 @@ func (p *pp) str(s string, indent, allowance, level int) {
 	// by a quarter at a time, a long one was allocated five times over)
 	chunks, size := 0, 0
 	first := ""
-	strChunks(s, maxWidth, allowance, func(ch string, r value.StrRepr) {
+	strChunks(s, maxWidth, allowance, func(ch string, r strutil.StrRepr) {
 		if chunks == 0 {
 			first = ch
 		}
@@ -444,7 +446,7 @@ func (p *pp) str(s string, indent, allowance, level int) {
 	})
 	if chunks <= 1 {
 		p.c.Charge(int64(size), "filter pprint")
-		value.WriteStrRepr(&p.sb, first)
+		strutil.WriteQuoted(&p.sb, first)
 		return
 	}
 	// the whole output charged before it is sized: what the chunks
@@ -459,13 +461,13 @@ func (p *pp) str(s string, indent, allowance, level int) {
 		p.sb.WriteByte('(')
 	}
 	i := 0
-	strChunks(s, maxWidth, allowance, func(ch string, _ value.StrRepr) {
+	strChunks(s, maxWidth, allowance, func(ch string, _ strutil.StrRepr) {
 		if i > 0 {
 			p.sb.WriteByte('\n')
 			p.sb.WriteRepeat(" ", indent)
 		}
 		i++
-		value.WriteStrRepr(&p.sb, ch)
+		strutil.WriteQuoted(&p.sb, ch)
 	})
 	if level == 1 {
 		p.sb.WriteByte(')')

@@ -6,7 +6,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -87,7 +90,7 @@ func fLast(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			return items[len(items)-1]
 		}
 	default:
-		value.Throwf(errs.Type, "%s object is not reversible", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "%s object is not reversible", errs.Quote(v.TypeName()))
 	}
 	return emptyUndef("No last item, sequence was empty.")
 }
@@ -95,11 +98,11 @@ func fLast(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fLength(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "len")
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	n, ok := value.Length(c, v)
 	if !ok {
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
 	return value.FromInt(int64(n))
 }
@@ -132,7 +135,7 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		c.Charge(budget.Mul(int64(len(s)), 2), "filter reverse")
 		// a byte at a time into a TextWriter (inlined stores; a write of
 		// each code point through a strings.Builder ran 3 ns a byte)
-		var b value.TextWriter
+		var b strutil.TextWriter
 		b.Grow(len(s))
 		for i := len(s); i > 0; {
 			if c := s[i-1]; c < 0x80 { // ASCII: itself
@@ -171,7 +174,7 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		return newIterator(v.Kind().String()+"_reverseiterator", items)
 	}
-	value.Throw(errs.Render, "argument must be iterable")
+	errs.Throw(errs.Render, "argument must be iterable")
 	return value.Value{}
 }
 
@@ -198,15 +201,15 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 	case value.Undefined:
 		if c.Strict() {
-			value.ThrowUndefined(v)
+			vops.ThrowUndefined(v)
 		}
 	case value.Dict:
 		if v.DictData().Len() > 0 {
 			// random.choice indexes the dict by position, a missing key
-			value.Throw(errs.Render, "random needs a sequence, not a dict")
+			errs.Throw(errs.Render, "random needs a sequence, not a dict")
 		}
 	default:
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
 	return emptyUndef("No random item, sequence was empty.")
 }
@@ -215,7 +218,7 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_batch", "linecount", "fill_with")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
+		errs.Throw(errs.Type, "do_batch() missing 1 required positional argument: 'linecount'")
 	}
 	return newEagerGen("do_batch", func(c value.Ctx) []value.Value {
 		// Python compares len(tmp) == linecount, so a float count works
@@ -250,7 +253,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if len(tmp) > 0 {
 			if fill && float64(len(tmp)) < n {
 				if n != math.Trunc(n) {
-					value.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
+					errs.Throw(errs.Type, "can't multiply sequence by non-int of type 'float'")
 				}
 				if n > 1<<53 {
 					c.Charge(math.MaxInt64, "filter batch") // past any budget
@@ -272,7 +275,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_slice", "slices", "fill_with")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
+		errs.Throw(errs.Type, "do_slice() missing 1 required positional argument: 'slices'")
 	}
 	return newEagerGen("sync_do_slice", func(c value.Ctx) []value.Value {
 		slices := argInt("slice", a[0], 0)
@@ -355,7 +358,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			if it.IsString() {
 				runes += it.RuneCount()
 			} else {
-				runes += value.RuneLen(strs[i])
+				runes += strutil.RuneLen(strs[i])
 			}
 			if it.IsSafe() {
 				if safe == nil {
@@ -374,7 +377,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		// 30,000 items (the cost search's join LD ('b') and (N))
 		c.Charge(budget.Add(budget.Mul(value.Size(it, c.Meter().Left()), 2), 8*budget.Slot), "filter join")
 		strs[i] = strOf(c, it)
-		runes += value.RuneLen(strs[i])
+		runes += strutil.RuneLen(strs[i])
 	}
 	var total int64
 	for _, s := range strs {
@@ -384,7 +387,7 @@ func fJoin(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	sepStr := pyStr(c, sep)
 	if escape {
 		total = budget.Mul(total, budget.EscapeFactor)
-		sepStr = value.EscapeStr(softStr(c, sep))
+		sepStr = vops.EscapeStr(softStr(c, sep))
 	}
 	if len(strs) > 1 {
 		total = budget.Add(total, budget.Mul(int64(len(strs)-1), int64(len(sepStr))))
@@ -420,7 +423,7 @@ func joinedCounted(parts []string, sep string, runes int) value.Value {
 			return value.FromString(s)
 		}
 	}
-	return value.StringLikeCounted(value.EmptyString, s, runes+(len(parts)-1)*value.RuneLen(sep))
+	return value.StringLikeCounted(value.EmptyString, s, runes+(len(parts)-1)*strutil.RuneLen(sep))
 }
 
 func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
@@ -430,11 +433,11 @@ func fItems(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			return nil // strict undefined too
 		}
 		if v.Kind() != value.Dict {
-			value.Throw(errs.Type, "Can only get item pairs from a mapping.")
+			errs.Throw(errs.Type, "Can only get item pairs from a mapping.")
 		}
 		d := v.DictData()
 		// a (key, value) tuple a pair, charged what it allocates
-		c.Charge(budget.Mul(int64(d.Len()), value.PairBytes), "filter items")
+		c.Charge(budget.Mul(int64(d.Len()), vmem.PairBytes), "filter items")
 		return value.ItemPairs(d)
 	})
 }
@@ -456,10 +459,10 @@ func fDefault(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fAttr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_attr", "name")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_attr() missing 1 required positional argument: 'name'")
+		errs.Throw(errs.Type, "do_attr() missing 1 required positional argument: 'name'")
 	}
 	if !a[0].IsString() {
-		value.Throw(errs.Type, "attribute name must be string")
+		errs.Throw(errs.Type, "attribute name must be string")
 	}
 	name := a[0].Str()
 	if v.Kind() == value.Dict && !strings.HasPrefix(name, "_") {
@@ -468,7 +471,7 @@ func fAttr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		case MethodFound:
 			return m
 		case MethodRefused:
-			value.Throw(errs.Security, reason)
+			errs.Throw(errs.Security, reason)
 		}
 		return value.UndefAttr("dict", name)
 	}
@@ -485,7 +488,7 @@ func fSum(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		rv = a[1]
 	}
 	if rv.IsString() {
-		value.Throw(errs.Type, "sum() can't sum strings [use ''.join(seq) instead]")
+		errs.Throw(errs.Type, "sum() can't sum strings [use ''.join(seq) instead]")
 	}
 	var path attrPath
 	if !isNoneOrMissing(a[0]) {

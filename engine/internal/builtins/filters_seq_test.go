@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 // TestJoinedCounted: a join's code points counted from its parts are the
@@ -31,7 +31,7 @@ func TestJoinedCounted(t *testing.T) {
 	} {
 		runes := 0
 		for _, p := range c.parts {
-			runes += value.RuneLen(p)
+			runes += strutil.RuneLen(p)
 		}
 		v := joinedCounted(c.parts, c.sep, runes)
 		want := strings.Join(c.parts, c.sep)

@@ -4,7 +4,10 @@ import (
 	"slices"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -21,9 +24,9 @@ func init() {
 }
 
 // pyLessFrom is Python's a < b, spending from m, c.Spender(), where it
-// can (value.Spent): a sort's comparisons, n log n of them.
+// can (strutil.Spent): a sort's comparisons, n log n of them.
 func pyLessFrom(c value.Ctx, m *budget.Meter, a, b value.Value) bool {
-	if !value.Spent(m, budget.Elem) {
+	if !strutil.Spent(m, budget.Elem) {
 		c.Charge(budget.Elem, "comparison")
 	}
 	return value.CompareFrom(c, m, a, b, "<") == -1
@@ -33,7 +36,7 @@ func pyLessFrom(c value.Ctx, m *budget.Meter, a, b value.Value) bool {
 // pyLessFrom.
 func lessKeys(c value.Ctx, m *budget.Meter, a, b []value.Value) bool {
 	for i := 0; i < len(a) && i < len(b); i++ {
-		if !value.Spent(m, budget.Elem) {
+		if !strutil.Spent(m, budget.Elem) {
 			c.Charge(budget.Elem, "comparison")
 		}
 		if !value.EqualFrom(c, m, a[i], b[i]) {
@@ -239,19 +242,19 @@ func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		case a[1].IsString() && a[1].Str() == "value":
 			pos = 1
 		default:
-			value.Throw(errs.Render, `You can only sort by either "key" or "value"`)
+			errs.Throw(errs.Render, `You can only sort by either "key" or "value"`)
 		}
 	}
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if v.Kind() != value.Dict {
-		value.Throwf(errs.Render, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Render, "%s object has no attribute 'items'", errs.Quote(v.TypeName()))
 	}
 	d := v.DictData()
 	// what it allocates: the pairs, a key and its keyed record each (a
 	// merge's buffer of records is charged by the comparisons it needs)
-	c.Charge(budget.Mul(int64(d.Len()), value.PairBytes+value.ValueBytes+keyedBytes), "filter dictsort")
+	c.Charge(budget.Mul(int64(d.Len()), vmem.PairBytes+vmem.ValueBytes+keyedBytes), "filter dictsort")
 	pairs := value.ItemPairs(d)
 	ks := make([]keyed, len(pairs))
 	keys := make([]value.Value, len(pairs)) // one allocation for every key
@@ -338,7 +341,7 @@ func fMax(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_groupby", "attribute", "default", "case_sensitive")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "do_groupby() missing 1 required positional argument: 'attribute'")
+		errs.Throw(errs.Type, "do_groupby() missing 1 required positional argument: 'attribute'")
 	}
 	path := parseAttrPath(c, a[0])
 	var dflt *value.Value

@@ -5,7 +5,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -69,7 +71,7 @@ func fTitle(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	noArgs(args, "do_title")
 	s := softStr(c, v).Str()
 	c.Charge(int64(len(s))*caseCost, "filter title")
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	// pieces alternate between separator runs and words; each piece gets
 	// item[0].upper() + item[1:].lower(), written in place (a string
@@ -101,11 +103,11 @@ func fTrim(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		return value.StringLike(s, pyStrip(c, s.Str(), nil, true, true))
 	}
 	if !a[0].IsString() {
-		value.Throwf(errs.Type, "strip arg must be None or str")
+		errs.Throwf(errs.Type, "strip arg must be None or str")
 	}
 	chars := a[0].Str()
 	if s.IsSafe() {
-		chars = value.EscapeStr(a[0]) // Markup.strip escapes its argument
+		chars = vops.EscapeStr(a[0]) // Markup.strip escapes its argument
 	}
 	chargeStripChars(c, s.Str(), chars, "filter trim")
 	return value.StringLike(s, pyStrip(c, s.Str(), &chars, true, true))
@@ -133,7 +135,7 @@ func fCenter(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_replace", "old", "new", "count")
 	if a[0].IsMissing() || a[1].IsMissing() {
-		value.Throw(errs.Type, "do_replace() missing required positional arguments: 'old' and 'new'")
+		errs.Throw(errs.Type, "do_replace() missing required positional arguments: 'old' and 'new'")
 	}
 	if r, ok := regexArg(a[0]); ok {
 		// Nunjucks's replace filter with a regular expression: String
@@ -168,7 +170,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// far more time than its units say; charged while they are counted
 	var k, extra int64
 	if old == "" {
-		k = int64(value.RuneLen(str)) + 1
+		k = int64(strutil.RuneLen(str)) + 1
 		extra = budget.Mul(k, matchUnits)
 	} else {
 		k = countCharged(c, str, old, matchUnits, "filter replace")
@@ -184,7 +186,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // escapeArg is markupsafe's argument escaping for Markup methods.
 func escapeArg(c value.Ctx, v value.Value) string {
 	if v.IsString() {
-		return value.EscapeStr(v)
+		return vops.EscapeStr(v)
 	}
 	return pyStr(c, v)
 }
@@ -203,27 +205,27 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		leeway = argInt("truncate", a[3], 5)
 	}
 	if !end.IsString() {
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(end.TypeName()))
 	}
 	endLen := int64(value.StrLen(c, end))
 	if length < endLen {
-		value.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
+		errs.Throwf(errs.Render, "expected length >= %d, got %d", endLen, length)
 	}
 	if leeway < 0 {
-		value.Throwf(errs.Render, "expected leeway >= 0, got %d", leeway)
+		errs.Throwf(errs.Render, "expected leeway >= 0, got %d", leeway)
 	}
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	n, ok := value.Length(c, v)
 	if !ok {
-		value.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "object of type %s has no len()", errs.Quote(v.TypeName()))
 	}
 	if int64(n) <= budget.Add(length, leeway) {
 		return v
 	}
 	if !v.IsString() {
-		value.Throwf(errs.Type, "unsupported truncate of %s", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "unsupported truncate of %s", errs.Quote(v.TypeName()))
 	}
 	str := v.Str()
 	c.Charge(int64(len(str))+int64(len(end.Str())), "filter truncate")
@@ -234,7 +236,7 @@ func fTruncate(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 	}
 	if v.IsSafe() {
-		return value.Safe(head + value.EscapeStr(end))
+		return value.Safe(head + vops.EscapeStr(end))
 	}
 	if end.IsSafe() {
 		return value.Safe(value.EscapeHTML(head) + end.Str())
@@ -304,14 +306,14 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	case a[0].Kind() == value.Int || a[0].Kind() == value.Bool:
 		indLen = max(a[0].Int(), 0)
 	default:
-		value.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
+		errs.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
 	}
 	first, blank := argBool(a[1], false), argBool(a[2], false)
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if !v.IsString() {
-		value.Throwf(errs.Type, "unsupported operand type(s) for +=: %s and 'str'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Type, "unsupported operand type(s) for +=: %s and 'str'", errs.Quote(v.TypeName()))
 	}
 	s := v.Str()
 	c.Charge(int64(len(s)), "filter indent")
@@ -345,7 +347,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// the lines are walked in place: no list of them is built (a []string
 	// is 16 bytes a line: 30 M lines took 1.65 GB), into a buffer of the
 	// size charged (growing by doubling would allocate the output twice)
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(int(int64(len(s)) + nl + (nl+1)*indLen))
 	if first {
 		sb.WriteString(ind)
@@ -381,7 +383,7 @@ func fIndent(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // escapes the plain operand and gives Markup.
 func pyConcat(a, b value.Value) value.Value {
 	if a.IsSafe() || b.IsSafe() {
-		return value.Safe(value.EscapeStr(a) + value.EscapeStr(b))
+		return value.Safe(vops.EscapeStr(a) + vops.EscapeStr(b))
 	}
 	return value.FromString(a.Str() + b.Str())
 }
@@ -393,7 +395,7 @@ func pyJoin(sep value.Value, items []value.Value) value.Value {
 	strs := make([]string, len(items))
 	for i, it := range items {
 		if sep.IsSafe() {
-			strs[i] = value.EscapeStr(it)
+			strs[i] = vops.EscapeStr(it)
 		} else {
 			strs[i] = it.Str()
 		}
@@ -443,7 +445,7 @@ func fFormat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		pos, kw = args.Pos, args.Kw
 	}
 	if len(pos) > 0 && len(kw) > 0 {
-		value.Throw(errs.Render, "can't handle positional and keyword arguments at the same time")
+		errs.Throw(errs.Render, "can't handle positional and keyword arguments at the same time")
 	}
 	s := softStr(c, v)
 	var rhs value.Value
@@ -456,8 +458,5 @@ func fFormat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	} else {
 		rhs = value.NewTuple(append([]value.Value(nil), pos...))
 	}
-	if value.PercentFormat == nil {
-		value.Throw(errs.Internal, "printf-style formatting is not available")
-	}
-	return value.PercentFormat(c, s, rhs)
+	return PercentFormat(c, s, rhs)
 }

@@ -5,7 +5,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -172,7 +174,7 @@ func isBlankChunk(s string) bool { return strings.TrimFunc(s, pyIsSpace) == "" }
 // as spent.
 func twWrap(c value.Ctx, line string, chunks []twChunk, width int64, breakLong, hyphens bool, lines *twLines) {
 	if width <= 0 {
-		value.Throwf(errs.Render, "invalid width %d (must be > 0)", width)
+		errs.Throwf(errs.Render, "invalid width %d (must be > 0)", width)
 	}
 	first := lines.n
 	text := func(ch twChunk) string { return line[ch.off:ch.end] }
@@ -220,7 +222,7 @@ func twWrap(c value.Ctx, line string, chunks []twChunk, width int64, breakLong, 
 					}
 				}
 				take(chunks[0].off, chunks[0].off+end)
-				chunks[0] = twChunk{chunks[0].off + end, chunks[0].end, chunks[0].n - value.RuneLen(ch[:end])}
+				chunks[0] = twChunk{chunks[0].off + end, chunks[0].end, chunks[0].n - strutil.RuneLen(ch[:end])}
 			} else if a < 0 {
 				take(chunks[0].off, chunks[0].end)
 				chunks = chunks[1:]
@@ -293,10 +295,10 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	hyphenRe := a[3].IsMissing() || (a[3].Kind() == value.Bool && a[3].Bool())
 	hyphenLong := argBool(a[3], true)
 	if v.IsUndefined() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	if !v.IsString() {
-		value.Throwf(errs.Render, "%s object has no attribute 'splitlines'", errs.Quote(v.TypeName()))
+		errs.Throwf(errs.Render, "%s object has no attribute 'splitlines'", errs.Quote(v.TypeName()))
 	}
 	s := v.Str()
 	// twSplit's scratch, charged before it is made: a code point (4
@@ -355,7 +357,7 @@ func fWordwrap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	total = budget.Add(total, budget.Mul(int64(len(ends)), int64(len(wrap))))
 	c.Charge(total, "filter wordwrap")
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(int(total))
 	from := 0
 	for p, end := range ends {

@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -145,7 +146,7 @@ func (f fmtSpec) estimate(base int64) int64 {
 
 // padTo aligns body (sign/prefix head + digits tail for '=') to width.
 func (f fmtSpec) padTo(head, body string, defAlign byte) string {
-	out, _ := f.padCounted(head, body, int64(value.RuneLen(head)+value.RuneLen(body)), defAlign)
+	out, _ := f.padCounted(head, body, int64(strutil.RuneLen(head)+strutil.RuneLen(body)), defAlign)
 	return out
 }
 
@@ -181,7 +182,7 @@ type piece struct {
 }
 
 // padJoin joins pieces, each repeat written with c polled between 1 MiB
-// chunks (value.WriteRepeatPolled), so a render cancelled during a 60 MB
+// chunks (strutil.WriteRepeatPolled), so a render cancelled during a 60 MB
 // pad stops within a chunk (red team round 3: 160 ms after its deadline).
 // The caller charged the result's bytes.
 func padJoin(c value.Ctx, pieces ...piece) string {
@@ -192,7 +193,7 @@ func padJoin(c value.Ctx, pieces ...piece) string {
 	var b strings.Builder
 	b.Grow(total)
 	for _, p := range pieces {
-		value.WriteRepeatPolled(c, &b, p.text, p.times)
+		strutil.WriteRepeatPolled(c, &b, p.text, p.times)
 	}
 	return b.String()
 }
@@ -269,7 +270,7 @@ func (f fmtSpec) numberOut(neg bool, prefix, intDigits, rest string, g int) stri
 	if f.grouping != 0 && g > 0 {
 		minw := int64(0)
 		if f.fill == "0" && f.align == '=' {
-			minw = f.width - int64(len(head)) - int64(value.RuneLen(rest))
+			minw = f.width - int64(len(head)) - int64(strutil.RuneLen(rest))
 		}
 		intDigits = group(intDigits, f.grouping, g, minw)
 	}
@@ -389,7 +390,7 @@ func floatBody(a float64, typ byte, prec int64, alt bool) string {
 		}
 	default: // no type: repr without precision, else 'g' keeping a ".0"
 		if prec < 0 {
-			s = value.FormatFloat(a)
+			s = strutil.FormatFloat(a)
 		} else {
 			s = pyG(a, prec, alt, true)
 		}

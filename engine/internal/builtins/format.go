@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -44,7 +46,7 @@ func (src *fieldSource) byName(c value.Ctx, name string) value.Value {
 		} else {
 			switch m.Kind() {
 			case value.Undefined:
-				value.ThrowUndefined(m)
+				vops.ThrowUndefined(m)
 			case value.Object:
 				return c.Item(m, value.FromString(name))
 			}
@@ -296,7 +298,7 @@ func (f *formatter) precheck(rest string) {
 			// refused before any receiver is resolved: the message names
 			// the field, not a receiver it never looked at (it named an
 			// "undefined" one)
-			value.Throwf(errs.Security, "access to attribute %s in a format field is unsafe", errs.Quote(seg))
+			errs.Throwf(errs.Security, "access to attribute %s in a format field is unsafe", errs.Quote(seg))
 		}
 		rest = rest[1+len(seg):]
 	}
@@ -327,7 +329,7 @@ func isDigits(s string) bool {
 // str is Python's str() of a field value, charged by size.
 func (f *formatter) str(v value.Value) string {
 	if v.IsUndefined() && f.c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	f.c.Charge(value.Size(v, f.c.Meter().Left()), "format field")
 	return value.StrIn(f.c, v)
@@ -351,14 +353,14 @@ func (f *formatter) formatField(v value.Value, spec string) (string, int64) {
 		out := FormatValue(f.c, v, spec)
 		f.c.Charge(budget.Mul(int64(len(out)), budget.EscapeFactor), "format escape")
 		out = value.EscapeHTML(out)
-		return out, int64(value.RuneLen(out))
+		return out, int64(strutil.RuneLen(out))
 	}
 	if v.IsString() {
 		// a string knows its count: the field's is known without a scan
 		return formatStr(f.c, v, spec)
 	}
 	out := FormatValue(f.c, v, spec)
-	return out, int64(value.RuneLen(out))
+	return out, int64(strutil.RuneLen(out))
 }
 
 // formatStr is FormatValue of a string value, with the result's count.
@@ -393,7 +395,7 @@ func FormatValue(c value.Ctx, v value.Value, spec string) string {
 		return formatFloatSpec(v.Float(), fs)
 	case value.Undefined:
 		if c.Strict() {
-			value.ThrowUndefined(v)
+			vops.ThrowUndefined(v)
 		}
 	}
 	if spec != "" {

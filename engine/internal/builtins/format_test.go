@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -39,7 +39,7 @@ func TestFormatGolden(t *testing.T) {
 		var got string
 		e := catchErr(func() {
 			if gc.Op == "%" {
-				got = value.Repr(value.Mod(c, recv, args.Pos[0]))
+				got = value.Repr(Mod(c, recv, args.Pos[0]))
 				return
 			}
 			got = value.Repr(c.CallValue(c.Attr(recv, gc.Op), args))

@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -206,7 +207,7 @@ func dictUpdate(c value.Ctx, d *value.DictData, src value.Value) {
 		valueError("dictionary update sequence element #0 has length 1; 2 is required")
 	}
 	for i, it := range value.Iterate(c, src) {
-		c.Charge(value.DictInsertUnits, "dict()")
+		c.Charge(vmem.DictInsertUnits, "dict()")
 		var kv []value.Value
 		switch {
 		case it.IsSeq():
@@ -238,7 +239,7 @@ func dictArgs(c value.Ctx, args *value.Args, op string) *value.DictData {
 	n := len(args.Kw)
 	if len(args.Pos) == 1 && args.Pos[0].Kind() == value.Dict {
 		m := args.Pos[0].DictData().Len()
-		c.Charge(budget.Mul(int64(m), value.DictEntryBytes), "dict()")
+		c.Charge(budget.Mul(int64(m), vmem.DictEntryBytes), "dict()")
 		n += m
 	}
 	// a keyword's entry is charged an element and a slot beyond its

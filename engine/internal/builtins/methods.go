@@ -4,7 +4,8 @@ import (
 	"strconv"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -62,7 +63,7 @@ func receiverOf(v value.Value) policy.Receiver {
 // The underscore rule has already been applied by the caller. For a data
 // attribute (int.real) the returned value is the attribute itself.
 func LookupMethod(c value.Ctx, recv value.Value, name string) (m value.Value, st MethodStatus, reason string) {
-	switch value.ViewOf(recv) {
+	switch vops.ViewOf(recv) {
 	case "":
 	case "range":
 		// a range has a list's count and index, nothing else of it

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -45,14 +46,14 @@ func dictItems(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("items", args, 0, 0)
 	d := recv.DictData()
 	// a (key, value) tuple a pair, charged what it allocates
-	c.Charge(budget.Mul(int64(d.Len()), value.PairBytes), "dict.items")
+	c.Charge(budget.Mul(int64(d.Len()), vmem.PairBytes), "dict.items")
 	return value.NewView("dict_items", "", value.ItemPairs(d))
 }
 
 func dictCopy(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("copy", args, 0, 0)
 	d := recv.DictData()
-	c.Charge(budget.Mul(int64(d.Len()), value.DictEntryBytes), "dict.copy")
+	c.Charge(budget.Mul(int64(d.Len()), vmem.DictEntryBytes), "dict.copy")
 	return value.FromDict(d.Copy())
 }
 
@@ -63,7 +64,7 @@ func dictFromkeys(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if !a[1].IsMissing() {
 		v = a[1]
 	}
-	c.Charge(budget.Mul(int64(len(keys)), value.DictInsertUnits), "dict.fromkeys")
+	c.Charge(budget.Mul(int64(len(keys)), vmem.DictInsertUnits), "dict.fromkeys")
 	d := value.NewDict(len(keys))
 	for _, k := range keys {
 		value.ChargeKey(c, k, "dict.fromkeys")
@@ -155,7 +156,7 @@ func floatRatio(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		den = math.Ldexp(1, -exp)
 	}
 	if math.Abs(num) >= 1<<63 || den >= 1<<63 {
-		value.ThrowErr(c.Meter().Overflow("float.as_integer_ratio"))
+		errs.Raise(c.Meter().Overflow("float.as_integer_ratio"))
 	}
 	return value.NewTuple([]value.Value{value.FromInt(int64(num)), value.FromInt(int64(den))})
 }

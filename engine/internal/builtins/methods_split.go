@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -358,7 +360,7 @@ func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 			return value.Value{}, false
 		}
 		if table.IsUndefined() {
-			value.ThrowUndefined(table) // Undefined.__getitem__ fails
+			vops.ThrowUndefined(table) // Undefined.__getitem__ fails
 		}
 		typeError("'" + table.TypeName() + "' object is not subscriptable")
 		return value.Value{}, false
@@ -388,7 +390,7 @@ func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	c.Charge(budget.Mul(int64(value.StrLen(c, recv)), longest+look1), "str.translate")
 	// into a TextWriter sized for s (a builder grown from nothing copied
 	// the result again at each doubling, and took the write barrier)
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	for _, r := range s {
 		v, ok := look(r)
@@ -424,7 +426,7 @@ func strMaketrans(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		for i := 0; i < src.Len(); i++ {
 			k := src.KeyAt(i)
 			switch {
-			case k.IsString() && value.RuneLen(k.Str()) == 1:
+			case k.IsString() && strutil.RuneLen(k.Str()) == 1:
 				r, _ := utf8.DecodeRuneInString(k.Str())
 				d.Set(value.FromInt(int64(r)), src.ValAt(i))
 			case k.IsString():
@@ -441,15 +443,15 @@ func strMaketrans(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	// (red team round 3: three 100 MB arguments took 1,266 MiB before the
 	// refusal)
 	xs, ys := strArg("maketrans", a[0]), strArg("maketrans", a[1])
-	nx := value.RuneCountPolled(c, xs)
-	if nx != value.RuneCountPolled(c, ys) {
+	nx := strutil.RuneCountPolled(c, xs)
+	if nx != strutil.RuneCountPolled(c, ys) {
 		valueError("the first two maketrans arguments must have equal length")
 	}
 	var zs string
 	if !a[2].IsMissing() {
 		zs = strArg("maketrans", a[2])
 	}
-	nz := value.RuneCountPolled(c, zs)
+	nz := strutil.RuneCountPolled(c, zs)
 	chargeElems(c, nx+nz, "str.maketrans")
 	d := value.NewDict(nx + nz)
 	rest := ys

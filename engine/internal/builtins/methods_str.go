@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -112,7 +113,7 @@ func findMethod(name string, last, raise bool) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		s, sub, n, start, end, ok := searchArgs(c, name, recv, args)
 		res := int64(-1)
-		if ok && end-start >= int64(value.RuneLen(sub)) {
+		if ok && end-start >= int64(strutil.RuneLen(sub)) {
 			w := cpWindow(s, n, start, end)
 			var i int
 			if last {
@@ -124,9 +125,9 @@ func findMethod(name string, last, raise bool) methodFunc {
 			case i >= 0 && i > len(w)/2:
 				// w holds end-start code points: count the shorter
 				// side of the match (rfind matches near the end)
-				res = end - int64(value.RuneLen(w[i:]))
+				res = end - int64(strutil.RuneLen(w[i:]))
 			case i >= 0:
-				res = start + int64(value.RuneLen(w[:i]))
+				res = start + int64(strutil.RuneLen(w[:i]))
 			}
 		}
 		if res < 0 && raise {
@@ -179,7 +180,7 @@ func padArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (s st
 	width := intArg(a[0])
 	fill = " "
 	if !a[1].IsMissing() {
-		if !a[1].IsString() || value.RuneLen(a[1].Str()) != 1 {
+		if !a[1].IsString() || strutil.RuneLen(a[1].Str()) != 1 {
 			typeError("The fill character must be exactly one character long")
 		}
 		fill = a[1].Str()
@@ -202,7 +203,7 @@ func padded(recv value.Value, s string, n, left, right int64, fill string) value
 	if left+right == 0 {
 		return recv
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(int(left+right)*len(fill) + len(s))
 	sb.WriteRepeat(fill, int(left))
 	sb.WriteString(s)
@@ -242,7 +243,7 @@ func strZfill(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		sign = 1
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s) + int(width-n))
 	sb.WriteString(s[:sign])
 	sb.WriteRepeat("0", int(width-n))
@@ -270,7 +271,7 @@ func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	// allocated 5 bytes a unit charged; the text between tabs is copied
 	// a run at a time, the spaces a block at a time (a write a code
 	// point or a space ran 3 ns a unit)
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(int(est))
 	col, start := int64(0), 0
 	for i := 0; i < len(s); i++ {
@@ -307,7 +308,7 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	scan(c, "str.replace", s, old)
 	var occ int64
 	if old == "" {
-		occ = int64(value.RuneLen(s)) + 1 // before every character and at the end
+		occ = int64(strutil.RuneLen(s)) + 1 // before every character and at the end
 	} else {
 		// each match also costs a search and a copy of its own (see the
 		// replace filter), charged while the matches are counted

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -16,8 +18,15 @@ import (
 // '%999999999d' % 1 is a budget error, not an allocation. A Markup format
 // escapes its arguments (markupsafe's _MarkupEscapeHelper).
 
-func init() {
-	value.PercentFormat = PercentFormat
+// Mod is Python's a % b: printf-style formatting when a is a string,
+// value.Mod (floor modulo) otherwise. The evaluator's % and the
+// divisibleby test call it; the formatting is the built-ins', so the
+// value model calls no hook to reach it.
+func Mod(c value.Ctx, a, b value.Value) value.Value {
+	if a.Kind() == value.String {
+		return PercentFormat(c, a, b)
+	}
+	return value.Mod(c, a, b)
 }
 
 // PercentFormat implements format % args.
@@ -181,7 +190,7 @@ func percentKey(c value.Ctx, m value.Value, key string) value.Value {
 		}
 		pyErr(errs.Render, "KeyError", "'"+errs.Bound(key)+"'")
 	case value.Undefined:
-		value.ThrowUndefined(m)
+		vops.ThrowUndefined(m)
 	}
 	typeError(m.TypeName() + " indices must be integers or slices, not str")
 	return value.Value{}
@@ -198,7 +207,7 @@ type pctSpec struct {
 // points too (a string argument knows its own).
 func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, at int) (string, int64) {
 	if v.IsUndefined() && c.Strict() {
-		value.ThrowUndefined(v)
+		vops.ThrowUndefined(v)
 	}
 	fill := budget.Mul(sp.width, 1)
 	switch conv {
@@ -232,7 +241,7 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 			}
 		}
 		if n < 0 {
-			n = int64(value.RuneLen(t))
+			n = int64(strutil.RuneLen(t))
 		}
 		if sp.prec >= 0 && n > sp.prec {
 			t, n = t[:cpOffset(t, sp.prec)], sp.prec
@@ -247,7 +256,7 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 				pyErr(errs.Render, "OverflowError", "%c arg not in range(0x110000)")
 			}
 			t = string(rune(v.Int()))
-		case v.IsString() && value.RuneLen(v.Str()) == 1 && !markup:
+		case v.IsString() && strutil.RuneLen(v.Str()) == 1 && !markup:
 			t = v.Str()
 		default:
 			typeError("%c requires int or char")
@@ -288,7 +297,7 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 		case value.Int, value.Bool, value.Float:
 			x = v.Float()
 		case value.Undefined:
-			value.ThrowUndefined(v) // float(v): Undefined's __float__ raises
+			vops.ThrowUndefined(v) // float(v): Undefined's __float__ raises
 		default:
 			typeError("must be real number, not " + v.TypeName())
 		}
@@ -330,7 +339,7 @@ func percentInt(c value.Ctx, conv byte, v value.Value) int64 {
 		}
 		t := math.Trunc(f)
 		if t >= 9.223372036854775807e18 || t < -9.223372036854775808e18 {
-			value.ThrowErr(c.Meter().Overflow("%d formatting"))
+			errs.Raise(c.Meter().Overflow("%d formatting"))
 		}
 		return int64(t)
 	}
@@ -338,7 +347,7 @@ func percentInt(c value.Ctx, conv byte, v value.Value) int64 {
 		typeError("%" + string(conv) + " format: an integer is required, not " + v.TypeName())
 	}
 	if v.Kind() == value.Undefined {
-		value.ThrowUndefined(v) // %d calls int(v): Undefined's __int__ raises
+		vops.ThrowUndefined(v) // %d calls int(v): Undefined's __int__ raises
 	}
 	typeError("%" + string(conv) + " format: a real number is required, not " + v.TypeName())
 	return 0

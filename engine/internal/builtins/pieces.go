@@ -3,7 +3,7 @@ package builtins
 import (
 	"strings"
 
-	"github.com/jinjabox/jinjabox/engine/value"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 )
 
 // pieces collects a formatted result's parts (literal text and converted
@@ -26,7 +26,7 @@ type pieces struct {
 
 const smallPiece = 64
 
-func (p *pieces) add(s string) { p.addCounted(s, int64(value.RuneLen(s))) }
+func (p *pieces) add(s string) { p.addCounted(s, int64(strutil.RuneLen(s))) }
 
 // addCounted adds s, of n code points.
 func (p *pieces) addCounted(s string, n int64) {

@@ -8,7 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -34,7 +36,7 @@ import (
 //   - each match found: regexMatchUnits, charged as it is found, then the
 //     results' bytes and elements.
 //
-// A compiled pattern is kept in the render's memo table (value.Memoizer),
+// A compiled pattern is kept in the render's memo table (Memoizer),
 // never across renders.
 
 // RegexFilters are the regular-expression filters by name, registered in
@@ -238,9 +240,9 @@ type compiledRegex struct {
 func regexCompile(c value.Ctx, fn string, pattern value.Value, ignorecase, multiline bool) *compiledRegex {
 	if !pattern.IsString() {
 		if pattern.IsUndefined() {
-			value.ThrowUndefined(pattern)
+			vops.ThrowUndefined(pattern)
 		}
-		value.Throwf(errs.Type, "%s() pattern must be a string, not %s", fn, errs.Quote(pattern.TypeName()))
+		errs.Throwf(errs.Type, "%s() pattern must be a string, not %s", fn, errs.Quote(pattern.TypeName()))
 	}
 	p := pattern.Str()
 	flags := ""
@@ -259,7 +261,7 @@ func regexCompile(c value.Ctx, fn string, pattern value.Value, ignorecase, multi
 func compileFlagged(c value.Ctx, dialect, p, src, flags string) *compiledRegex {
 	key := dialect + "\x00" + flags + "\x00" + p
 	var memo map[string]any
-	if m, ok := c.(value.Memoizer); ok {
+	if m, ok := c.(Memoizer); ok {
 		memo = m.Memo()
 		if r, ok := memo[key].(*compiledRegex); ok {
 			return r
@@ -270,21 +272,21 @@ func compileFlagged(c value.Ctx, dialect, p, src, flags string) *compiledRegex {
 		c.Charge(budget.Mul(int64(len(p)), regexParseUnits), "compiling a regular expression")
 	}
 	if err := regexRefusal(p); err != nil {
-		value.ThrowErr(err)
+		errs.Raise(err)
 	}
 	if flags != "" {
 		src = "(?" + flags + ")" + src
 	}
 	tree, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
-		value.ThrowErr(invalidRegex(err))
+		errs.Raise(invalidRegex(err))
 	}
 	insts, ranges := regexInsts(tree)
 	insts = budget.Add(insts, 2) // the match and fail instructions
 	c.Charge(budget.Add(budget.Mul(insts, regexInstUnits), budget.Mul(ranges, regexRangeUnits)), "compiling a regular expression")
 	re, err := regexp.Compile(src)
 	if err != nil {
-		value.ThrowErr(invalidRegex(err))
+		errs.Raise(invalidRegex(err))
 	}
 	r := &compiledRegex{re: re, insts: insts}
 	if memo != nil && len(memo) < regexMaxMemo {
@@ -296,7 +298,7 @@ func compileFlagged(c value.Ctx, dialect, p, src, flags string) *compiledRegex {
 // chargeScan charges one scan of s by r: every instruction at every byte.
 func (r *compiledRegex) chargeScan(c value.Ctx, s string) {
 	c.Charge(budget.Mul(r.insts, budget.Mul(int64(len(s))+1, regexStepUnits)), "matching a regular expression")
-	value.Poll(c)
+	strutil.Poll(c)
 }
 
 // eachMatch calls f with the submatch indices of each successive match of
@@ -316,7 +318,7 @@ func (r *compiledRegex) eachMatch(c value.Ctx, s string, limit int, f func(loc [
 		n++
 		c.Charge(regexMatchUnits, "matching a regular expression")
 		if n%matchChunk == 0 {
-			value.Poll(c)
+			strutil.Poll(c)
 		}
 		return m
 	})
@@ -370,7 +372,7 @@ func fRegexSearch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			switch kw.Key {
 			case "regex":
 				if len(args.Pos) > 0 {
-					value.Throw(errs.Type, "regex_search() got multiple values for argument 'regex'")
+					errs.Throw(errs.Type, "regex_search() got multiple values for argument 'regex'")
 				}
 				pattern, have = kw.Val, true
 			case "ignorecase":
@@ -381,7 +383,7 @@ func fRegexSearch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 	}
 	if !have {
-		value.Throw(errs.Type, "regex_search() missing 1 required positional argument: 'regex'")
+		errs.Throw(errs.Type, "regex_search() missing 1 required positional argument: 'regex'")
 	}
 	s := regexText(c, v)
 	r := regexCompile(c, "regex_search", pattern, ignorecase, multiline)
@@ -424,7 +426,7 @@ func fRegexSearch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // \g<N>), as Ansible does; the group must exist (Python: "no such group").
 func groupRef(r *compiledRegex, g value.Value) any {
 	if !g.IsString() {
-		value.Throw(errs.Type, "regex_search() group arguments must be strings like '\\\\1' or '\\\\g<name>'")
+		errs.Throw(errs.Type, "regex_search() group arguments must be strings like '\\\\1' or '\\\\g<name>'")
 	}
 	a := g.Str()
 	var idx int
@@ -435,7 +437,7 @@ func groupRef(r *compiledRegex, g value.Value) any {
 			idx = n
 		} else {
 			if i := r.re.SubexpIndex(name); i < 0 {
-				value.Throw(errs.Render, "no such group: "+errs.Quote(name))
+				errs.Throw(errs.Render, "no such group: "+errs.Quote(name))
 			}
 			return name
 		}
@@ -447,14 +449,14 @@ func groupRef(r *compiledRegex, g value.Value) any {
 		}
 		n, err := strconv.Atoi(d[:end])
 		if err != nil {
-			value.Throw(errs.Render, "regex_search() unknown argument "+errs.Quote(a))
+			errs.Throw(errs.Render, "regex_search() unknown argument "+errs.Quote(a))
 		}
 		idx = n
 	default:
-		value.Throw(errs.Render, "regex_search() unknown argument "+errs.Quote(a))
+		errs.Throw(errs.Render, "regex_search() unknown argument "+errs.Quote(a))
 	}
 	if idx < 0 || idx > r.re.NumSubexp() {
-		value.Throw(errs.Render, "no such group: "+strconv.Itoa(idx))
+		errs.Throw(errs.Render, "no such group: "+strconv.Itoa(idx))
 	}
 	return idx
 }
@@ -465,7 +467,7 @@ func groupRef(r *compiledRegex, g value.Value) any {
 func fRegexFindall(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "regex_findall", "regex", "multiline", "ignorecase")
 	if a[0].IsMissing() {
-		value.Throw(errs.Type, "regex_findall() missing 1 required positional argument: 'regex'")
+		errs.Throw(errs.Type, "regex_findall() missing 1 required positional argument: 'regex'")
 	}
 	s := regexText(c, v)
 	r := regexCompile(c, "regex_findall", a[0], !a[2].IsMissing() && a[2].Truth(), !a[1].IsMissing() && a[1].Truth())
@@ -511,7 +513,7 @@ func fRegexReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	count := 0
 	if !a[4].IsMissing() {
 		if !isInt(a[4]) {
-			value.Throw(errs.Type, "regex_replace() count must be an integer")
+			errs.Throw(errs.Type, "regex_replace() count must be an integer")
 		}
 		count = int(max(a[4].Int(), 0))
 	}
@@ -526,7 +528,7 @@ func fRegexReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	var locs [][]int
 	r.eachMatch(c, s, count, func(loc []int) { locs = append(locs, loc) })
 	if isInt(mandatory) && mandatory.Int() != 0 && mandatory.Int() != int64(len(locs)) {
-		value.Throwf(errs.Render, "%s should match %d times, but matches %d times", errs.Quote(pattern.Str()), mandatory.Int(), len(locs))
+		errs.Throwf(errs.Render, "%s should match %d times, but matches %d times", errs.Quote(pattern.Str()), mandatory.Int(), len(locs))
 	}
 	size, last := int64(0), 0
 	for _, loc := range locs {
@@ -581,7 +583,7 @@ func parseReplacement(r *compiledRegex, t string) []replPart {
 	}
 	ref := func(n int) {
 		if n > r.re.NumSubexp() {
-			value.Throw(errs.Render, "invalid group reference "+strconv.Itoa(n))
+			errs.Throw(errs.Render, "invalid group reference "+strconv.Itoa(n))
 		}
 		flush()
 		parts = append(parts, replPart{group: n})
@@ -592,14 +594,14 @@ func parseReplacement(r *compiledRegex, t string) []replPart {
 			continue
 		}
 		if i+1 >= len(t) {
-			value.Throw(errs.Render, "bad escape (end of pattern)")
+			errs.Throw(errs.Render, "bad escape (end of pattern)")
 		}
 		ch := t[i+1]
 		switch {
 		case ch == 'g':
 			end := strings.IndexByte(t[i:], '>')
 			if i+2 >= len(t) || t[i+2] != '<' || end < 0 {
-				value.Throw(errs.Render, "missing group name in replacement")
+				errs.Throw(errs.Render, "missing group name in replacement")
 			}
 			name := t[i+3 : i+end]
 			if n, err := strconv.Atoi(name); err == nil && n >= 0 {
@@ -607,7 +609,7 @@ func parseReplacement(r *compiledRegex, t string) []replPart {
 			} else {
 				idx := r.re.SubexpIndex(name)
 				if idx < 0 {
-					value.Throw(errs.Render, "unknown group name "+errs.Quote(name))
+					errs.Throw(errs.Render, "unknown group name "+errs.Quote(name))
 				}
 				ref(idx)
 			}
@@ -621,13 +623,13 @@ func parseReplacement(r *compiledRegex, t string) []replPart {
 			ref(n)
 			i++
 		case ch == '0':
-			value.Throw(errs.Render, "octal escapes are not supported in a replacement")
+			errs.Throw(errs.Render, "octal escapes are not supported in a replacement")
 		default:
 			esc := map[byte]byte{'a': 7, 'b': 8, 'f': 12, 'n': 10, 'r': 13, 't': 9, 'v': 11, '\\': '\\'}
 			if e, ok := esc[ch]; ok {
 				lit.WriteByte(e)
 			} else if ch < utf8.RuneSelf && (ch|0x20 >= 'a' && ch|0x20 <= 'z') {
-				value.Throw(errs.Render, "bad escape "+errs.Quote(t[i:i+2])+" in replacement")
+				errs.Throw(errs.Render, "bad escape "+errs.Quote(t[i:i+2])+" in replacement")
 			} else {
 				lit.WriteByte('\\')
 				lit.WriteByte(ch)
@@ -655,9 +657,9 @@ func fRegexEscape(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	case "posix_basic":
 		special = "].[^$*\\"
 	case "posix_extended":
-		value.Throw(errs.Render, "Regex type (posix_extended) not yet implemented")
+		errs.Throw(errs.Render, "Regex type (posix_extended) not yet implemented")
 	default:
-		value.Throw(errs.Render, "Invalid regex type ("+typ+")")
+		errs.Throw(errs.Render, "Invalid regex type ("+typ+")")
 	}
 	c.Charge(budget.Mul(int64(len(s)), 2), "filter regex_escape")
 	var b strings.Builder
@@ -672,3 +674,13 @@ func fRegexEscape(c value.Ctx, v value.Value, args *value.Args) value.Value {
 }
 
 func isInt(v value.Value) bool { return v.Kind() == value.Int }
+
+// Memoizer is a value.Ctx with a memo table that lives for one render: a
+// builtin keeps there what it may reuse later in the same render (a
+// compiled regular expression). The table starts empty with every render,
+// so nothing one render computed reaches another. What a builtin stores
+// it charged for when it made it; what the table holds is a function of
+// the render's own steps, so the units a render spends stay deterministic.
+type Memoizer interface {
+	Memo() map[string]any
+}

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -118,11 +118,11 @@ func clipRegex(s string) string {
 // compile is the literal's RE2 program, refused when execution is off.
 func (r *RegexLiteral) compile(c value.Ctx) *compiledRegex {
 	if !r.exec {
-		value.Throw(errs.Render, "regular expression /"+clipRegex(r.Source)+"/"+r.Flags+
+		errs.Throw(errs.Render, "regular expression /"+clipRegex(r.Source)+"/"+r.Flags+
 			": regular-expression execution is off (an environment enables it with Options.Regex, the CLI with --regex)")
 	}
 	if err := CheckRegexLiteral(r.Source, r.Flags); err != nil {
-		value.ThrowErr(err)
+		errs.Raise(err)
 	}
 	flags := ""
 	if strings.Contains(r.Flags, "i") {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jinjabox/jinjabox/engine/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -48,7 +48,7 @@ func runFmt(t *testing.T, cases []fmtCase) {
 		var got value.Value
 		e := catchErr(func() {
 			if tc.op == "%" {
-				got = value.Mod(c, tc.recv, tc.args[0])
+				got = Mod(c, tc.recv, tc.args[0])
 				return
 			}
 			got = c.CallValue(c.Attr(tc.recv, tc.op), &value.Args{Pos: tc.args, Kw: tc.kw})

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -246,7 +247,7 @@ func finalSigma(s string, i, w int) bool {
 	return k == len(s) || !pyIsCased(r)
 }
 
-// The case mappings write into a value.TextWriter and decode the string
+// The case mappings write into a strutil.TextWriter and decode the string
 // in place: the writes through a strings.Builder took the collector's
 // write barrier a code point, and the []rune copy of the text was 4
 // bytes a code point of garbage (swapcase ran 2.5 ns a unit). Each
@@ -256,7 +257,7 @@ func finalSigma(s string, i, w int) bool {
 
 // lowerRune writes the lower case of r, found at s[i:] (s is the
 // context of a capital sigma).
-func lowerRune(sb *value.TextWriter, s string, i int, r rune) {
+func lowerRune(sb *strutil.TextWriter, s string, i int, r rune) {
 	if r < utf8.RuneSelf {
 		sb.WriteByte(asciiLower(byte(r)))
 		return
@@ -276,7 +277,7 @@ func lowerRune(sb *value.TextWriter, s string, i int, r rune) {
 	sb.WriteRune(simpleLower(r))
 }
 
-func upperRune(sb *value.TextWriter, r rune) {
+func upperRune(sb *strutil.TextWriter, r rune) {
 	if r < utf8.RuneSelf {
 		sb.WriteByte(asciiUpper(r))
 		return
@@ -288,7 +289,7 @@ func upperRune(sb *value.TextWriter, r rune) {
 	sb.WriteRune(simpleUpper(r))
 }
 
-func titleRune(sb *value.TextWriter, r rune) {
+func titleRune(sb *strutil.TextWriter, r rune) {
 	if r < utf8.RuneSelf {
 		sb.WriteByte(asciiUpper(r))
 		return
@@ -301,10 +302,10 @@ func titleRune(sb *value.TextWriter, r rune) {
 }
 
 // writeLower writes s lower-cased (s is the sigma's context).
-func writeLower(sb *value.TextWriter, s string) { writeLowerFrom(sb, s, 0) }
+func writeLower(sb *strutil.TextWriter, s string) { writeLowerFrom(sb, s, 0) }
 
 // writeLowerFrom writes s[from:] lower-cased, in the context of all of s.
-func writeLowerFrom(sb *value.TextWriter, s string, from int) {
+func writeLowerFrom(sb *strutil.TextWriter, s string, from int) {
 	for i := from; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
 			sb.WriteByte(asciiLower(b))
@@ -499,7 +500,7 @@ func asciiShift(s string, lo, hi byte) (out string, ok bool) {
 	var buf [64]byte
 	k := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := value.Word(s[i:])
+		w := strutil.Word(s[i:])
 		if w&0x8080808080808080 != 0 {
 			return "", false
 		}
@@ -552,7 +553,7 @@ func PyUpper(s string) string {
 	if out, ok := asciiShift(s, 'a', 'z'); ok {
 		return out
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	for _, r := range s {
 		upperRune(&sb, r)
@@ -565,7 +566,7 @@ func PyLower(s string) string {
 	if out, ok := asciiShift(s, 'A', 'Z'); ok {
 		return out
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	writeLower(&sb, s)
 	return sb.String()
@@ -576,7 +577,7 @@ func PyCasefold(s string) string {
 	if asciiOnly(s) {
 		return strings.ToLower(s)
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	for _, r := range s {
 		if r < utf8.RuneSelf {
@@ -595,7 +596,7 @@ func PyCasefold(s string) string {
 // PyTitle is Python's str.title: a cased character after an uncased one
 // starts a word.
 func PyTitle(s string) string {
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	prevCased := false
 	for i, r := range s {
@@ -614,7 +615,7 @@ func PyCapitalize(s string) string {
 	if s == "" {
 		return s
 	}
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	// the rest is lowered in the context of the whole string, as
 	// CPython's do_capitalize does (a sigma after the first letter)
@@ -626,7 +627,7 @@ func PyCapitalize(s string) string {
 
 // PySwapcase is Python's str.swapcase.
 func PySwapcase(s string) string {
-	var sb value.TextWriter
+	var sb strutil.TextWriter
 	sb.Grow(len(s))
 	for i, r := range s {
 		switch {

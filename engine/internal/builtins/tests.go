@@ -34,7 +34,7 @@ func noArgTest(name string, f func(c value.Ctx, v value.Value) bool) TestFunc {
 }
 
 func modEquals(c value.Ctx, v, n value.Value, want int64) bool {
-	return value.Equal(c, value.Mod(c, v, n), value.FromInt(want))
+	return value.Equal(c, Mod(c, v, n), value.FromInt(want))
 }
 
 // compareTest builds the operator tests (eq, lt, ...).

@@ -1,4 +1,4 @@
-package value
+package strutil
 
 import "unicode/utf8"
 
@@ -74,9 +74,6 @@ func (r StrRepr) Len() (runes, bytes int) {
 	}
 	return r.Runes + extra, r.Bytes + extra
 }
-
-// WriteStrRepr writes QuoteString(s) to w.
-func WriteStrRepr(w *TextWriter, s string) { writeQuoted(w, s) }
 
 // asciiEscapeLen is the length of each ASCII byte's repr, a quote
 // counted unescaped.

@@ -1,29 +1,19 @@
-package value
+package strutil
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// Poller is a Ctx that can be told that prepaid bulk work is under way:
+// Poller is a value.Ctx that can be told that prepaid bulk work is under way:
 // Poll ends the render (panics with its error) when the host cancelled it.
 // The renderer implements it; a Ctx that does not is never cancelled.
 type Poller interface {
 	Poll()
 }
 
-// Memoizer is a Ctx with a memo table that lives for one render: a
-// builtin keeps there what it may reuse later in the same render (a
-// compiled regular expression). The table starts empty with every render,
-// so nothing one render computed reaches another. What a builtin stores
-// it charged for when it made it; what the table holds is a function of
-// the render's own steps, so the units a render spends stay deterministic.
-type Memoizer interface {
-	Memo() map[string]any
-}
-
-// Poll polls c's cancellation when c can be cancelled.
-func Poll(c Ctx) {
+// Poll polls c's cancellation when c (a value.Ctx) can be cancelled.
+func Poll(c any) {
 	if p, ok := c.(Poller); ok {
 		p.Poll()
 	}
@@ -40,7 +30,7 @@ const BulkChunk = 1 << 20
 // RepeatPolled is strings.Repeat(s, n) (n >= 0, the result's bytes charged
 // by the caller) built a chunk at a time with c polled between chunks.
 // The result is one allocation, as strings.Repeat's.
-func RepeatPolled(c Ctx, s string, n int) string {
+func RepeatPolled(c any, s string, n int) string {
 	if len(s)*n <= BulkChunk || len(s) == 0 {
 		return strings.Repeat(s, n)
 	}
@@ -54,7 +44,7 @@ func RepeatPolled(c Ctx, s string, n int) string {
 // (at most BulkChunk bytes; one cut mid-s would shift every later copy)
 // is made once and written until n repeats are, with c polled after each
 // chunk when the whole is more than a chunk. The caller charged the bytes.
-func WriteRepeatPolled(c Ctx, b *strings.Builder, s string, n int) {
+func WriteRepeatPolled(c any, b *strings.Builder, s string, n int) {
 	if n <= 0 || s == "" {
 		return
 	}
@@ -71,7 +61,7 @@ func WriteRepeatPolled(c Ctx, b *strings.Builder, s string, n int) {
 
 // RuneCountPolled is utf8.RuneCountInString(s) counted a chunk at a time
 // with c polled between chunks (the caller charged the bytes).
-func RuneCountPolled(c Ctx, s string) int {
+func RuneCountPolled(c any, s string) int {
 	n := 0
 	for len(s) > BulkChunk {
 		// cut at a code point's start so no code point is split
