@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/internal/msgtext"
@@ -68,20 +67,16 @@ func (f *filterSet) tag(c value.Ctx, v value.Value, args *value.Args) (value.Val
 		body = v
 	}
 	chargeSize(c, body, 2, "tag filter")
+	if f.style.TagStyle == TagNone && body.IsSafe() {
+		return body, nil // Pipelex hands the value back: markup stays markup
+	}
 	text := value.ToString(body)
-	factor := int64(1)
-	if c.Autoescape() {
-		factor = budget.EscapeFactor
-	}
-	charge(c, budget.Mul(int64(len(text))+tagOverhead(name), factor), "tag filter")
-	if c.Autoescape() {
-		// The wrapper is markup; the body and name are text unless the
-		// body already is markup.
-		if !body.IsSafe() {
-			text = value.EscapeHTML(text)
-		}
-		return value.Safe(wrapTag(f.style.TagStyle, value.EscapeHTML(name), text)), nil
-	}
+	charge(c, int64(len(text))+tagOverhead(name), "tag filter")
+	// Pipelex builds the tagged text with an f-string
+	// (pipelex/tools/jinja2/jinja2_filters.py: render_any_tagged_for_jinja2):
+	// a plain str, a markup body's text taken as it is. Under autoescape
+	// Jinja2 then escapes all of it when it is printed, the tag's brackets
+	// and name included.
 	return value.FromString(wrapTag(f.style.TagStyle, name, text)), nil
 }
 

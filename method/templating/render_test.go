@@ -35,7 +35,12 @@ func TestRenderCategories(t *testing.T) {
 		{"basic sigils xml", Basic, DefaultStyle, true, "@note\nand $n", "<note>\na <b> & c\n</note>\nand 3", 0, 0},
 		{"basic ticks", Basic, Style{TagStyle: TagTicks}, true, "@note", "note: ```\na <b> & c\n```", 0, 0},
 		{"optional sigil absent", Basic, DefaultStyle, true, "[\n@?missing\n]", "[\n\n]", 0, 0},
-		{"html escapes tag body", HTML, DefaultStyle, false, "{{ note|tag }}", "<note>\na &lt;b&gt; &amp; c\n</note>", 0, 0},
+		// Pipelex's tag returns a plain str (render_any_tagged_for_jinja2's
+		// f-string), which autoescape escapes whole: the wanted texts are
+		// what Jinja2 renders with that definition
+		{"html escapes the tagged text", HTML, DefaultStyle, false, "{{ note|tag }}", "&lt;note&gt;\na &lt;b&gt; &amp; c\n&lt;/note&gt;", 0, 0},
+		{"html tag of markup", HTML, DefaultStyle, false, "{{ note|e|tag('n<1') }}", "&lt;n&lt;1&gt;\na &amp;lt;b&amp;gt; &amp;amp; c\n&lt;/n&lt;1&gt;", 0, 0},
+		{"html untagged markup stays markup", HTML, Style{TagStyle: TagNone}, false, "{{ note|e|tag }}|{{ note|tag }}", "a &lt;b&gt; &amp; c|a &lt;b&gt; &amp; c", 0, 0},
 		{"html trims blocks", HTML, DefaultStyle, false, "{% if n %}\n  x\n{% endif %}\n", "  x\n", 0, 0},
 		{"html markdown", HTML, DefaultStyle, false, "{{ '# T\\n\\n<i>x</i>'|markdown }}", "<h1>T</h1>\n<p>&lt;i&gt;x&lt;/i&gt;</p>\n", 0, 0},
 		{"markdown escape_script_tag", Markdown, DefaultStyle, false, "{{ '</script>'|escape_script_tag }}", `<\/script>`, 0, 0},
