@@ -59,6 +59,8 @@ type checker struct {
 	meter *budget.Meter
 	// output is the expression of the {{ }} the check is in, if any
 	output syntax.Expr
+	// dropped holds the output Jinja2 never compiles (after an extends)
+	dropped map[*syntax.Output]bool
 }
 
 // check runs the static pass: unknown filters and tests outside if/else
@@ -70,6 +72,7 @@ func (e *Environment) check(t *syntax.Template, m *budget.Meter) (*checkInfo, er
 		macros: map[*syntax.Macro]*macroInfo{},
 		calls:  map[*syntax.CallBlock]*macroInfo{},
 	}}
+	c.dropped = syntax.DroppedOutputs(t.Body)
 	c.stmts(t.Body, false)
 	if c.err != nil {
 		return nil, c.err
@@ -120,6 +123,12 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	case *syntax.Text:
 		c.info.staticBytes += int64(len(n.Text))
 	case *syntax.Output:
+		if c.dropped[n] {
+			// never compiled (syntax.DroppedOutputs): nothing there is
+			// checked but the literal name rule
+			c.deadOperand(n.X)
+			return
+		}
 		c.output = n.X
 		c.expr(n.X, soft)
 		c.output = nil

@@ -247,8 +247,12 @@ func (p *parser) deferredDupKwargs(body []Stmt) (err error) {
 }
 
 func (p *parser) checkDupKwargs(body []Stmt) {
+	dropped := DroppedOutputs(body)
 	var visit func(n Node)
 	visit = func(n Node) {
+		if o, ok := n.(*Output); ok && dropped[o] {
+			return // never compiled: Python never sees its call
+		}
 		var a *CallArgs
 		var operand Expr
 		folds := false

@@ -352,3 +352,39 @@ func TargetNames(t Expr, f func(string)) {
 		}
 	}
 }
+
+// DroppedOutputs returns the output statements Jinja2's code generator
+// never compiles, so that nothing in them is checked: once an extends at
+// the template's root level has been compiled, output outside a block,
+// macro, call block or set block is dropped (CodeGenerator.visit_Output
+// returns when has_known_extends is set and the frame requires output
+// checks; visit_Extends sets has_known_extends at the root level only,
+// and macro_body, visit_AssignBlock and every block's own frame turn the
+// output check off). Nil when there is none.
+func DroppedOutputs(body []Stmt) map[*Output]bool {
+	var dropped map[*Output]bool
+	var walk func(n Node)
+	walk = func(n Node) {
+		switch n := n.(type) {
+		case *Output:
+			if dropped == nil {
+				dropped = map[*Output]bool{}
+			}
+			dropped[n] = true
+			return
+		case *Macro, *CallBlock, *SetBlock, *Block, Expr:
+			return // their own frames, or no output at all
+		}
+		EachChild(n, walk)
+	}
+	extended := false
+	for _, s := range body {
+		if extended {
+			walk(s)
+		}
+		if _, ok := s.(*Extends); ok {
+			extended = true
+		}
+	}
+	return dropped
+}

@@ -342,6 +342,16 @@ CASES = [
     ("in-dict-items-non-pair", "{{ [1] in {'a': 1}.items() }}|{{ ('a', 1) in {'a': 1}.items() }}|{{ ['a', 1] in {'a': 1}.items() }}|{{ [1] in {'a': 1}.values() }}", {}),
     ("dict-values-hash-by-identity", "{{ {}.values() in {} }}|{{ ({}.values(),) in {} }}|{% set v = {'a': 1}.values() %}{{ [v, v]|unique|list|length }}|{{ [{}.values(), {}.values()]|unique|list|length }}", {}),
     ("compile-error-before-underscore-refusal", "{{ x.__class__ }}{{ x|nof }}", {}),
+    # after an extends at the root, output outside blocks, macros, call
+    # and set blocks is never compiled (visit_Output): nothing there is
+    # checked (difffuzz/3037/13604)
+    ("extends-drops-output-unchecked", "{% extends 'base' %}{{ x|nof }}{{ dict(a=1, a=2) }}{% if 1 %}{{ x|nof }}{% endif %}{% for i in [1] %}{{ dict(a=1, a=2) }}{% endfor %}{% filter upper %}{{ x|nof }}{% endfilter %}", {"x": 1}),
+    ("extends-macro-body-checked", "{% extends 'base' %}{% macro m() %}{{ x|nof }}{% endmacro %}", {}),
+    ("extends-set-block-checked", "{% extends 'base' %}{% set y %}{{ x|nof }}{% endset %}", {}),
+    ("extends-call-block-checked", "{% extends 'base' %}{% call(a) m() %}{{ x|nof }}{% endcall %}", {}),
+    ("extends-set-value-checked", "{% extends 'base' %}{% set y = dict(a=1, a=2) %}", {}),
+    ("extends-in-if-not-known", "{% if 1 %}{% extends 'base' %}{% endif %}{{ x|nof }}", {}),
+    ("output-before-extends-checked", "{{ x|nof }}{% extends 'base' %}", {}),
     # a value with no repr is no constant for the optimizer
     ("or-unrepresentable-left-in-set-checks", "{% set y = ({'a': 1}|items) or x|nof %}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
