@@ -83,8 +83,8 @@ func (c *Prepared) Len() int {
 
 // CheckPath applies the rules of a data path outside templates to its
 // segments: an empty path or segment is a syntax error, a segment that
-// starts with an underscore is a security error (the policy's private
-// names, rule P1: not readable, so not writable either).
+// starts with an underscore is a security error (an underscore name is
+// private: a template cannot read it, so no path may write it either).
 func CheckPath(path []string) error { return public(checkPath(path)) }
 
 func checkPath(path []string) error {

@@ -20,7 +20,8 @@ import (
 func privateName(name string) bool { return policy.IsPrivateName(name) }
 
 // DeclaredSurface is implemented by a host type that declares its template
-// surface on the type, never from an instance (rule P12): ReadsPrivate
+// surface on the type, never from an instance (a value cannot widen its
+// own surface): ReadsPrivate
 // names the underscore names it exposes (its metadata); Undeclared names
 // what its host type has but does not expose (methods off the surface).
 // The chokepoint consults it on every path: a declared underscore name

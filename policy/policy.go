@@ -193,7 +193,7 @@ func Methods(r Receiver) []Method {
 
 // IsPrivateName reports whether an attribute name is private: it starts
 // with an underscore. Private names are refused on every attribute-like
-// lookup (rule P1) because every Python sandbox escape walks dunder names
+// lookup because every Python sandbox escape walks dunder names
 // (__class__, __globals__, __init__, ...); refusing the whole underscore
 // space is simpler to audit than a list of dangerous names.
 func IsPrivateName(name string) bool {

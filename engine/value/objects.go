@@ -59,7 +59,7 @@ func isCallable(v Value) bool {
 }
 
 // CheckData refuses a callable anywhere in v where only data may be stored
-// (namespace attributes, rule P10): list and tuple items, dict keys and
+// (namespace attributes: a namespace holds data, never code): list and tuple items, dict keys and
 // values, the items of an iterable object (a generator is drained), at any
 // depth. Objects that are not callable (self, a cycler, a module, an
 // artefact) are stored as they are; a namespace is checked when its own
