@@ -385,19 +385,13 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 		c.expr(n.X, soft)
 	case *syntax.Binary:
 		c.expr(n.L, soft)
-		if shortCircuited(n) {
+		failed := c.err != nil
+		c.expr(n.R, soft)
+		if !failed && c.err != nil && c.deadRight(n) {
 			// Jinja2's optimizer folds the operator to its left operand
 			// (nodes.Or.as_const, And.as_const), so the right one is
 			// never compiled: nothing there is checked but the literal
 			// name rule
-			c.deadOperand(n.R)
-			return
-		}
-		failed := c.err != nil
-		c.expr(n.R, soft)
-		if !failed && c.err != nil && c.deadRight(n) {
-			// the same, where the left operand takes an evaluation to
-			// decide
 			c.err = nil
 			c.deadOperand(n.R)
 		}
@@ -490,16 +484,6 @@ func sortedFrameKeys(m map[frameKey][]string) []frameKey {
 	return keys
 }
 
-// shortCircuited reports whether n is an and/or whose left operand is
-// constant and decides it (a true one for or, a false one for and).
-func shortCircuited(n *syntax.Binary) bool {
-	if n.Op != "or" && n.Op != "and" {
-		return false
-	}
-	truth, ok := constTruth(n.L)
-	return ok && truth == (n.Op == "or")
-}
-
 // deadOperand walks an operand Jinja2 never compiles for the literal
 // name rule alone (P4 holds in code that never runs): an unknown filter
 // or test there is no error.
@@ -511,8 +495,8 @@ func (c *checker) deadOperand(e syntax.Expr) {
 }
 
 // deadRight reports whether Jinja2 never compiles the right operand of
-// the and/or n because its left operand, though no literal, is constant
-// and decides it: Jinja2's optimizer folds every expression node whose
+// the and/or n because its left operand is constant and decides it (a
+// true one for or, a false one for and): Jinja2's optimizer folds every expression node whose
 // as_const succeeds, children first (optimizer.Optimizer.generic_visit),
 // filters and tests over constants included. The check asks only where
 // the right operand failed it, so a template that passes the check
@@ -616,40 +600,6 @@ func (c *checker) fold(x syntax.Expr) (v value.Value, ok bool) {
 		return value.Value{}, false
 	}
 	return v, ok
-}
-
-// constTruth is the truth of e where Jinja2's optimizer folds it to a
-// constant: a literal, a literal list, tuple or dict of literals, not of
-// one, and an and/or that its folded operands decide (Or.as_const is
-// `left or right`: a true left needs no right).
-func constTruth(e syntax.Expr) (truth, ok bool) {
-	switch n := e.(type) {
-	case *syntax.Const:
-		return n.Value.Truth(), true
-	case *syntax.ListLit:
-		return len(n.Items) > 0, constExpr(n)
-	case *syntax.TupleLit:
-		return len(n.Items) > 0, constExpr(n)
-	case *syntax.DictLit:
-		return len(n.Keys) > 0, constExpr(n)
-	case *syntax.Unary:
-		if n.Op == "not" {
-			t, ok := constTruth(n.X)
-			return !t, ok
-		}
-	case *syntax.Binary:
-		if n.Op == "or" || n.Op == "and" {
-			l, ok := constTruth(n.L)
-			if !ok {
-				return false, false
-			}
-			if l == (n.Op == "or") {
-				return l, true
-			}
-			return constTruth(n.R)
-		}
-	}
-	return false, false
 }
 
 // wrapFolds wraps every constant part of e that holds a slice in a
