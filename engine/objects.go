@@ -424,7 +424,7 @@ func (l *loop) Call(c value.Ctx, args *value.Args) value.Value {
 	r.enter()
 	defer r.leave()
 	out := r.capture(func() { r.runLoop(l.node, l.sc, args.Pos[0], l.depth+1) })
-	return r.markupOrString(out)
+	return r.markupOrString(captured{s: out})
 }
 
 func (l *loop) CallName() string { return "loop" }
@@ -523,7 +523,7 @@ func (s *superFn) Attr(c value.Ctx, name string) (value.Value, bool) {
 func (s *superFn) Call(c value.Ctx, args *value.Args) value.Value {
 	r := c.(*renderer)
 	out := r.capture(func() { r.renderBlock(s.chain, s.i, s.sc) })
-	return r.markupOrString(out)
+	return r.markupOrString(captured{s: out})
 }
 
 // module is an imported template: its exported macros and variables.

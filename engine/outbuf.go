@@ -3,6 +3,8 @@ package engine
 import (
 	"io"
 	"strings"
+
+	"github.com/jinjabox/jinjabox/engine/value"
 )
 
 // outChunk is the largest piece an output or capture buffer holds in one
@@ -279,6 +281,39 @@ func (b *outBuf) String() string {
 	joinPieces(&sb, b.cur)
 	b.full, b.fullN = nil, 0
 	return sb.String()
+}
+
+// lazyParts hands what a capture wrote over as the parts of a lazy string
+// (value.LazyJoin) and empties b, when it is at least value.LazyMin bytes
+// and holds a write by reference; nil otherwise (String joins it). A
+// chunk's bytes are copied into a part, as the join would copy them; a
+// reference is kept as it is, so a capture of large values builds no
+// string of its size until its text is read.
+func (b *outBuf) lazyParts() []string {
+	if b.owned || !b.refs || b.Len() < value.LazyMin {
+		return nil
+	}
+	refs := false
+	for i := range b.full {
+		refs = refs || b.full[i].b == nil
+	}
+	if !refs {
+		return nil
+	}
+	parts := make([]string, 0, len(b.full)+1)
+	for i := range b.full {
+		if c := b.full[i].b; c != nil {
+			parts = append(parts, string(c))
+		} else {
+			parts = append(parts, b.full[i].s)
+		}
+		b.full[i] = piece{}
+	}
+	if len(b.cur) > 0 {
+		parts = append(parts, string(b.cur))
+	}
+	b.full, b.fullN, b.cur, b.first = nil, 0, b.cur[:0], ""
+	return parts
 }
 
 // joinPieces writes c to sb copyPiece bytes at a time.

@@ -231,6 +231,9 @@ type renderer struct {
 type renderState struct {
 	env   *Environment
 	meter *budget.Meter
+	// tok is this run's token for the lazy strings it makes (PollToken),
+	// ended when the run ends.
+	tok *value.PollToken
 	// fast is meter when a charge has nothing to do but spend (no host
 	// context to poll), else spare, which has no units: spent's one test
 	// (TrySpend) covers both, with no nil check, whose merge with
@@ -388,6 +391,10 @@ func (r *renderer) Host() any { return r.hostState }
 // host can log (Error.Stack).
 func (r *renderer) run(fn func()) (err error) {
 	defer func() {
+		if r.tok != nil {
+			r.tok.End() // lazy strings of this run build without polling from now on
+			r.tok = nil
+		}
 		if rec := recover(); rec != nil {
 			e, ok := rec.(*errs.Error)
 			if !ok {
@@ -671,11 +678,38 @@ func (r *renderer) capture(fn func()) string {
 	return r.endCapture(saved)
 }
 
-// captureStmts is capture for a statement list, without a closure.
-func (r *renderer) captureStmts(body []syntax.Stmt, sc *scope) string {
+// captureStmts is capture for a statement list, without a closure, as a
+// captured text for markupOrString: a set block, a filter block or a
+// macro body, whose text may become a lazy string.
+func (r *renderer) captureStmts(body []syntax.Stmt, sc *scope) captured {
 	saved := r.beginCapture()
 	r.execStmts(body, sc)
-	return r.endCapture(saved)
+	r.joined()
+	parts := r.out.lazyParts()
+	if parts == nil {
+		return captured{s: r.endCapture(saved)}
+	}
+	r.endCapture(saved) // the buffer, now empty, serves the next capture
+	return captured{parts: parts}
+}
+
+// captured is the text of a set block, a filter block or a macro body:
+// s, or parts (outBuf.lazyParts) to be joined only when read.
+type captured struct {
+	s     string
+	parts []string
+}
+
+// PollToken is the token of this run for the lazy strings it makes
+// (value.PollToken): nil when no host context can cancel the render.
+func (r *renderer) PollToken() *value.PollToken {
+	if r.ctx == nil {
+		return nil
+	}
+	if r.tok == nil {
+		r.tok = value.NewPollToken(r.Poll)
+	}
+	return r.tok
 }
 
 // captureState is what a capture saves of the one it interrupts.
@@ -740,11 +774,14 @@ func (r *renderer) endCapture(saved captureState) string {
 }
 
 // markupOrString wraps captured text: markup under autoescape.
-func (r *renderer) markupOrString(s string) value.Value {
-	if r.autoescape {
-		return value.Safe(s)
+func (r *renderer) markupOrString(c captured) value.Value {
+	if c.parts != nil {
+		return value.LazyJoin(r, c.parts, r.autoescape)
 	}
-	return value.FromString(s)
+	if r.autoescape {
+		return value.Safe(c.s)
+	}
+	return value.FromString(c.s)
 }
 
 // printValue writes {{ v }}.

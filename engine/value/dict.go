@@ -219,6 +219,10 @@ func (d *DictData) add(k, v Value, h uint64) {
 // push appends a key that is not present and indexes it once there are
 // more than smallDict keys; h is its hash when the index exists.
 func (x *keyIndex) push(k Value, h uint64) {
+	if k.ref != nil && k.k == String {
+		// a key is stored built: lookups by a Go string read its bytes
+		k = Value{k: String, safe: k.safe, s: k.Str(), n: k.n}
+	}
 	x.keys = append(vmem.Grown(x.keys), k)
 	n := len(x.keys)
 	switch {

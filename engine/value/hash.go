@@ -72,7 +72,7 @@ func keyHash(v Value) (h uint64, ok bool) {
 		}
 		return mix(tagFloat, uint64(v.n)), true
 	case String:
-		return maphash.String(hashSeed, v.s) ^ tagStr, true
+		return maphash.String(hashSeed, v.Str()) ^ tagStr, true
 	case None:
 		return mix(tagNone, 0), true
 	case Undefined:
@@ -199,7 +199,7 @@ func ChargeKey(c Ctx, k Value, op string) {
 	switch k.k {
 	case String:
 		// always hashable: no hash computed here, only in the insert
-		c.Charge(int64(len(k.s)), op)
+		c.Charge(int64(k.byteLen()), op)
 		return
 	case Tuple, List:
 		// a tuple of hashables, a range or a dict_values (a list never is)
@@ -248,7 +248,7 @@ func keyEqual(a, b Value) bool {
 	case Undefined:
 		return b.k == Undefined
 	case String:
-		return b.k == String && a.s == b.s
+		return b.k == String && a.byteLen() == b.byteLen() && a.Str() == b.Str()
 	case Tuple, List: // a list key is a range or a dict_values (keyHash)
 		if b.k != a.k || viewOf(a) != viewOf(b) {
 			return false

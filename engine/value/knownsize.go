@@ -21,7 +21,7 @@ func knownSize(items []Value) int64 {
 		it := &items[i]
 		switch it.k {
 		case String:
-			total += int64(len(it.s))
+			total += int64(it.byteLen())
 		case List, Tuple:
 			n := it.ref.(*ListData).size
 			if n == 0 {

@@ -68,11 +68,11 @@ func Add(c Ctx, a, b Value) Value {
 	}
 	if a.k == String && b.k == String {
 		// inputs read, then the result allocated: doubling adds up twice
-		c.Charge(2*(int64(len(a.s))+int64(len(b.s))), "string concatenation")
+		c.Charge(2*(int64(a.byteLen())+int64(b.byteLen())), "string concatenation")
 		if a.safe || b.safe {
 			return Safe(escapeStr(a) + escapeStr(b))
 		}
-		return FromString(a.s + b.s)
+		return FromString(a.Str() + b.Str())
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
 		if va, vb := viewOf(a), viewOf(b); va != "" || vb != "" {
@@ -96,9 +96,9 @@ func Add(c Ctx, a, b Value) Value {
 // escapeStr returns the markup text of a string value (escaping plain text).
 func escapeStr(v Value) string {
 	if v.safe {
-		return v.s
+		return v.Str()
 	}
-	return EscapeHTML(v.s)
+	return EscapeHTML(v.Str())
 }
 
 // Sub is Python's a - b.
@@ -140,9 +140,12 @@ func Mul(c Ctx, a, b Value) Value {
 		}
 		switch a.k {
 		case String:
-			c.Charge(budget.Mul(int64(len(a.s)), n), "string repetition")
+			c.Charge(budget.Mul(int64(a.byteLen()), n), "string repetition")
 			runes := int64(a.RuneCount()) * n // within the bytes just charged
-			return Value{k: String, safe: a.safe, s: strutil.RepeatPolled(c, a.s, int(n)), n: runes + 1}
+			if size := int64(a.byteLen()) * n; size >= LazyMin {
+				return lazyRepeat(c, a.Str(), int(n), a.safe, runes)
+			}
+			return Value{k: String, safe: a.safe, s: strutil.RepeatPolled(c, a.Str(), int(n)), n: runes + 1}
 		case List, Tuple:
 			items := a.Items()
 			if len(items) == 0 || n == 0 {
@@ -344,13 +347,13 @@ func Equal(c Ctx, a, b Value) bool { return EqualFrom(c, nil, a, b) }
 // string of b's length and of b's bytes, which are charged (strings of
 // different lengths are not compared).
 func strEqual(c Ctx, m *budget.Meter, a *Value, b string) bool {
-	if a.k != String || len(a.s) != len(b) {
+	if a.k != String || a.byteLen() != len(b) {
 		return false
 	}
 	if n := int64(len(b)); !strutil.Spent(m, n) {
 		c.Charge(n, "string comparison")
 	}
-	return a.s == b
+	return a.Str() == b
 }
 
 // EqualFrom is Equal spending from m, c.Spender(), where it can (strutil.Spent):
@@ -360,7 +363,7 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	case Bool, Int, Float:
 		return b.IsNumber() && numCompare(&a, &b) == 0
 	case String:
-		return b.k == String && strEqual(c, m, &a, b.s)
+		return b.k == String && strEqual(c, m, &a, b.Str())
 	case None:
 		return b.k == None
 	case Undefined:
@@ -447,14 +450,11 @@ func CompareFrom(c Ctx, m *budget.Meter, a, b Value, op string) int {
 		return numCompare(&a, &b) // 2 for NaN: every comparison false
 	}
 	if a.k == String && b.k == String {
-		n := len(a.s)
-		if len(b.s) < n {
-			n = len(b.s)
-		}
+		n := min(a.byteLen(), b.byteLen())
 		if !strutil.Spent(m, int64(n)) {
 			c.Charge(int64(n), "string comparison")
 		}
-		return strings.Compare(a.s, b.s)
+		return strings.Compare(a.Str(), b.Str())
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
 		if va, vb := viewOf(a), viewOf(b); va != "" || vb != "" {
@@ -501,8 +501,8 @@ func Contains(c Ctx, hay, needle Value) bool {
 			// a TypeError, not an UndefinedError (nothing of it is called)
 			errs.Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
 		}
-		c.Charge(int64(len(hay.s)), "substring search")
-		return strings.Contains(hay.s, needle.s)
+		c.Charge(int64(hay.byteLen()), "substring search")
+		return strings.Contains(hay.Str(), needle.Str())
 	case List, Tuple:
 		// set-like views look the needle up by its hash
 		// (dictkeys_contains, dictitems_contains): an unhashable key is
@@ -527,7 +527,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 			}
 			// a string needle, which only a string item can equal, is
 			// EqualFrom's string case without the call and the copies
-			if needle.k == String && strEqual(c, m, &items[i], needle.s) ||
+			if needle.k == String && strEqual(c, m, &items[i], needle.Str()) ||
 				needle.k != String && EqualFrom(c, m, items[i], needle) {
 				return true
 			}
@@ -577,12 +577,12 @@ func Iterate(c Ctx, v Value) []Value {
 		// the bytes scanned, then 64 an element drawn (P11), both before
 		// the list of characters is made (48 bytes a character: 3 MB of
 		// text was a 144 MB list before any element was charged)
-		c.Charge(int64(len(v.s))*2, "string iteration")
-		n := strutil.RuneLen(v.s)
+		c.Charge(int64(v.byteLen())*2, "string iteration")
+		n := v.RuneCount()
 		c.Charge(budget.Mul(int64(n), budget.Elem), "string iteration")
 		out := make([]Value, 0, n)
 		// Python iterates a Markup string as plain str characters.
-		for _, r := range v.s {
+		for _, r := range v.Str() {
 			out = append(out, Value{k: String, s: string(r), n: 2})
 		}
 		return out

@@ -14,7 +14,7 @@ func ToString(v Value) string {
 	case Undefined:
 		return ""
 	case String:
-		return v.s
+		return v.Str()
 	case None:
 		return "None"
 	case Bool:
@@ -140,11 +140,11 @@ func writeRepr(sb *strutil.TextWriter, v Value, depth int, c Ctx, active reprAct
 	case String:
 		if v.safe {
 			sb.WriteString("Markup(")
-			strutil.WriteQuoted(sb, v.s)
+			strutil.WriteQuoted(sb, v.Str())
 			sb.WriteByte(')')
 			return
 		}
-		strutil.WriteQuoted(sb, v.s)
+		strutil.WriteQuoted(sb, v.Str())
 	case List:
 		if d := v.ref.(*ListData); d.View() != "" {
 			sb.WriteString(d.meta.view)
@@ -251,7 +251,7 @@ func Size(v Value, limit int64) int64 {
 func LeafSize(v *Value) (n int64, ok bool) {
 	switch v.k {
 	case String:
-		return int64(len(v.s)), true
+		return int64(v.byteLen()), true
 	case Object, List, Tuple, Dict:
 		return 0, false
 	}

@@ -126,7 +126,7 @@ func copiedList(ld *ListData, items []Value, m copyMarks) Value {
 func copiedSize(v *Value, leaf int64) int64 {
 	switch v.k {
 	case String:
-		return int64(len(v.s))
+		return int64(v.byteLen())
 	case List, Tuple:
 		return v.ref.(*ListData).size - 1
 	case Dict:

@@ -220,7 +220,7 @@ func (v Value) Plain() Value {
 // receiver's string, compared in O(1) when it shares the bytes), like's
 // code-point count is kept rather than counted again.
 func StringLike(like Value, s string) Value {
-	if like.k == String && like.n > 0 && len(s) == len(like.s) && s == like.s {
+	if like.k == String && like.n > 0 && len(s) == like.byteLen() && s == like.Str() {
 		return like
 	}
 	if like.IsSafe() {
@@ -244,7 +244,7 @@ func (v Value) RuneCount() int {
 	if v.k == String && v.n > 0 {
 		return int(v.n - 1)
 	}
-	return strutil.RuneLen(v.s)
+	return strutil.RuneLen(v.Str())
 }
 
 // StrLen is len() of a string value inside the render c: O(1) when the
@@ -252,7 +252,7 @@ func (v Value) RuneCount() int {
 // values built field by field: a string's characters, dict keys).
 func StrLen(c Ctx, v Value) int {
 	if v.n <= 0 {
-		c.Charge(int64(len(v.s)), "string length")
+		c.Charge(int64(v.byteLen()), "string length")
 	}
 	return v.RuneCount()
 }
@@ -329,8 +329,24 @@ func (v Value) Float() float64 {
 // Bool returns the bool of a Bool value.
 func (v Value) Bool() bool { return v.n != 0 }
 
-// Str returns the content of a String value.
-func (v Value) Str() string { return v.s }
+// Str returns the content of a String value. A lazy string (LazyJoin,
+// repetition) is built on its first read; StrIn builds it polling the
+// render.
+func (v Value) Str() string {
+	if v.ref == nil {
+		return v.s
+	}
+	return v.lazyText()
+}
+
+// lazyText is Str for a value with a reference: a lazy string's text, or
+// s of any other kind.
+func (v Value) lazyText() string {
+	if l, ok := v.ref.(*lazyStr); ok {
+		return l.text()
+	}
+	return v.s
+}
 
 // UndefName returns the missing name of an undefined value.
 func (v Value) UndefName() string { return v.s }
@@ -437,7 +453,7 @@ func (v Value) Truth() bool {
 	case Float:
 		return v.Float() != 0
 	case String:
-		return v.s != ""
+		return v.byteLen() != 0
 	case List, Tuple:
 		return len(v.Items()) > 0
 	case Dict:

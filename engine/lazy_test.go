@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/jinjabox/jinjabox/engine/value"
+)
+
+// lazyOps read a long string s (and a plain copy t of its text) every way
+// a template can: each must print the same whether s is a lazy string (a
+// repetition or a capture of at least value.LazyMin bytes) or the plain
+// string the host handed in.
+var lazyOps = []string{
+	`{{ s|length }}`, `{{ s|count }}`, `{{ 'y' if s else 'n' }}`, `{{ s[:7] }}|{{ s[-5:] }}|{{ s[3] }}`,
+	`{{ s == t }}{{ s != t }}{{ t == s }}{{ s < t ~ 'a' }}{{ s > 'a' }}`, `{{ (s ~ '!')[-3:] }}`,
+	`{{ (s + s)|length }}`, `{{ {s: 1}[t] }}{{ {t: 2}[s] }}`, `{{ s in [t] }}{{ t in [s] }}{{ 'ab' in s }}{{ 'zz' in s }}`,
+	`{{ s|upper|length }}{{ (s|upper)[:4] }}`, `{{ s.count('ab') }}`, `{{ s|e|length }}`, `{{ s|safe|length }}`,
+	`{{ s|truncate(10) }}{{ s|truncate(100000000)|length }}`, `{{ s|string|length }}`, `{{ (s * 2)|length }}`,
+	`{{ [s]|unique|list|length }}{{ [s, t]|unique|list|length }}`, `{{ s.startswith('ab') }}{{ s.endswith(t[-4:]) }}`,
+	`{{ s|wordcount }}`, `{{ s|reverse|first }}{{ s|first }}{{ s|last }}`, `{{ (s, 1) in [(t, 1)] }}`,
+	`{{ s|replace('b', 'c')|length }}`, `{{ s is string }}{{ s is sameas t }}`, `{{ s|tojson|length }}`,
+	`{{ s.split('\u00e9')|length }}`, `{% for c in s[:4] %}{{ c }}{% endfor %}`, `{{ dict(k=s).k|length }}`,
+	`{{ '%s'|format(s)|length }}`, `{{ s }}`, `{{ s|pprint|length }}`,
+}
+
+func TestLazyStringsReadAsPlain(t *testing.T) {
+	const unit = "ab\u00e9cd"                                // 6 bytes, 5 code points
+	n := value.LazyMin/len(unit) + 7                         // at least LazyMin bytes
+	text := strings.Repeat(unit, n)                          // the text every s holds
+	big := strings.Repeat(unit, value.LazyMin/len(unit)/8+1) // a capture's piece, held by reference
+	reps := (len(text) + len(big) - 1) / len(big)
+	captureText := strings.Repeat(big, reps)
+	makers := []struct{ name, set, text string }{
+		{"repetition", `{% set s = u * n %}`, text},
+		{"capture", `{% set s %}{% for i in range(reps) %}{{ big }}{% endfor %}{% endset %}`, captureText},
+		{"macro", `{% macro m() %}{% for i in range(reps) %}{{ big }}{% endfor %}{% endmacro %}{% set s = m() %}`, captureText},
+	}
+	for _, autoescape := range []bool{false, true} {
+		env, err := NewEnvironment(Options{Autoescape: autoescape})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mk := range makers {
+			for _, op := range lazyOps {
+				data := map[string]any{"u": unit, "n": n, "reps": reps, "big": big, "t": mk.text}
+				plain, err := env.Parse("plain", op)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ps := any(mk.text)
+				if autoescape && mk.name != "repetition" {
+					// a capture under autoescape is markup, as Jinja2's Markup
+					ps = value.Safe(mk.text)
+				}
+				want, werr := plain.Render(withS(data, ps))
+				lazy, err := env.Parse("lazy", mk.set+op)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, gerr := lazy.Render(data)
+				if (werr == nil) != (gerr == nil) || got != want {
+					t.Errorf("autoescape %v, %s, %s: got %.80q (%v), want %.80q (%v)", autoescape, mk.name, op, got, gerr, want, werr)
+				}
+			}
+		}
+	}
+}
+
+func withS(data map[string]any, s any) map[string]any {
+	out := map[string]any{"s": s}
+	for k, v := range data {
+		out[k] = v
+	}
+	return out
+}
+
+// TestLazyStringsStayLazy holds the point of them: a long repetition or
+// capture that is only measured or tested for truth is never built.
+func TestLazyStringsStayLazy(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := env.Parse("t", `{% set s = 'x' * 60000000 %}{{ s|length }}{{ 'y' if s }}{{ s|truncate(100000000)|length }}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out, err := tmpl.Render(nil)
+	runtime.ReadMemStats(&after)
+	if err != nil || out != "60000000y60000000" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("a measured 60 MB repetition allocated %d MB: it was built", grew>>20)
+	}
+}
+
+// TestLazyStringAfterCancel: a lazy string the host reads after its
+// render ended builds without polling the render's context, even when
+// that context is cancelled by then; inside the render, its build polls.
+func TestLazyStringAfterCancel(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := env.Parse("t", `{% set s = 'ab' * 1000000 %}{{ s|length }}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	v, err := tmpl.RenderValue(map[string]any{}, RenderOptions{Context: ctx})
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := v.Export(); err != nil || got != "2000000" {
+		t.Fatalf("export: %v, %v", got, err)
+	}
+	// inside the render, a build polls: a context cancelled once the
+	// render started ends it with the cancellation, never the output
+	lazy, err := env.Parse("t", `{% set s = 'ab' * 30000000 %}{{ s[5:9] }}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = lazy.RenderValue(map[string]any{}, RenderOptions{Context: &errAfter{Context: context.Background(), n: 1}})
+	if err == nil || !errors.Is(err, ErrCanceled) {
+		t.Fatalf("a render cancelled before its lazy string was read: %v", err)
+	}
+}
+
+// errAfter is a context whose Err is nil n times, then Canceled.
+type errAfter struct {
+	context.Context
+	n int
+}
+
+func (c *errAfter) Err() error {
+	if c.n > 0 {
+		c.n--
+		return nil
+	}
+	return context.Canceled
+}
