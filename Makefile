@@ -34,7 +34,7 @@ TEMPORAL_ENV := $(if $(wildcard $(TEMPORAL)),JINJABOX_TEMPORAL_BIN=$(TEMPORAL))
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: difffuzz-slices all build test redteam redteam-cancel bench bench-instructions bench-temporal calibrate costsearch difffuzz lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
+.PHONY: difffuzz-slices all build test redteam hostile-table redteam-cancel bench bench-instructions bench-temporal calibrate costsearch difffuzz lint fuzz floors check sync-corpora run devserver worker workflowcheck record-histories clean
 
 all: test
 
@@ -151,6 +151,11 @@ calibrate:
 # the same test (TestRedteamOneCasePerProcess) without the table.
 redteam:
 	JINJABOX_REDTEAM_TABLE=1 $(GO) test -count=1 -run '^TestRedteamOneCasePerProcess$$' -v ./testsuite | grep -v '^=== RUN'
+
+# make redteam for every hostile case (all of ../shared/hostile, about
+# 700 processes): the per-family CPU and RSS table of issue 29's bound.
+hostile-table:
+	JINJABOX_REDTEAM_ALL=1 JINJABOX_REDTEAM_TABLE=1 $(GO) test -count=1 -timeout 30m -run '^TestRedteamOneCasePerProcess$$' -v ./testsuite | grep -v '^=== RUN'
 
 # Every red-team template rendered with a context whose deadline passes
 # mid-render: how late past the deadline each returns (10 ms is the

@@ -57,7 +57,21 @@ func TestRedteamOneCasePerProcess(t *testing.T) {
 	dir := t.TempDir()
 	var jobs []string
 	ids := map[string]string{}
-	for _, rel := range redteamFiles {
+	files := redteamFiles
+	if os.Getenv("JINJABOX_REDTEAM_ALL") != "" {
+		// make hostile-table: every hostile case, one process each (issue
+		// 29's bound covers them all; make test runs the red-team rounds)
+		all, err := filepath.Glob(filepath.Join(corporaDir, "hostile", "*.jsonl"))
+		if err != nil || len(all) < 5 {
+			t.Fatalf("hostile files: %v %v", all, err)
+		}
+		files = nil
+		for _, p := range all {
+			rel, _ := filepath.Rel(corporaDir, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+	}
+	for _, rel := range files {
 		f, err := os.Open(filepath.Join(corporaDir, filepath.FromSlash(rel)))
 		if err != nil {
 			t.Fatal(err)
