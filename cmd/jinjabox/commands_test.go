@@ -56,11 +56,14 @@ func dispatched(t *testing.T) []string {
 // TestEveryCommandDocumented: the commands run accepts are exactly the
 // listed ones, and each is in the usage text, in the package doc comment
 // with its synopsis, and in the README; each prints its own usage line
-// when called without arguments.
+// when called without arguments. exec and run are jinjabox-method's
+// (its own TestEveryCommandDocumented checks their flags): without it
+// their help is still their synopsis, and anything else one line, exit 2.
 func TestEveryCommandDocumented(t *testing.T) {
+	withoutCompanion(t)
 	var listed []string
-	for _, c := range commands {
-		listed = append(listed, c.name)
+	for _, c := range commands.Commands {
+		listed = append(listed, c.Name)
 	}
 	slices.Sort(listed)
 	if got := dispatched(t); !slices.Equal(got, listed) {
@@ -75,41 +78,48 @@ func TestEveryCommandDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range commands {
-		line := strings.TrimSpace("jinjabox " + c.name + " " + c.synopsis)
+	for _, c := range commands.Commands {
+		line := strings.TrimSpace("jinjabox " + c.Name + " " + c.Synopsis)
 		if !strings.Contains(usage, line+"\n") {
 			t.Errorf("usage text lacks %q", line)
 		}
 		if !strings.Contains(doc, "//\t"+line+"\n") {
 			t.Errorf("package doc comment lacks %q", line)
 		}
-		if !regexp.MustCompile(`jinjabox ` + c.name + `\b`).Match(readme) {
-			t.Errorf("README.md never shows `jinjabox %s`", c.name)
+		if !regexp.MustCompile(`jinjabox ` + c.Name + `\b`).Match(readme) {
+			t.Errorf("README.md never shows `jinjabox %s`", c.Name)
 		}
-		if c.name == "help" {
+		if c.Name == "help" {
 			if code, out, _ := runCLI(t, "", "help"); code != 0 || out != usage {
 				t.Errorf("help: code %d, output %q", code, out)
 			}
 			continue
 		}
-		if c.name == "version" {
+		if c.Name == "version" {
 			if code, out, _ := runCLI(t, "", "--version"); code != 0 || !strings.HasPrefix(out, "jinjabox ") {
 				t.Errorf("--version: code %d, output %q", code, out)
 			}
 			continue
 		}
 		// -h, --help and help CMD: the command's help on stdout, exit 0
-		for _, args := range [][]string{{c.name, "-h"}, {c.name, "--help"}, {"help", c.name}} {
+		for _, args := range [][]string{{c.Name, "-h"}, {c.Name, "--help"}, {"help", c.Name}} {
 			code, out, _ := runCLI(t, "", args...)
-			if code != 0 || !strings.HasPrefix(out, usageLine(c.name)+"\n") || strings.Contains(out, "\n  -budget") {
-				t.Errorf("%v: code %d, stdout %.200q; want 0 and %q first, double-dash flags", args, code, out, usageLine(c.name))
+			if code != 0 || !strings.HasPrefix(out, commands.UsageLine(c.Name)+"\n") || strings.Contains(out, "\n  -budget") {
+				t.Errorf("%v: code %d, stdout %.200q; want 0 and %q first, double-dash flags", args, code, out, commands.UsageLine(c.Name))
 			}
 		}
+		if c.Name == "exec" || c.Name == "run" {
+			code, _, errOut := runCLI(t, "", c.Name, "--no-such-flag")
+			if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "jinjabox "+c.Name+": jinjabox-method is not installed") {
+				t.Errorf("%s without jinjabox-method: code %d, stderr %q", c.Name, code, errOut)
+			}
+			continue
+		}
 		// an unknown flag: three short lines, exit 2
-		code, _, errOut := runCLI(t, "", c.name, "--no-such-flag")
+		code, _, errOut := runCLI(t, "", c.Name, "--no-such-flag")
 		if lines := strings.Count(errOut, "\n"); code != 2 || lines != 3 ||
-			!strings.HasPrefix(errOut, "jinjabox "+c.name+": unknown flag: --no-such-flag\n"+usageLine(c.name)+"\n") {
-			t.Errorf("%s --no-such-flag: code %d, stderr %q", c.name, code, errOut)
+			!strings.HasPrefix(errOut, "jinjabox "+c.Name+": unknown flag: --no-such-flag\n"+commands.UsageLine(c.Name)+"\n") {
+			t.Errorf("%s --no-such-flag: code %d, stderr %q", c.Name, code, errOut)
 		}
 	}
 }
