@@ -48,6 +48,7 @@ type MethodFlags struct {
 // ListFlag is a repeatable string flag (-L DIR -L DIR).
 type ListFlag []string
 
+// String is the values, comma-separated, as flag.Value requires.
 func (l *ListFlag) String() string { return strings.Join(*l, ",") }
 
 // Set appends s: each occurrence of the flag adds one value.
