@@ -38,8 +38,11 @@ SHELL       := bash
 
 all: test
 
+# jinjabox-method beside jinjabox: `jinjabox exec` and `jinjabox run` run
+# it (cmd/jinjabox links no Temporal, docs/COSTS.md).
 build:
 	$(GO) build -o $(BIN)/jinjabox ./cmd/jinjabox
+	$(GO) build -o $(BIN)/jinjabox-method ./cmd/jinjabox-method
 
 worker:
 	$(GO) build -o $(BIN)/worker ./cmd/worker

@@ -10,14 +10,22 @@ import (
 	"time"
 )
 
-// buildCmd builds ../cmd/NAME into a temporary directory.
+// buildCmd builds ../cmd/NAME into a temporary directory, and for
+// jinjabox its companion jinjabox-method beside it, which its exec and
+// run commands run.
 func buildCmd(t *testing.T, name string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), name)
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/"+name).CombinedOutput(); err != nil {
-		t.Fatalf("building %s: %v\n%s", name, err, out)
+	dir := t.TempDir()
+	names := []string{name}
+	if name == "jinjabox" {
+		names = append(names, "jinjabox-method")
 	}
-	return bin
+	for _, n := range names {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, n), "../cmd/"+n).CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", n, err, out)
+		}
+	}
+	return filepath.Join(dir, name)
 }
 
 // `jinjabox run` against the dev server, served by a cmd/worker process,

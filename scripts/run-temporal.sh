@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-temporal.sh BIN METHOD.json INPUTS.json: start the Temporal dev
 # server (loopback only, in memory) and a jinjabox worker, run the method
-# with `jinjabox run`, print its result, and stop both, whatever happens.
+# with `jinjabox run` (bin/jinjabox-method, which bin/jinjabox runs), print
+# its result, and stop both, whatever happens.
 # The worker is versioned, as in production (docs/temporal.md): it polls
 # as jinjabox/$TEMPORAL_WORKER_BUILD_ID (default dev), which is made the
 # deployment's current version once it polls, so the run is pinned to it.

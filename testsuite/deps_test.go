@@ -145,6 +145,55 @@ func TestMethodDependencies(t *testing.T) {
 	t.Logf("%d packages in the method layer's closure", n)
 }
 
+// leanCLIForbidden are the module trees cmd/jinjabox may not link: the
+// Temporal SDK and the gRPC, AWS and OpenAI clients that come with exec
+// and run. Their package inits cost every jinjabox process, one per
+// red-team case in issue 29's measurements, about 60 ms of CPU and 31 MiB
+// (docs/COSTS.md); exec and run live in cmd/jinjabox-method instead.
+var leanCLIForbidden = []string{"go.temporal.io/", "google.golang.org/grpc", "github.com/aws/", "github.com/openai/"}
+
+// TestLeanCLIDependencies: cmd/jinjabox (render, check, validate, inputs,
+// serve) links no package of leanCLIForbidden, with no exemption. It
+// checks the test's own premise too: cmd/jinjabox-method links Temporal.
+func TestLeanCLIDependencies(t *testing.T) {
+	goBin := goTool(t)
+	deps := func(pkg string) []string {
+		cmd := exec.Command(goBin, "list", "-deps", "-f", "{{.ImportPath}}", pkg)
+		cmd.Dir = ".."
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr.String())
+		}
+		return strings.Fields(string(out))
+	}
+	forbidden := func(path string) bool {
+		for _, m := range leanCLIForbidden {
+			if strings.HasPrefix(path, m) || path == strings.TrimSuffix(m, "/") {
+				return true
+			}
+		}
+		return false
+	}
+	lean := deps("./cmd/jinjabox")
+	for _, path := range lean {
+		if forbidden(path) {
+			t.Errorf("cmd/jinjabox links %s", path)
+		}
+	}
+	n := 0
+	for _, path := range deps("./cmd/jinjabox-method") {
+		if forbidden(path) {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("cmd/jinjabox-method links none of the forbidden trees: is the list still what exec and run bring?")
+	}
+	t.Logf("cmd/jinjabox: %d packages; cmd/jinjabox-method: %d of the forbidden trees", len(lean), n)
+}
+
 // TestActivitiesDoNotImportWorkflows: workflows run activities by name
 // and import them; activities never import the workflows.
 func TestActivitiesDoNotImportWorkflows(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 
+	"github.com/jinjabox/jinjabox/cmd/internal/cli"
 	"github.com/jinjabox/jinjabox/internal/casecheck"
 )
 
@@ -27,16 +28,16 @@ type gotObj struct {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check")
+	fs := cli.NewFlagSet("check")
 	asJSON := fs.Bool("json", false, "one JSON object per case on stdout; the summary line goes to stderr")
 	verbose := fs.Bool("verbose", false, "also list passing and skipped cases, and per-file counts")
 	timeout := fs.Duration("timeout", casecheck.DefaultTimeout, "wall-time bound per case: a case past it is cancelled and reported as a timeout (0: none)")
-	files, status, ok := parseFlags(fs, args, stdout, stderr)
+	files, status, ok := commands.ParseFlags(fs, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(files) == 0 {
-		usageError(stderr, "check", "no case file given")
+		commands.UsageError(stderr, "check", "no case file given")
 		return 2
 	}
 	// Load everything first: a corrupt file is a usage error, reported

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -47,15 +45,4 @@ func (d defineFlag) apply(data map[string]any) error {
 		data[k] = v
 	}
 	return nil
-}
-
-// marshalNoEscape is json.Marshal without HTML escaping: the CLI's
-// reports print <, > and & as themselves.
-func marshalNoEscape(v any, indent string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	err := enc.Encode(v)
-	return buf.Bytes(), err
 }

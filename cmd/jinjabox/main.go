@@ -1,6 +1,6 @@
 // Command jinjabox renders Jinja2 templates with the jinjabox engine, runs
-// case corpora against it, and validates and runs methods, in process or
-// on Temporal.
+// case corpora against it, and validates methods; it runs methods, in
+// process or on Temporal, through its companion jinjabox-method.
 //
 //	jinjabox render [flags] [TEMPLATE|-] [DATA|-]
 //	jinjabox render -t 'Hello {{ name }}' -D name=World
@@ -13,64 +13,58 @@
 //	jinjabox version
 //	jinjabox help [COMMAND]
 //
+// exec and run are commands of the companion executable jinjabox-method
+// (cmd/jinjabox-method), git- or cargo-style: jinjabox runs the
+// jinjabox-method next to its own executable, else the one on PATH, with
+// the same arguments. jinjabox itself links no Temporal, gRPC, AWS or
+// OpenAI package, whose package inits would cost every render and check
+// process tens of milliseconds of CPU (docs/COSTS.md).
+//
 // METHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a
 // directory holding bundle.mthds or a single .mthds. Exit status: 0 on
 // success, 1 when a render, a case or a method fails, 2 on a usage or
-// I/O error or a method path that names no bundle.
+// I/O error, a method path that names no bundle, or exec or run without
+// jinjabox-method installed.
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+
+	"github.com/jinjabox/jinjabox/cmd/internal/cli"
 )
 
-// commands are the commands run accepts, with their synopsis, what they
-// do and (more) the rest of their help: the usage text is built from this
-// list, each command's help (-h, --help, help CMD) starts with its entry,
-// and each prints its synopsis from it on a usage error. A command adds
-// its flags to its own flag set (newFlagSet); the help lists them.
-var commands = []struct{ name, synopsis, summary, more string }{
-	{"render", "[flags] [TEMPLATE|-] [DATA|-]", "render a template to stdout (or --output FILE)", renderHelp},
-	{"check", "[--json] [--verbose] [--timeout D] FILE.jsonl...", "run corpus cases", ""},
-	{"validate", "[--json] [--allow-signatures] [--dry-run] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...", "validate a method library: every pipe of the bundles PATH names and of the -L directories", methodHelp},
-	{"inputs", "[-L DIR]... [--pipe PIPE] [-o FILE] METHOD", "write an inputs file for a pipe, every input with example content (pipelex build inputs --explicit)", methodHelp},
-	{"exec", "[-L DIR]... [--models M.json] [--pipe PIPE] [--docs DIR] [--simulate] METHOD INPUTS.json", "run a method in process (local model by default)", methodHelp},
-	{"run", "[-L DIR]... [--models M.json] [--pipe PIPE] [--id ID] [--execution-timeout D] [--timeout D] [activity options] METHOD INPUTS.json", "run a method on Temporal (RunMethodWorkflow)", methodHelp},
-	{"serve", "[--addr HOST:PORT] [service limits]", "serve the playground page and the JSON render API (POST /render, POST /check)", serveHelp},
-	{"version", "", "print the version", ""},
-	{"help", "[COMMAND]", "show this help, or a command's", ""},
+// commands are the commands run accepts; exec and run (cli.Exec, cli.Run)
+// are the companion's, listed here with the synopsis it parses.
+var commands = &cli.CLI{
+	Prog:  "jinjabox",
+	Intro: "jinjabox renders untrusted Jinja2 templates under a work budget, and runs methods.",
+	Outro: cli.MethodHelp + "\nexec and run are run by " + cli.Companion + ", installed beside jinjabox.\n" +
+		"Run \"jinjabox help COMMAND\" (or \"jinjabox COMMAND --help\") for a command's flags.\n",
+	Commands: []cli.Command{
+		{Name: "render", Synopsis: "[flags] [TEMPLATE|-] [DATA|-]", Summary: "render a template to stdout (or --output FILE)", More: renderHelp},
+		{Name: "check", Synopsis: "[--json] [--verbose] [--timeout D] FILE.jsonl...", Summary: "run corpus cases"},
+		{Name: "validate", Synopsis: "[--json] [--allow-signatures] [--dry-run] [-L DIR]... [--models M.json] [--pipe PIPE] PATH...",
+			Summary: "validate a method library: every pipe of the bundles PATH names and of the -L directories", More: cli.MethodHelp},
+		{Name: "inputs", Synopsis: "[-L DIR]... [--pipe PIPE] [-o FILE] METHOD",
+			Summary: "write an inputs file for a pipe, every input with example content (pipelex build inputs --explicit)", More: cli.MethodHelp},
+		cli.Exec,
+		cli.Run,
+		{Name: "serve", Synopsis: "[--addr HOST:PORT] [service limits]",
+			Summary: "serve the playground page and the JSON render API (POST /render, POST /check)", More: serveHelp},
+		{Name: "version", Summary: "print the version"},
+		{Name: "help", Synopsis: "[COMMAND]", Summary: "show this help, or a command's"},
+	},
 }
-
-// methodHelp is the help validate, exec and run share.
-const methodHelp = `METHOD and PATH are a JSON bundle, a Pipelex .mthds/.plx file, or a directory
-holding bundle.mthds or a single .mthds.`
 
 // usage is the help text: each command's line and what it does.
-var usage = func() string {
-	var sb strings.Builder
-	sb.WriteString("jinjabox renders untrusted Jinja2 templates under a work budget, and runs methods.\n\nusage:\n")
-	for _, c := range commands {
-		fmt.Fprintf(&sb, "  %s\n      %s\n", strings.TrimSpace("jinjabox "+c.name+" "+c.synopsis), c.summary)
-	}
-	sb.WriteString("\n" + methodHelp + "\n")
-	sb.WriteString("Run \"jinjabox help COMMAND\" (or \"jinjabox COMMAND --help\") for a command's flags.\n")
-	return sb.String()
-}()
-
-// usageLine is one command's usage line, for its usage errors.
-func usageLine(name string) string {
-	for _, c := range commands {
-		if c.name == name {
-			return strings.TrimSpace("usage: jinjabox " + c.name + " " + c.synopsis)
-		}
-	}
-	panic("no command " + name)
-}
+var usage = commands.Usage()
 
 func main() {
+	// Only the real process hands itself over to the companion:
+	// run called in process (tests) starts it as a child instead.
+	replaceProcess = true
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -90,19 +84,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdValidate(args[1:], stdout, stderr)
 	case "inputs":
 		return cmdInputs(args[1:], stdout, stderr)
-	case "exec":
-		return cmdExec(args[1:], stdout, stderr)
-	case "run": // Temporal starter (run.go)
-		return cmdRun(args[1:], stdout, stderr)
+	case "exec", "run": // jinjabox-method's (companion.go)
+		return runCompanion(args, stdin, stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
 	case "version", "-V", "--version", "-version":
-		fmt.Fprintln(stdout, version())
+		fmt.Fprintln(stdout, cli.Version("jinjabox"))
 		return 0
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
-			if !isCommand(args[1]) || args[1] == "help" || args[1] == "version" {
-				if !isCommand(args[1]) {
+			if _, ok := commands.Lookup(args[1]); !ok || args[1] == "help" || args[1] == "version" {
+				if !ok {
 					fmt.Fprintf(stderr, "jinjabox: unknown command %q\n%s", args[1], usage)
 					return 2
 				}
@@ -117,38 +109,4 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "jinjabox: unknown command %q\nRun 'jinjabox help' for the commands.\n", args[0])
 	return 2
-}
-
-// isCommand reports whether name is one of commands.
-func isCommand(name string) bool {
-	for _, c := range commands {
-		if c.name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments (as minijinja-cli allows), which the flag
-// package alone does not: it stops at the first positional. A lone "-"
-// is a positional (stdin); "--" ends flag parsing.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		// fs.Parse consumed a "--" terminator if it saw one: then
-		// everything left is positional.
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }

@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -28,19 +26,6 @@ func writeFile(t *testing.T, name, content string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-func TestParseInterspersed(t *testing.T) {
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	a := fs.Bool("a", false, "")
-	n := fs.Int("n", 0, "")
-	pos, err := parseInterspersed(fs, []string{"t.j2", "-a", "-", "-n", "3", "--", "-literal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !*a || *n != 3 || !reflect.DeepEqual(pos, []string{"t.j2", "-", "-literal"}) {
-		t.Errorf("a=%v n=%d pos=%q", *a, *n, pos)
-	}
 }
 
 func TestPrintError(t *testing.T) {

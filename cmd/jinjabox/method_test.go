@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestMethodCommands drives validate and exec on method files and JSON
+// TestMethodCommands drives validate, inputs and render --pipelex on method files and JSON
 // bundles in process.
 func TestMethodCommands(t *testing.T) {
 	const td = "../../methodfile/testdata/"
@@ -31,23 +31,15 @@ func TestMethodCommands(t *testing.T) {
 		// A PipeFunc's function must be registered where the bundle loads, as
 		// Pipelex refuses it at load (PipeFunc.validate_function_name): this
 		// process registers none, so validate refuses them unless
-		// --worker-func says the workers do; exec, which runs here, refuses them.
+		// --worker-func says the workers do; exec, which runs here, refuses them
+		// (jinjabox-method's TestExecCommand).
 		{"validate unregistered funcs", []string{"validate", "--json", td + "kinds.mthds"}, 1, `"valid": false|"runnable": false|function \"word_stats\" is not registered`, ""},
 		{"validate worker funcs", []string{"validate", "--json", "--worker-func", "word_stats", "--worker-func", "page_texts", td + "kinds.mthds"}, 0, `"valid": true|"runnable": true`, ""},
-		{"exec refuses worker funcs", []string{"exec", "--worker-func", "word_stats", "--worker-func", "page_texts", td + "kinds.mthds", td + "sample_inputs.json"}, 1, "", `function "word_stats" is not registered`},
 		{"validate broken json", []string{"validate", "../../method/testdata/broken_method.json"}, 1, `broken_method.json: pipe "bad_llm", prompt: undeclared_input`, "problem(s)"},
 		{"validate missing", []string{"validate", td + "nope.mthds"}, 2, "", "no such file"},
-		{"exec mthds", []string{"exec", td + "sample_method.mthds", td + "sample_inputs.json"}, 0, `"name": "handle_tickets"|"summary": "3 replies for 3 tickets"`, ""},
-		{"exec models", []string{"exec", "--models", td + "models_config.json", td + "models.mthds", td + "models_inputs.json"}, 0, `"concept": "triage.Answer"`, ""},
-		{"exec broken", []string{"exec", td + "broken.mthds", td + "sample_inputs.json"}, 1, "", "broken.mthds:6:1: method, version: unknown_key"},
-		{"exec text document", []string{"exec", td + "extract.mthds", td + "extract_inputs.json"}, 0, `"text": "1: Quarterly notes / Sales rose in the North region.\n2: The South region`, ""},
-		{"exec docs dir", []string{"exec", "--docs", "../../workflows", td + "extract.mthds", td + "extract_inputs.json"}, 1, "", `pipe "pages.extract": unsupported extract request: cannot read`},
-		{"exec another pipe", []string{"exec", "--pipe", "extract", td + "extract.mthds", td + "extract_inputs.json"}, 0, `"name": "extract"|"concept": "Page[]"`, ""},
 		{"validate unknown pipe", []string{"validate", "--pipe", "nope", td + "extract.mthds"}, 1, `pipe "nope" is not defined`, ""},
-		{"usage", []string{"exec", td + "sample_method.mthds"}, 2, "", "usage: jinjabox exec"},
 		// Libraries, as Pipelex assembles them.
 		{"library of several directories", []string{"validate", td + "library/app", "-L", td + "library/common", "-L", td + "library/billing"}, 0, "ok", ""},
-		{"library run", []string{"exec", "-L", td + "library/common", "-L", td + "library/billing", td + "library/app", td + "library/app/inputs.json"}, 0, `"text": "Dear Ada, you owe 42."`, ""},
 		{"library without its directories", []string{"validate", td + "library/app"}, 1, `pipe "billing.invoice_letter" is not defined`, ""},
 		{"directory with one bundle", []string{"validate", real + "methods/methods/cv_analyzer"}, 0, "ok", ""},
 		{"directory with several bundles", []string{"validate", real + "methods/methods/due_diligence"}, 2, "", "several .mthds files (analysis.mthds, report.mthds) and no bundle.mthds: pass the file"},
@@ -74,7 +66,6 @@ func TestMethodCommands(t *testing.T) {
 		{"render pipelex html", []string{"render", "--pipelex", "html", "-t", "<b>$customer</b>", "testdata/prompt_inputs.json"}, 0, "<b>Ada</b>", ""},
 		{"render pipelex bad style", []string{"render", "--pipelex", "llm_prompt", "--tag-style", "curly", "-t", "x"}, 2, "", `unknown tag style "curly"`},
 		{"render pipelex no defines", []string{"render", "--pipelex", "llm_prompt", "-D", "a=b", "-t", "x"}, 2, "", "--define and --templates do not apply"},
-		{"exec needs a pipe", []string{"exec", real + "methods/methods/documents", td + "sample_inputs.json"}, 1, "", "no main_pipe; name one with --pipe"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -100,6 +91,7 @@ func TestMethodCommands(t *testing.T) {
 // TestInputsRoundTrip: the inputs file jinjabox inputs writes is one
 // exec runs on, unchanged.
 func TestInputsRoundTrip(t *testing.T) {
+	withCompanion(t)
 	const td = "../../methodfile/testdata/"
 	for _, m := range []string{td + "sample_method.mthds", td + "models.mthds", "../../method/testdata/sample_method.json"} {
 		in := filepath.Join(t.TempDir(), "inputs.json")
@@ -123,6 +115,7 @@ func TestInputsRoundTrip(t *testing.T) {
 // status its comment gives ("exit N"; 0 otherwise): the examples stay
 // true. /tmp/ paths go to a test directory.
 func TestReadmeMethodExamples(t *testing.T) {
+	withCompanion(t) // the block runs exec
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/jinjabox/jinjabox/cmd/internal/cli"
 	"github.com/jinjabox/jinjabox/method"
 	"github.com/jinjabox/jinjabox/method/templating"
 	"github.com/jinjabox/jinjabox/methodfile"
@@ -40,12 +41,12 @@ func (p *pipelexFlags) render(src, dataArg string, stdin io.Reader, stdout, stde
 	}
 	var bundles []*method.Bundle
 	if p.method != "" {
-		ld, status := load([]string{p.method}, methodfile.Options{}, stderr)
+		ld, status := cli.Load([]string{p.method}, methodfile.Options{}, stderr)
 		if ld == nil {
 			return status
 		}
 		if errs := ld.Report.Errors(); len(errs) > 0 {
-			printProblems(stderr, errs)
+			cli.PrintProblems(stderr, errs)
 			fmt.Fprintf(stderr, "%d problem(s)\n", len(errs))
 			return 1
 		}
@@ -75,7 +76,7 @@ func (p *pipelexFlags) render(src, dataArg string, stdin io.Reader, stdout, stde
 		out += "\n"
 	}
 	if outPath != "" {
-		err = writeFileAtomic(outPath, out)
+		err = cli.WriteFileAtomic(outPath, out)
 	} else {
 		_, err = io.WriteString(stdout, out)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/cmd/internal/cli"
 	"github.com/jinjabox/jinjabox/engine"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/internal/dataformat"
@@ -48,7 +49,7 @@ bare string is Text), its concepts resolved in the domain of --method.
   jinjabox render --pipelex llm_prompt --method support.mthds -t 'Reply to @ticket' inputs.json`
 
 func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("render")
+	fs := cli.NewFlagSet("render")
 	var (
 		o          engine.Options
 		l          budget.Limits
@@ -88,7 +89,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&l.OutputBytes, "max-output-bytes", 0, "output size limit in UTF-8 bytes (0: default)")
 	fs.Int64Var(&l.ScratchBytes, "max-scratch-bytes", 0, "scratch memory limit (0: default)")
 	fs.Int64Var(&l.CapabilityCalls, "max-capability-calls", 0, "capability call limit (0: default)")
-	pos, status, ok := parseFlags(fs, args, stdout, stderr)
+	pos, status, ok := commands.ParseFlags(fs, args, stdout, stderr)
 	if !ok {
 		return status
 	}
@@ -109,11 +110,11 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			dataArg = pos[1]
 		}
 	default:
-		usageError(stderr, "render", "too many arguments")
+		commands.UsageError(stderr, "render", "too many arguments")
 		return 2
 	}
 	if tplArg == "-" && dataArg == "-" {
-		usageError(stderr, "render", "the template and the data cannot both be read from stdin")
+		commands.UsageError(stderr, "render", "the template and the data cannot both be read from stdin")
 		return 2
 	}
 	l.WorkUnits = *budgetFlag
@@ -147,7 +148,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if px.category != "" {
 		if len(defines) > 0 || *tplDir != "" {
-			usageError(stderr, "render", "--pipelex takes its inputs from DATA: --define and --templates do not apply")
+			commands.UsageError(stderr, "render", "--pipelex takes its inputs from DATA: --define and --templates do not apply")
 			return 2
 		}
 		return px.render(src, dataArg, stdin, stdout, stderr, outPath, noNewline)
@@ -204,7 +205,7 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		out += "\n"
 	}
 	if outPath != "" {
-		err = writeFileAtomic(outPath, out)
+		err = cli.WriteFileAtomic(outPath, out)
 	} else {
 		_, err = io.WriteString(stdout, out)
 	}
@@ -216,30 +217,6 @@ func cmdRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "units: %d\n", res.Units)
 	}
 	return 0
-}
-
-// writeFileAtomic writes s to path through a temporary file in the same
-// directory renamed over it: a reader never sees half an output, and a
-// failed write leaves what was there.
-func writeFileAtomic(path, s string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(f, s)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 func checkLimits(l budget.Limits) error {

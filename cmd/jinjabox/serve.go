@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/jinjabox/jinjabox/cmd/internal/cli"
 	"github.com/jinjabox/jinjabox/playground"
 )
 
@@ -32,7 +33,7 @@ The default address is loopback only.`
 
 // cmdServe: jinjabox serve — the playground and the render API.
 func cmdServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve")
+	fs := cli.NewFlagSet("serve")
 	var cfg playground.Config
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address (HOST:PORT); a non-loopback host serves the network")
 	fs.Int64Var(&cfg.Limits.WorkUnits, "budget", playground.DefaultWorkUnits, "work-unit ceiling of one render")
@@ -42,17 +43,17 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.Timeout, "timeout", playground.DefaultTimeout, "wall-time ceiling of one render")
 	fs.IntVar(&cfg.MaxConcurrent, "max-concurrent", playground.DefaultMaxConcurrent, "renders at once; more wait up to --queue-wait, then get 503")
 	fs.DurationVar(&cfg.QueueWait, "queue-wait", playground.DefaultQueueWait, "how long a request waits for a render slot")
-	pos, status, ok := parseFlags(fs, args, stdout, stderr)
+	pos, status, ok := commands.ParseFlags(fs, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(pos) != 0 {
-		usageError(stderr, "serve", "serve takes no arguments")
+		commands.UsageError(stderr, "serve", "serve takes no arguments")
 		return 2
 	}
 	if cfg.Limits.WorkUnits <= 0 || cfg.Limits.OutputBytes <= 0 || cfg.Limits.SourceBytes <= 0 || cfg.MaxBodyBytes <= 0 ||
 		cfg.Timeout <= 0 || cfg.MaxConcurrent <= 0 || cfg.QueueWait <= 0 {
-		usageError(stderr, "serve", "limits, timeouts and --max-concurrent must be positive")
+		commands.UsageError(stderr, "serve", "limits, timeouts and --max-concurrent must be positive")
 		return 2
 	}
 	ln, err := net.Listen("tcp", *addr)

@@ -36,7 +36,7 @@ func TestExecWithProviderSettings(t *testing.T) {
 	t.Setenv("JINJABOX_PROVIDER", "openai")
 	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 	t.Setenv("OPENAI_API_KEY", "k")
-	code, out, errOut := runCLI(t, "", "exec", "--models", mc, lib, in)
+	code, out, errOut := runCLI(t, "exec", "--models", mc, lib, in)
 	if code != 0 || !strings.Contains(out, "from the server") {
 		t.Fatalf("exec with the openai provider: %d %q %q", code, out, errOut)
 	}
@@ -45,17 +45,17 @@ func TestExecWithProviderSettings(t *testing.T) {
 	}
 	// without --models the reference is no model name: the provider's
 	// default (OPENAI_MODEL, else gpt-4o-mini) is called
-	if code, _, errOut = runCLI(t, "", "exec", lib, in); code != 0 || len(models) != 2 || models[1] != "gpt-4o-mini" {
+	if code, _, errOut = runCLI(t, "exec", lib, in); code != 0 || len(models) != 2 || models[1] != "gpt-4o-mini" {
 		t.Fatalf("unresolved reference: %d %q, server asked for %q", code, errOut, models)
 	}
 
 	t.Setenv("JINJABOX_PROVIDER", "")
-	code, out, _ = runCLI(t, "", "exec", "--models", mc, lib, in)
+	code, out, _ = runCLI(t, "exec", "--models", mc, lib, in)
 	if code != 0 || strings.Contains(out, "from the server") || len(models) != 2 {
 		t.Fatalf("exec with the local provider reached the server: %d %q", code, out)
 	}
 	t.Setenv("JINJABOX_PROVIDER", "nope")
-	if code, _, errOut = runCLI(t, "", "exec", lib, in); code != 2 || !strings.Contains(errOut, "JINJABOX_PROVIDER") {
+	if code, _, errOut = runCLI(t, "exec", lib, in); code != 2 || !strings.Contains(errOut, "JINJABOX_PROVIDER") {
 		t.Fatalf("an unknown provider: %d %q", code, errOut)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/jinjabox/jinjabox/cmd/internal/cli"
 	"github.com/jinjabox/jinjabox/cmd/internal/tconfig"
 	"github.com/jinjabox/jinjabox/failure"
 	"github.com/jinjabox/jinjabox/workflows"
@@ -25,14 +26,14 @@ import (
 // the library as exec does, starts RunMethodWorkflow with it on the
 // Temporal server of TEMPORAL_ADDRESS (the same settings as cmd/worker),
 // waits for it and prints the output stuff as JSON, exactly as
-// `jinjabox exec` prints it (writeResult). With a payload store
+// `jinjabox exec` prints it (cli.WriteResult). With a payload store
 // (JINJABOX_PAYLOAD_STORE, package payloadstore) the client stores and
 // reads large payloads there, as the workers must: a result of any size
 // comes back.
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("run")
-	var mf methodFlags
-	mf.register(fs)
+	fs := cli.NewFlagSet("run")
+	var mf cli.MethodFlags
+	mf.Register(fs)
 	id := fs.String("id", "", "workflow ID (default: jinjabox-run-<uuid>); a run of that ID still running is an error unless --attach")
 	attach := fs.Bool("attach", false, "when a run of --id is still running, wait for it and print its result (that run's method and inputs, not these) instead of failing")
 	execTimeout := fs.Duration("execution-timeout", tconfig.DefaultExecutionTimeout,
@@ -43,13 +44,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&ro.HeartbeatTimeout, "heartbeat-timeout", workflows.DefaultHeartbeatTimeout, "how long an activity attempt may go without a heartbeat")
 	fs.DurationVar(&ro.ScheduleToCloseTimeout, "schedule-to-close-timeout", workflows.DefaultScheduleToCloseTimeout, "one activity call's total time, retries included")
 	attempts := fs.Int("max-attempts", workflows.DefaultMaxAttempts, "attempts of one model call (-1: unlimited)")
-	outPath := outputFlag(fs)
-	pos, status, ok := parseFlags(fs, args, stdout, stderr)
+	outPath := cli.OutputFlag(fs)
+	pos, status, ok := commands.ParseFlags(fs, args, stdout, stderr)
 	if !ok {
 		return status
 	}
 	if len(pos) != 2 {
-		usageError(stderr, "run", "want METHOD and INPUTS.json")
+		commands.UsageError(stderr, "run", "want METHOD and INPUTS.json")
 		return 2
 	}
 	if *execTimeout <= 0 || ro.ActivityTimeout <= 0 || ro.HeartbeatTimeout <= 0 || ro.ScheduleToCloseTimeout <= 0 || *timeout < 0 ||
@@ -61,7 +62,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *timeout == 0 {
 		*timeout = *execTimeout + time.Minute
 	}
-	opts, err := mf.options(false)
+	opts, err := mf.Options(false)
 	if err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 2
@@ -71,7 +72,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	ro.Models = opts.Models
 	// The library is loaded and validated here and sent as JSON, the
 	// form RunMethodWorkflow takes (it validates it again).
-	lib, status := runnable(pos[:1], opts, stderr)
+	lib, status := cli.Runnable(pos[:1], opts, stderr)
 	if lib == nil {
 		return status
 	}
@@ -150,7 +151,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		printRunError(stderr, err)
 		return 1
 	}
-	if err := writeResult(stdout, *outPath, res.Output); err != nil {
+	if err := cli.WriteResult(stdout, *outPath, res.Output); err != nil {
 		fmt.Fprintln(stderr, "jinjabox:", err)
 		return 1
 	}
