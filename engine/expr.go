@@ -867,48 +867,54 @@ var comparesChained bool
 // charge, its order, and every result and error are compare's: any other
 // case is CompareFrom's, EqualFrom's or Contains'.
 func (r *renderer) compareOne(n *syntax.Compare, sc *scope) bool {
-	// operand's two leaves read here, with no call (an operand is
-	// most often a constant or a top-level name of the data); operand
-	// takes any other expression, and a name that is not a top-level one
-	// (its rootDataIndex fails again, and its spent, which changes
-	// nothing when it fails)
-	var l, rv value.Value
+	// operand's two leaves read here, in place, with no call and no copy
+	// (an operand is most often a constant or a top-level name of the
+	// data, which nothing writes during a render); operand takes any
+	// other expression, and a name that is not a top-level one (its
+	// rootDataIndex fails again, and its spent, which changes nothing
+	// when it fails)
+	var lbuf, rbuf value.Value
+	var l, rv *value.Value
 	switch x := n.First.(type) {
 	case *syntax.Const:
-		l = x.Value
+		l = &x.Value
 	case *syntax.Name:
 		if i := r.rootDataIndex(x.Name, sc, &x.Slot); i >= 0 && r.spent(budget.Elem) {
-			l = r.data.ValAt(i)
+			l = &r.data.Values()[i]
 		} else {
-			l = r.operand(x, sc)
+			lbuf = r.operand(x, sc)
+			l = &lbuf
 		}
 	default:
-		l = r.eval(x, sc)
+		lbuf = r.eval(x, sc)
+		l = &lbuf
 	}
 	op := &n.Ops[0]
 	switch x := op.X.(type) {
 	case *syntax.Const:
-		rv = x.Value
+		rv = &x.Value
 	case *syntax.Name:
 		if i := r.rootDataIndex(x.Name, sc, &x.Slot); i >= 0 && r.spent(budget.Elem) {
-			rv = r.data.ValAt(i)
+			rv = &r.data.Values()[i]
 		} else {
-			rv = r.operand(x, sc)
+			rbuf = r.operand(x, sc)
+			rv = &rbuf
 		}
 	default:
-		rv = r.eval(x, sc)
+		rbuf = r.eval(x, sc)
+		rv = &rbuf
 	}
 	r.pos = op.P
 	r.step("comparison")
 	switch op.Op {
 	case "==":
-		return value.EqualFrom(r, nil, l, rv)
+		return value.EqualFrom(r, nil, *l, *rv)
 	case "!=":
-		return !value.EqualFrom(r, nil, l, rv)
+		return !value.EqualFrom(r, nil, *l, *rv)
 	case "in":
-		return r.contains(&rv, &l)
+		return r.contains(rv, l)
 	case "notin":
-		return !r.contains(&rv, &l)
+		return !r.contains(rv, l)
 	}
 	var c int
 	switch lk, rk := l.Kind(), rv.Kind(); {
@@ -927,7 +933,7 @@ func (r *renderer) compareOne(n *syntax.Compare, sc *scope) bool {
 	case lk == value.Int && rk == value.Int:
 		c = cmp.Compare(l.Int(), rv.Int())
 	default:
-		c = value.CompareFrom(r, nil, l, rv, op.Op)
+		c = value.CompareFrom(r, nil, *l, *rv, op.Op)
 	}
 	switch op.Op {
 	case "<":
