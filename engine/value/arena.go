@@ -32,9 +32,24 @@ func (a *Arena) Reset() {
 		*a = Arena{}
 		return
 	}
-	a.vals.reset(clearValues)
-	a.dicts.reset(clearFew[DictData])
-	a.lists.reset(clearLists)
+	// a small render's arrays are the first of each, which it may not
+	// have used (a one-line condition takes no dict): those are cleared
+	// here, with no call
+	if v := a.vals.list; a.vals.cur == 0 && len(v) > 0 {
+		clearValues(v[0])
+		v[0] = v[0][:0]
+	} else {
+		a.vals.reset(clearValues)
+	}
+	if d := a.dicts.list; a.dicts.cur != 0 || len(d) > 0 && len(d[0]) > 0 {
+		a.dicts.reset(clearFew[DictData])
+	}
+	if l := a.lists.list; a.lists.cur == 0 && len(l) > 0 {
+		clearLists(l[0])
+		l[0] = l[0][:0]
+	} else {
+		a.lists.reset(clearLists)
+	}
 }
 
 // chunks is a list of arrays of T handed out in order: take cuts the next
