@@ -760,6 +760,9 @@ func (r *renderer) cond(e syntax.Expr, sc *scope) bool {
 	}
 	switch n := e.(type) {
 	case *syntax.Compare:
+		if len(n.Ops) == 1 && !comparesChained {
+			return r.compareOne(n, sc) // compare's first test, without its call
+		}
 		return r.compare(n, sc)
 	case *syntax.Binary:
 		if n.Op != "and" && n.Op != "or" {
