@@ -439,7 +439,9 @@ func (t *Template) initRenderer(r *renderer, m *budget.Meter, ctx context.Contex
 // renderer's pooled buffer, and Result.Output is empty.
 func (t *Template) render(data any, m *budget.Meter, ro *RenderOptions, w io.Writer) (Result, error) {
 	r := t.getRenderer(m, ro)
-	defer putRenderer(r)
+	// put back at each return, not deferred: run recovers every panic
+	// of the render, and a host writer's panic below only drops r, which
+	// the pool then never sees again
 	start := r.meter.Used()
 	// The output is sized once, for the static text or the last render's
 	// output, whichever is larger, instead of growing from nothing.
@@ -456,6 +458,7 @@ func (t *Template) render(data any, m *budget.Meter, ro *RenderOptions, w io.Wri
 		r.joined() // the output's join, as Jinja2's concat at the end
 	})
 	if err != nil {
+		putRenderer(r)
 		return Result{}, err
 	}
 	res := Result{Units: r.meter.Used() - start}
@@ -465,6 +468,7 @@ func (t *Template) render(data any, m *budget.Meter, ro *RenderOptions, w io.Wri
 	} else {
 		res.Output = r.root.String()
 	}
+	putRenderer(r)
 	if n != t.outHint.Load() {
 		t.outHint.Store(n)
 	}

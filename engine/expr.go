@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -759,6 +760,9 @@ func (r *renderer) cond(e syntax.Expr, sc *scope) bool {
 	}
 	switch n := e.(type) {
 	case *syntax.Compare:
+		if len(n.Ops) == 1 && !comparesChained {
+			return r.compareOne(n, sc) // compare's first test, without its call
+		}
 		return r.compare(n, sc)
 	case *syntax.Binary:
 		if n.Op != "and" && n.Op != "or" {
@@ -814,6 +818,9 @@ func truthRaises(e syntax.Expr) bool {
 
 // compare evaluates a (chained) comparison.
 func (r *renderer) compare(n *syntax.Compare, sc *scope) bool {
+	if len(n.Ops) == 1 && !comparesChained {
+		return r.compareOne(n, sc)
+	}
 	l := r.operand(n.First, sc)
 	for i := range n.Ops {
 		op := &n.Ops[i] // not a copy of each
@@ -849,6 +856,130 @@ func (r *renderer) compare(n *syntax.Compare, sc *scope) bool {
 		l = rv
 	}
 	return true
+}
+
+// comparesChained makes compare take its chain's way for one operator
+// too: set only by the test that holds compareOne to it.
+var comparesChained bool
+
+// compareOne is compare for one operator (score > 0.7, 'urgent' in
+// tags), most comparisons: the operands are read and compared in place,
+// and the common cases are compared here, without CompareFrom's or
+// Contains' call and copies of both operands (a float or an int against
+// one of the same kind; a string in a list or tuple of strings). Every
+// charge, its order, and every result and error are compare's: any other
+// case is CompareFrom's, EqualFrom's or Contains'.
+func (r *renderer) compareOne(n *syntax.Compare, sc *scope) bool {
+	// operand's two leaves read here, in place, with no call and no copy
+	// (an operand is most often a constant or a top-level name of the
+	// data, which nothing writes during a render); operand takes any
+	// other expression, and a name that is not a top-level one (its
+	// rootDataIndex fails again, and its spent, which changes nothing
+	// when it fails)
+	var lbuf, rbuf value.Value
+	var l, rv *value.Value
+	switch x := n.First.(type) {
+	case *syntax.Const:
+		l = &x.Value
+	case *syntax.Name:
+		if i := r.rootDataIndex(x.Name, sc, &x.Slot); i >= 0 && r.spent(budget.Elem) {
+			l = &r.data.Values()[i]
+		} else {
+			lbuf = r.operand(x, sc)
+			l = &lbuf
+		}
+	default:
+		lbuf = r.eval(x, sc)
+		l = &lbuf
+	}
+	op := &n.Ops[0]
+	switch x := op.X.(type) {
+	case *syntax.Const:
+		rv = &x.Value
+	case *syntax.Name:
+		if i := r.rootDataIndex(x.Name, sc, &x.Slot); i >= 0 && r.spent(budget.Elem) {
+			rv = &r.data.Values()[i]
+		} else {
+			rbuf = r.operand(x, sc)
+			rv = &rbuf
+		}
+	default:
+		rbuf = r.eval(x, sc)
+		rv = &rbuf
+	}
+	r.pos = op.P
+	r.step("comparison")
+	switch op.Op {
+	case "==":
+		return value.EqualFrom(r, nil, *l, *rv)
+	case "!=":
+		return !value.EqualFrom(r, nil, *l, *rv)
+	case "in":
+		return r.contains(rv, l)
+	case "notin":
+		return !r.contains(rv, l)
+	}
+	var c int
+	switch lk, rk := l.Kind(), rv.Kind(); {
+	case lk == value.Float && rk == value.Float:
+		// numCompare's float case: 2 (every comparison false) for a NaN
+		switch x, y := l.Float(), rv.Float(); {
+		case x < y:
+			c = -1
+		case x > y:
+			c = 1
+		case x == y:
+			c = 0
+		default:
+			c = 2
+		}
+	case lk == value.Int && rk == value.Int:
+		c = cmp.Compare(l.Int(), rv.Int())
+	default:
+		c = value.CompareFrom(r, nil, *l, *rv, op.Op)
+	}
+	switch op.Op {
+	case "<":
+		return c == -1
+	case "<=":
+		return c == -1 || c == 0
+	case ">":
+		return c == 1
+	case ">=":
+		return c == 1 || c == 0
+	}
+	errs.Throwf(errs.Internal, "unknown comparison %s", op.Op)
+	return false
+}
+
+// contains is value.Contains(r, *hay, *needle) with a string needle in a
+// list or tuple (no dict view, whose membership hashes the needle)
+// tested here, item by item as Contains does: an element charged for
+// each item reached, and the needle's bytes for an item of its length.
+func (r *renderer) contains(hay, needle *value.Value) bool {
+	k := hay.Kind()
+	ld, ok := hay.Ref().(*value.ListData)
+	if needle.Kind() != value.String || (k != value.List && k != value.Tuple) || !ok ||
+		k == value.List && ld.View() != "" {
+		return value.Contains(r, *hay, *needle)
+	}
+	s := needle.Str()
+	for i := range ld.Items {
+		if !r.spent(budget.Elem) {
+			r.Charge(budget.Elem, "membership test")
+		}
+		it := &ld.Items[i]
+		if it.Kind() != value.String || len(it.Str()) != len(s) {
+			continue
+		}
+		if n := int64(len(s)); !r.spent(n) {
+			r.Charge(n, "string comparison")
+		}
+		if it.Str() == s {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {

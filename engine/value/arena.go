@@ -32,9 +32,24 @@ func (a *Arena) Reset() {
 		*a = Arena{}
 		return
 	}
-	a.vals.reset()
-	a.dicts.reset()
-	a.lists.reset()
+	// a small render's arrays are the first of each, which it may not
+	// have used (a one-line condition takes no dict): those are cleared
+	// here, with no call
+	if v := a.vals.list; a.vals.cur == 0 && len(v) > 0 {
+		clearValues(v[0])
+		v[0] = v[0][:0]
+	} else {
+		a.vals.reset(clearValues)
+	}
+	if d := a.dicts.list; a.dicts.cur != 0 || len(d) > 0 && len(d[0]) > 0 {
+		a.dicts.reset(clearFew[DictData])
+	}
+	if l := a.lists.list; a.lists.cur == 0 && len(l) > 0 {
+		clearLists(l[0])
+		l[0] = l[0][:0]
+	} else {
+		a.lists.reset(clearLists)
+	}
 }
 
 // chunks is a list of arrays of T handed out in order: take cuts the next
@@ -77,18 +92,22 @@ func (c *chunks[T]) take(n int) []T {
 // those up to cur, as take leaves the ones past it untouched (a pooled
 // renderer's arena keeps the arrays a large render grew, and the one-line
 // renders after it paid a store for each of them).
-func (c *chunks[T]) reset() {
+//
+// clearItems clears a taken part: clearValues and clearLists are
+// clearFew written for their type (a generic function's stores go
+// through its shape's dictionary, about twice the instructions).
+func (c *chunks[T]) reset(clearItems func([]T)) {
 	if c.cur == 0 {
 		// a small render's: its first array alone
 		if len(c.list) > 0 && len(c.list[0]) > 0 {
-			clearFew(c.list[0])
+			clearItems(c.list[0])
 			c.list[0] = c.list[0][:0]
 		}
 		return
 	}
 	for i := 0; i <= c.cur && i < len(c.list); i++ {
 		if len(c.list[i]) > 0 {
-			clearFew(c.list[i])
+			clearItems(c.list[i])
 			// sliced in place: the compiler stores the length alone, no
 			// pointer and no write barrier check
 			c.list[i] = c.list[i][:0]
@@ -149,6 +168,40 @@ func clearFew[T any](s []T) {
 	var zero T
 	for i := 0; i < len(s); i++ { // not a range loop: the compiler makes that a clear
 		s[i] = zero
+	}
+}
+
+// clearValues is clearFew for values, not generic (chunks.reset).
+func clearValues(s []Value) {
+	if len(s) > maxClearFew {
+		clear(s)
+		return
+	}
+	for i := 0; i < len(s); i++ { // not a range loop: the compiler makes that a clear
+		s[i] = Value{}
+	}
+}
+
+// clearLists is clearFew for list headers, not generic (chunks.reset).
+func clearLists(s []ListData) {
+	if len(s) > maxClearFew {
+		clear(s)
+		return
+	}
+	for i := 0; i < len(s); i++ { // not a range loop: the compiler makes that a clear
+		s[i] = ListData{}
+	}
+}
+
+// clearAnys is clearFew for the caller's values a copy placed, not
+// generic (CopyMapInto).
+func clearAnys(s []any) {
+	if len(s) > maxClearFew {
+		clear(s)
+		return
+	}
+	for i := 0; i < len(s); i++ { // not a range loop: the compiler makes that a clear
+		s[i] = nil
 	}
 }
 

@@ -210,9 +210,9 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 			if err == nil {
 				d.fillKeys(c.topVals, c.topCopied)
 			}
-			clearFew(c.topCopied)
+			clearValues(c.topCopied)
 		}
-		clearFew(vals) // the Copier keeps none of the caller's values
+		clearAnys(vals) // the Copier keeps none of the caller's values
 		if err != nil {
 			d.Reset(0)
 			return nil, err

@@ -443,8 +443,8 @@ func (d *DictData) Reset(n int) {
 		d.keys, d.sharedKeys = nil, false
 	}
 	if len(d.vals) > 0 {
-		clearFew(d.keys)
-		clearFew(d.vals)
+		clearValues(d.keys)
+		clearValues(d.vals)
 		if d.ix != nil { // clear of a nil map is still a runtime call
 			clear(d.ix)
 		}
