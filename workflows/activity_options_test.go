@@ -171,7 +171,10 @@ func TestProviderTimeoutIsAProviderError(t *testing.T) {
 
 // CompleteText heartbeats while the provider holds the call.
 func TestCompleteTextHeartbeats(t *testing.T) {
-	p := &scriptedProvider{hold: 700 * time.Millisecond}
+	// a call three heartbeat timeouts long, not a tight one: at load 5-6
+	// a 200 ms timeout over 700 ms calls timed out (a tick every third of
+	// the timeout must be late by two of them to fail now)
+	p := &scriptedProvider{hold: 1800 * time.Millisecond}
 	env := providerEnv(t, p)
 	var mu sync.Mutex
 	beats := 0
@@ -180,14 +183,14 @@ func TestCompleteTextHeartbeats(t *testing.T) {
 		beats++
 		mu.Unlock()
 	})
-	runTwoCalls(env, workflows.RunOptions{HeartbeatTimeout: 200 * time.Millisecond})
+	runTwoCalls(env, workflows.RunOptions{HeartbeatTimeout: 600 * time.Millisecond})
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if beats < 2 {
-		t.Fatalf("%d heartbeats over two 700 ms calls with a 200 ms heartbeat timeout", beats)
+		t.Fatalf("%d heartbeats over two 1.8 s calls with a 600 ms heartbeat timeout", beats)
 	}
 }
 
