@@ -221,7 +221,7 @@ func (d *DictData) add(k, v Value, h uint64) {
 // push appends a key that is not present and indexes it once there are
 // more than smallDict keys; h is its hash when the index exists.
 func (x *keyIndex) push(k Value, h uint64) {
-	x.keys = append(GrownValues(x.keys), k)
+	x.keys = append(vmem.Grown(x.keys), k)
 	n := len(x.keys)
 	switch {
 	case x.ix == nil && n <= smallDict:
@@ -584,18 +584,4 @@ func prefaultIndex(ix []uint64) {
 	if len(ix) > 0 {
 		ix[len(ix)-1] = 0
 	}
-}
-
-// GrownValues is vmem.Grown for Values, the new array prefaulted
-// (Prefault) before the items are copied into it, so the copy's write
-// barrier reads pages that are already the process's own.
-func GrownValues(s []Value) []Value {
-	if len(s) < cap(s) {
-		return s
-	}
-	//scratch:ok a container's growth: every caller charges the element it adds (budget.Elem a slot) before it grows
-	n := make([]Value, len(s), max(2*cap(s), vmem.SmallDict))
-	Prefault(n[:cap(n)])
-	copy(n, s)
-	return n
 }

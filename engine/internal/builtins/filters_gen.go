@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -76,7 +77,7 @@ func (o *iterObj) pull(c value.Ctx) bool {
 		o.done, o.next = true, nil
 		return false
 	}
-	o.items = append(value.GrownValues(o.items), v)
+	o.items = append(vmem.Grown(o.items), v)
 	return true
 }
 
