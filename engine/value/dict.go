@@ -75,13 +75,11 @@ func NewDict(n int) *DictData {
 	default:
 		//scratch:ok dict storage for n entries its caller charged
 		d, buf = &DictData{}, make([]Value, 2*n)
-		Prefault(buf)
 	}
 	d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
 	if n > smallDict {
 		//scratch:ok dict storage for n entries its caller charged
 		d.ix = make([]uint64, tableSize(n))
-		prefaultIndex(d.ix)
 	}
 	return d
 }
@@ -228,7 +226,6 @@ func (x *keyIndex) push(k Value, h uint64) {
 	case x.ix == nil:
 		//scratch:ok dict index: at most twice the entries its callers charged
 		x.ix = make([]uint64, tableSize(cap(x.keys)))
-		prefaultIndex(x.ix)
 		for i, k := range x.keys {
 			h, _ := keyHash(k)
 			x.place(slotOf(h, i))
@@ -247,7 +244,6 @@ func (x *keyIndex) resize(size int) {
 	old := x.ix
 	//scratch:ok dict index: at most twice the entries its callers charged
 	x.ix = make([]uint64, size)
-	prefaultIndex(x.ix)
 	for _, s := range old {
 		if s != 0 {
 			x.place(s)
@@ -551,37 +547,4 @@ func ItemPairs(d *DictData) []Value {
 		out[i] = Value{k: Tuple, ref: &heads[i]}
 	}
 	return out
-}
-
-// pageStride is a 4 KiB page in Values (rounded down: a store at every
-// stride lands on every page the array spans).
-const pageStride = 4096 / vmem.ValueBytes
-
-// Prefault writes a byte of a non-pointer field on every page of items,
-// which must be zero Values, fresh from make: a page the kernel maps on a
-// write is the process's own at once. Filled with Values while the
-// collector marks, a fresh array's first access is the write barrier's
-// read of the old pointer, which maps the shared zero page, and the
-// store after it faults again to copy it, with a TLB shootdown across
-// the CPUs: two faults and an interprocessor interrupt a page, 6-19 us
-// on this VM, where one fault would do (redteam/cpu/fromkeys-int-keys-
-// 100k spent half its time there).
-func Prefault(items []Value) {
-	for i := 0; i < len(items); i += pageStride {
-		items[i].k = 0
-	}
-	if len(items) > 0 {
-		items[len(items)-1].k = 0
-	}
-}
-
-// prefaultIndex writes every page of a fresh index, whose probes read
-// a slot before they write one (the same zero-page fault, then a copy).
-func prefaultIndex(ix []uint64) {
-	for i := 0; i < len(ix); i += 512 {
-		ix[i] = 0
-	}
-	if len(ix) > 0 {
-		ix[len(ix)-1] = 0
-	}
 }

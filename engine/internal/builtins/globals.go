@@ -87,7 +87,6 @@ func globalRange(c value.Ctx, args *value.Args) value.Value {
 	}
 	chargeElems(c, int(l), "range()")
 	out := make([]value.Value, l)
-	value.Prefault(out)
 	x := start
 	for i := range out {
 		out[i] = value.FromInt(x)
