@@ -242,6 +242,26 @@ func (r *renderer) Lookup(v value.Value, seg string) value.Value {
 	// 10^5-byte name at 13 ns a unit when only the lookup was)
 	if allDigits(seg) {
 		r.Charge(budget.Elem+int64(len(seg)), "attribute path")
+		if v.Kind() == value.String && len(seg) <= 18 {
+			// Item's string branch for an int key, taken here: a digit
+			// segment on a string (a character of it) went through
+			// ParseInt, an int value and Item's checks for other keys,
+			// most of its time (redteam3/cpu/attr-path-digit-segments-
+			// on-strings); 18 digits cannot overflow
+			var i int64
+			for k := 0; k < len(seg); k++ {
+				i = i*10 + int64(seg[k]-'0')
+			}
+			s := v.Str()
+			r.Charge(int64(len(s)), "string index")
+			if c, ok := runeAt(s, int64(v.RuneCount()), i); ok {
+				if len(c) == 1 {
+					return value.StringLikeCounted(v, c, 1) // one byte, one code point
+				}
+				return value.StringLike(v, c)
+			}
+			return value.UndefHint("", "string index out of range")
+		}
 		if i, err := strconv.ParseInt(seg, 10, 64); err == nil {
 			return r.Item(v, value.FromInt(i))
 		}

@@ -329,25 +329,39 @@ func isEmail(x string) bool {
 	if at < 1 {
 		return false
 	}
-	for _, r := range x[:at] {
+	for i := 0; i < at; {
+		// ASCII a byte at a time, a rune decoded only past it
+		if b := x[i]; b < utf8.RuneSelf {
+			if asciiSpace(b) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, w := decodeRune(x, i)
 		if pyIsSpace(r) {
 			return false
 		}
+		i += w
 	}
 	d := x[at+1:]
 	dot := strings.LastIndexByte(d, '.')
 	if dot < 1 || dot == len(d)-1 {
 		return false
 	}
-	for i, r := range d {
-		switch {
-		case i == 0 || i > dot:
-			if !reWordRune(r) {
+	for i := 0; i < len(d); {
+		if b := d[i]; b < utf8.RuneSelf {
+			if !asciiWord[b] && (i == 0 || i > dot || b != '.' && b != '-') {
 				return false
 			}
-		case r != '.' && r != '-' && !reWordRune(r):
-			return false
+			i++
+			continue
 		}
+		r, w := decodeRune(d, i)
+		if !reWordRune(r) {
+			return false // nor is it '.' or '-'
+		}
+		i += w
 	}
 	return true
 }
@@ -407,6 +421,16 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		chargeEscape(c, s, "filter urlize")
 		text = value.EscapeHTML(s)
 	}
+	// An ASCII text with ASCII attributes gives an ASCII result, whose
+	// count is its length (counting 37 MB of links again was a twentieth
+	// of the filter); the text's count is known when it is a string.
+	var ascii bool
+	if v.IsString() {
+		ascii = v.RuneCount() == len(v.Str())
+	} else {
+		ascii = strutil.RuneLen(text) == len(text)
+	}
+	ascii = ascii && strutil.RuneLen(o.relAttr) == len(o.relAttr) && strutil.RuneLen(o.tgtAttr) == len(o.tgtAttr)
 	// Every word may become a link: twice its text plus the attributes.
 	words := int64(wsSplit(text, -1, false, nil, value.EmptyString)) // the words, not the list
 	per := int64(len(o.relAttr)+len(o.tgtAttr)) + 32
@@ -415,16 +439,28 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// sized once for the charged bound when every word may be a link
 	// (growing from the text's size copied a text of addresses, which
 	// becomes 4.6 times longer, several times over)
-	var sb strings.Builder
+	var sb strutil.TextWriter // no write barrier a write (strutil.TextWriter)
 	if strings.IndexByte(text, '@') >= 0 || strings.IndexByte(text, '.') >= 0 {
 		sb.Grow(int(bound))
 	} else {
 		sb.Grow(len(text))
 	}
+	// the words are found a byte at a time where the text is ASCII (a
+	// decode and a class call a byte were a fifth of the filter), and the
+	// bytes a word's classification asks about are noted on the way
 	i := 0
 	for i < len(text) {
 		j := i
+		var f uint8
 		for j < len(text) {
+			if b := text[j]; b < utf8.RuneSelf {
+				if asciiSpace(b) {
+					break
+				}
+				f |= urlizeByte[b]
+				j++
+				continue
+			}
 			r, w := decodeRune(text, j)
 			if pyIsSpace(r) {
 				break
@@ -432,10 +468,17 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			j += w
 		}
 		if j > i {
-			o.word(&sb, text[i:j])
+			o.word(&sb, text[i:j], f)
 		}
 		k := j
 		for k < len(text) {
+			if b := text[k]; b < utf8.RuneSelf {
+				if !asciiSpace(b) {
+					break
+				}
+				k++
+				continue
+			}
 			r, w := decodeRune(text, k)
 			if !pyIsSpace(r) {
 				break
@@ -445,14 +488,36 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		sb.WriteString(text[j:k])
 		i = k
 	}
-	if c.Autoescape() {
-		return value.Safe(sb.String())
+	out := sb.String()
+	if ascii {
+		like := value.EmptyString
+		if c.Autoescape() {
+			like = like.MarkSafe()
+		}
+		return value.StringLikeCounted(like, out, len(out))
 	}
-	return value.FromString(sb.String())
+	if c.Autoescape() {
+		return value.Safe(out)
+	}
+	return value.FromString(out)
 }
 
-// word urlizes one whitespace-free word.
-func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
+// The bytes of a word that urlize's classification asks about, noted
+// while the word is found: an opener of a bracket pair ('(', '<', the
+// '&' of "&lt;"), an '@' and a ':'. Neither the head a word's openers
+// make nor the tail its closers make holds an '@' or a ':', so what the
+// whole word holds of these two, its middle holds.
+const (
+	urlizeOpen uint8 = 1 << iota
+	urlizeAt
+	urlizeColon
+)
+
+var urlizeByte = [utf8.RuneSelf]uint8{'(': urlizeOpen, '<': urlizeOpen, '&': urlizeOpen, '@': urlizeAt, ':': urlizeColon}
+
+// word urlizes one whitespace-free word; f has the urlizeByte flags of
+// its bytes.
+func (o *urlizeOpts) word(sb *strutil.TextWriter, middle string, f uint8) {
 	head, tail := "", ""
 	// head: ^([(<]|&lt;)+
 	h := 0
@@ -487,7 +552,7 @@ func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
 	// no opener (most words: "(", "<" and "&lt;" all start with one of
 	// these bytes) has nothing to balance, and skips the six counts
 	for _, pair := range [3][2]string{{"(", ")"}, {"<", ">"}, {"&lt;", "&gt;"}} {
-		if !strings.ContainsAny(middle, "(<&") {
+		if f&urlizeOpen == 0 || !strings.ContainsAny(middle, "(<&") {
 			break
 		}
 		open := strings.Count(middle, pair[0])
@@ -517,8 +582,20 @@ func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
 		// the work of a text of addresses
 		writeAll(sb, head, `<a href="`, middle, `">`, middle[7:], `</a>`, tail)
 		return
-	case strings.Contains(middle, "@") && !strings.HasPrefix(middle, "www.") &&
-		!strings.Contains(middle, ":") && isEmail(middle):
+	case f&(urlizeAt|urlizeColon) == urlizeAt && !strings.HasPrefix(middle, "www.") && isEmail(middle):
+		if n := len(head) + len(mailtoOpen) + 2*len(middle) + len(`"></a>`) + len(tail); n <= 256 {
+			// in place: the fixed parts are stores, not copy calls
+			b := sb.Next(n)
+			k := copy(b, head)
+			*(*[len(mailtoOpen)]byte)(b[k:]) = mailtoOpen
+			k += len(mailtoOpen)
+			k += copy(b[k:], middle)
+			b[k], b[k+1] = '"', '>'
+			k += 2 + copy(b[k+2:], middle)
+			*(*[4]byte)(b[k:]) = [4]byte{'<', '/', 'a', '>'}
+			copy(b[k+4:], tail)
+			return
+		}
 		writeAll(sb, head, `<a href="mailto:`, middle, `">`, middle, `</a>`, tail)
 		return
 	default:
@@ -531,8 +608,11 @@ func (o *urlizeOpts) word(sb *strings.Builder, middle string) {
 	writeAll(sb, head, middle, tail)
 }
 
+// mailtoOpen is the start of an e-mail address's link.
+var mailtoOpen = [16]byte{'<', 'a', ' ', 'h', 'r', 'e', 'f', '=', '"', 'm', 'a', 'i', 'l', 't', 'o', ':'}
+
 // writeAll writes each of parts to sb.
-func writeAll(sb *strings.Builder, parts ...string) {
+func writeAll(sb *strutil.TextWriter, parts ...string) {
 	for _, p := range parts {
 		sb.WriteString(p)
 	}
