@@ -147,3 +147,27 @@ func (c *errAfter) Err() error {
 	}
 	return context.Canceled
 }
+
+// TestCaptureJoinPolls: a capture of small writes (no reference, so no
+// lazy string) is joined at its end polling the render every pollBytes,
+// so a cancellation during the join of 100 MB waits for a megabyte, not
+// the whole copy; a join of a pollBytes or less does not poll.
+func TestCaptureJoinPolls(t *testing.T) {
+	for _, size := range []int{pollBytes, 3*pollBytes + 12345} {
+		b := outBuf{refs: true}
+		line := strings.Repeat("0123456789", 10)
+		var want strings.Builder
+		for want.Len() < size {
+			b.writeString(line)
+			want.WriteString(line)
+		}
+		polls := 0
+		got := b.join(func() { polls++ })
+		if got != want.String() {
+			t.Fatalf("size %d: the join differs from what was written", size)
+		}
+		if wantPolls := want.Len() / pollBytes; want.Len() <= pollBytes && polls != 0 || want.Len() > pollBytes && polls != wantPolls {
+			t.Errorf("size %d: %d polls, want %d", want.Len(), polls, wantPolls)
+		}
+	}
+}

@@ -765,7 +765,7 @@ func (r *renderer) endCapture(saved captureState) string {
 	r.joined()
 	r.join = saved.join
 	r.capturing--
-	s := r.out.String()
+	s := r.out.join(r.Poll)
 	if cap(r.out.cur) <= outChunk {
 		r.free = append(r.free, r.out.cur)
 	}
