@@ -675,7 +675,7 @@ func (r *renderer) dest(n int) dest {
 func (r *renderer) capture(fn func()) string {
 	saved := r.beginCapture()
 	fn()
-	return r.endCapture(saved)
+	return r.endCapture(saved, false).s
 }
 
 // captureStmts is capture for a statement list, without a closure, as a
@@ -684,13 +684,7 @@ func (r *renderer) capture(fn func()) string {
 func (r *renderer) captureStmts(body []syntax.Stmt, sc *scope) captured {
 	saved := r.beginCapture()
 	r.execStmts(body, sc)
-	r.joined()
-	parts := r.out.lazyParts()
-	if parts == nil {
-		return captured{s: r.endCapture(saved)}
-	}
-	r.endCapture(saved) // the buffer, now empty, serves the next capture
-	return captured{parts: parts}
+	return r.endCapture(saved, true)
 }
 
 // captured is the text of a set block, a filter block or a macro body:
@@ -757,20 +751,27 @@ func (r *renderer) beginCapture() captureState {
 	return saved
 }
 
-// endCapture returns the captured text as one string (a copy). Its
-// buffer, up to a chunk, serves the next capture: a template capturing
-// hundreds of kilobytes at a time (a macro called in a loop) grows it
-// once, not on every call.
-func (r *renderer) endCapture(saved captureState) string {
+// endCapture returns the captured text: as parts for a lazy string when
+// lazy allows it (outBuf.lazyParts), else joined into one string (a
+// copy). Its buffer, up to a chunk, serves the next capture: a template
+// capturing hundreds of kilobytes at a time (a macro called in a loop)
+// grows it once, not on every call.
+func (r *renderer) endCapture(saved captureState, lazy bool) captured {
 	r.joined()
 	r.join = saved.join
 	r.capturing--
-	s := r.out.join(r.Poll)
+	var c captured
+	if lazy {
+		c.parts = r.out.lazyParts()
+	}
+	if c.parts == nil {
+		c.s = r.out.join(r.Poll)
+	}
 	if cap(r.out.cur) <= outChunk {
 		r.free = append(r.free, r.out.cur)
 	}
 	r.out = saved.out
-	return s
+	return c
 }
 
 // markupOrString wraps captured text: markup under autoescape.

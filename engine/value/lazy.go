@@ -24,8 +24,9 @@ import (
 // before: laziness moves the allocation, never the charge.
 const LazyMin = strutil.BulkChunk
 
-// lazyStr is the text of a lazy string: parts joined, the whole repeated
-// times times. It never changes; flat is its built text once read.
+// lazyStr is the text of a lazy string: a repetition (one part, times
+// times) or a join (parts, times 1). It never changes; flat is its built
+// text once read.
 type lazyStr struct {
 	parts []string
 	times int
@@ -90,17 +91,15 @@ func (l *lazyStr) text() string {
 	}
 	var b strings.Builder
 	b.Grow(l.size)
-	if len(l.parts) == 1 {
+	if l.times > 1 {
 		strutil.WriteRepeatPolled(l.tok, &b, l.parts[0], l.times)
 	} else {
 		done := 0
-		for range l.times {
-			for _, p := range l.parts {
-				b.WriteString(p)
-				if done += len(p); done >= strutil.BulkChunk {
-					done = 0
-					l.tok.Poll()
-				}
+		for _, p := range l.parts {
+			b.WriteString(p)
+			if done += len(p); done >= strutil.BulkChunk {
+				done = 0
+				l.tok.Poll()
 			}
 		}
 	}
@@ -116,21 +115,13 @@ func lazyRepeat(c Ctx, s string, n int, safe bool, runes int64) Value {
 	return Value{k: String, safe: safe, n: runes + 1, ref: &lazyStr{parts: []string{s}, times: n, size: len(s) * n, tok: tokenOf(c)}}
 }
 
-// LazyJoin returns parts joined, the text of a capture (markup when safe),
-// as a lazy string when it is at least LazyMin bytes and built as one
-// string otherwise. The parts' bytes were charged as they were written.
-// The parts must never change (strings, or bytes no one writes again).
+// LazyJoin returns parts joined, the text of a capture of at least
+// LazyMin bytes (markup when safe), as a lazy string. The parts' bytes
+// were charged as they were written.
 func LazyJoin(c Ctx, parts []string, safe bool) Value {
 	size, runes := 0, 0
 	for _, p := range parts {
 		size += len(p)
-	}
-	if size < LazyMin {
-		s := strings.Join(parts, "")
-		if safe {
-			return Safe(s)
-		}
-		return FromString(s)
 	}
 	prev, prevRunes := "", 0
 	for _, p := range parts {
