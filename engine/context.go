@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
@@ -223,7 +224,7 @@ func listIndex(seg string, n int) (int, bool) {
 func withSlot(c value.Value, seg string, v value.Value) value.Value {
 	if c.Kind() == value.List {
 		j, _ := listIndex(seg, len(c.Items()))
-		items := append([]value.Value(nil), c.Items()...)
+		items := vmem.Append([]value.Value(nil), c.Items()...)
 		items[j] = v
 		return value.NewList(items)
 	}

@@ -475,7 +475,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 		a.Kw = r.kwStack[mark:len(r.kwStack):len(r.kwStack)]
 	}
 	if ca.DynArgs != nil {
-		a.Pos = append(a.Pos, r.elements(r.eval(ca.DynArgs, sc), "argument unpacking")...)
+		a.Pos = vmem.Append(a.Pos, r.elements(r.eval(ca.DynArgs, sc), "argument unpacking")...)
 	}
 	if ca.DynKwargs != nil {
 		v := r.eval(ca.DynKwargs, sc)

@@ -7,6 +7,7 @@ import (
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -452,7 +453,7 @@ func (l *loop) Held() []value.Value {
 		return held // a string's items are one-character strings
 	}
 	// a filtered loop's items ahead are among its source's
-	return append(held, l.items...)
+	return vmem.Append(held, l.items...)
 }
 
 func (l *loop) Repr() string {

@@ -1,5 +1,7 @@
 package value
 
+import "github.com/jinjabox/jinjabox/engine/internal/vmem"
+
 // Arena is storage a pooled renderer lends the copy-in of its renders:
 // the headers and value arrays of the dicts and lists a render's data is
 // copied into are taken from it, and handed out again, cleared, to the
@@ -208,7 +210,7 @@ func clearAnys(s []any) {
 // copyFew is copy(dst, src) for a few items, one store an item (clearFew).
 func copyFew[T any](dst, src []T) {
 	if len(src) > maxClearFew {
-		copy(dst, src)
+		vmem.Copy(dst, src)
 		return
 	}
 	//lint:ignore S1001 a loop of stores, not copy's bulk call with its write-barrier pass (clearFew)

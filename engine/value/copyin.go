@@ -11,6 +11,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 )
 
@@ -295,7 +296,7 @@ func (c *Copier) topKeys(data map[string]any) []string {
 	keys := sortedKeys(c, data)
 	c.top, c.topVals = c.top[:0], nil
 	if len(keys) <= maxTopKeys {
-		c.top = append(c.top, keys...)
+		c.top = vmem.Append(c.top, keys...)
 		// a new array, never written again: the dicts of earlier copies
 		// may share the last one (DictData.shareKeys)
 		//scratch:ok copy-in: the Copier's ceilings (entries, bytes, depth) count each entry before it is copied

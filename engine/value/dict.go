@@ -209,8 +209,8 @@ func (d *DictData) add(k, v Value, h uint64) {
 		n := max(2*cap(d.keys), smallDict)
 		//scratch:ok dict storage: callers charge each entry (budget.Elem a slot) before adding it; the arrays at most double it
 		buf := make([]Value, 2*n)
-		d.keys = append(buf[:0:n], d.keys...)
-		d.vals = append(buf[n:n:2*n], d.vals...)
+		d.keys = vmem.Append(buf[:0:n], d.keys...)
+		d.vals = vmem.Append(buf[n:n:2*n], d.vals...)
 	}
 	d.vals = append(d.vals, v)
 	d.push(k, h)
@@ -479,8 +479,8 @@ func (d *DictData) Update(src *DictData) {
 		return
 	}
 	d.size, d.dataOnly = 0, src.dataOnly
-	d.keys = append(d.keys, src.keys...)
-	d.vals = append(d.vals, src.vals...)
+	d.keys = vmem.Append(d.keys, src.keys...)
+	d.vals = vmem.Append(d.vals, src.vals...)
 	switch {
 	case src.ix == nil && d.ix == nil:
 	case src.ix == nil:
@@ -489,7 +489,7 @@ func (d *DictData) Update(src *DictData) {
 			d.place(slotOf(h, i))
 		}
 	case len(d.ix) == len(src.ix):
-		copy(d.ix, src.ix)
+		vmem.Copy(d.ix, src.ix)
 	default:
 		if d.ix == nil {
 			//scratch:ok dict index: at most twice the entries its callers charged

@@ -8,6 +8,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 )
 
 func overflow(c Ctx, op string) {
@@ -86,7 +87,7 @@ func Add(c Ctx, a, b Value) Value {
 		ai, bi := a.Items(), b.Items()
 		c.Charge(2*int64(len(ai)+len(bi))*(budget.Slot+budget.Elem), "sequence concatenation")
 		out := make([]Value, 0, len(ai)+len(bi))
-		out = append(append(out, ai...), bi...)
+		out = vmem.Append(vmem.Append(out, ai...), bi...)
 		return Value{k: a.k, ref: &ListData{Items: out}}
 	}
 	typeErr("+", a, b)
@@ -156,7 +157,7 @@ func Mul(c Ctx, a, b Value) Value {
 			c.Charge(budget.Mul(per, n), "sequence repetition")
 			out := make([]Value, 0, len(items)*int(n))
 			for i := int64(0); i < n; i++ {
-				out = append(out, items...)
+				out = vmem.Append(out, items...)
 			}
 			return Value{k: a.k, ref: &ListData{Items: out}}
 		}

@@ -13,6 +13,11 @@
 //     Mul'd charges through helpers named charge*/…Charged) earlier in the
 //     function's body, or a parameter named c of the render's Ctx handed
 //     to a charging helper on the same line.
+//   - every append(dst, src...) and copy(dst, src) of a slice whose items
+//     hold pointers: one runtime call that cannot be preempted, running a
+//     write barrier on every item while the collector marks, which spins
+//     until the call returns; vmem.Append and vmem.Copy move such items
+//     in chunks, each call a preemption point.
 //
 // An exception is a //scratch:ok comment with its reason, on the line or
 // the line above: the reason is required (a bare marker is reported).
@@ -165,6 +170,9 @@ func checkFunc(pass *analysis.Pass, body *ast.BlockStmt, exempt map[int]bool) {
 					}
 				}
 			}
+			if bulkPointerCopy(pass, n) {
+				report(n.Pos(), "bulk copy of items holding pointers in one call the goroutine cannot be preempted in: use vmem.Append or vmem.Copy, or say why it stays small (//scratch:ok reason)")
+			}
 			if isBuiltin(pass, n.Fun, "append") && loops > 0 && !charged {
 				report(n.Pos(), "append in a loop before the function charged the budget: charge the growth first, or say why not (//scratch:ok reason)")
 			}
@@ -230,4 +238,45 @@ func runeConversion(pass *analysis.Pass, call *ast.CallExpr) (token.Pos, bool) {
 		return call.Pos(), true
 	}
 	return 0, false
+}
+
+// bulkPointerCopy reports append(dst, src...) or copy(dst, src) of items
+// that hold pointers.
+func bulkPointerCopy(pass *analysis.Pass, call *ast.CallExpr) bool {
+	isAppend := isBuiltin(pass, call.Fun, "append") && call.Ellipsis.IsValid()
+	if !isAppend && !isBuiltin(pass, call.Fun, "copy") {
+		return false
+	}
+	if len(call.Args) != 2 {
+		return false
+	}
+	tv, ok := pass.TypesInfo.Types[call.Args[0]]
+	if !ok {
+		return false
+	}
+	sl, ok := tv.Type.Underlying().(*types.Slice)
+	return ok && hasPointers(sl.Elem(), map[types.Type]bool{})
+}
+
+// hasPointers reports whether a value of type t holds a pointer the
+// collector scans.
+func hasPointers(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.String || u.Kind() == types.UnsafePointer
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if hasPointers(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+		return false
+	case *types.Array:
+		return u.Len() > 0 && hasPointers(u.Elem(), seen)
+	}
+	return true // pointers, slices, maps, channels, functions, interfaces
 }

@@ -154,5 +154,5 @@ func copyArgs(args *value.Args) *value.Args {
 	if args == nil {
 		return nil
 	}
-	return &value.Args{Pos: append([]value.Value(nil), args.Pos...), Kw: append([]value.KV(nil), args.Kw...)}
+	return &value.Args{Pos: vmem.Append([]value.Value(nil), args.Pos...), Kw: vmem.Append([]value.KV(nil), args.Kw...)}
 }

@@ -110,7 +110,7 @@ func fLength(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // copyItems charges and copies items into a fresh list.
 func copyItems(c value.Ctx, items []value.Value, op string) []value.Value {
 	c.Charge(budget.Mul(int64(len(items)), budget.Slot), op)
-	return append([]value.Value(nil), items...)
+	return vmem.Append([]value.Value(nil), items...)
 }
 
 func fList(c value.Ctx, v value.Value, args *value.Args) value.Value {
@@ -298,7 +298,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				offset++
 			}
 			end := offset + (n+1)*per
-			col := append([]value.Value(nil), seq[start:end]...)
+			col := vmem.Append([]value.Value(nil), seq[start:end]...)
 			if fill && n >= extra {
 				col = append(col, a[1])
 			}

@@ -126,6 +126,7 @@ func pyShortSort(ks []keyed, less func(x, y *keyed) bool) {
 				l = p + 1
 			}
 		}
+		//scratch:ok pyShortSort sorts fewer than pyMinMerge records: a few items move
 		copy(ks[l+1:start+1], ks[l:start])
 		ks[l] = pivot
 	}
@@ -172,7 +173,7 @@ func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
 			if r+1 < k {
 				lo, mid, hi := runs[r], runs[r+1], runs[r+2]
 				mergeRuns(ks[lo:mid], ks[mid:hi], buf[lo:hi], less)
-				copy(ks[lo:hi], buf[lo:hi])
+				vmem.Copy(ks[lo:hi], buf[lo:hi])
 			}
 			//scratch:ok sort scratch: one record an item, charged by its callers (keyedBytes an item) and the merges by their comparisons
 			next = append(next, runs[r])
@@ -195,8 +196,8 @@ func mergeRuns(a, b, out []keyed, less func(x, y *keyed) bool) {
 		}
 		o++
 	}
-	o += copy(out[o:], a[i:])
-	copy(out[o:], b[j:])
+	o += vmem.Copy(out[o:], a[i:])
+	vmem.Copy(out[o:], b[j:])
 }
 
 func fold(c value.Ctx, v value.Value, caseSensitive bool) value.Value {

@@ -7,6 +7,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -487,7 +488,7 @@ func fFormat(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		rhs = value.FromDict(d)
 	} else {
-		rhs = value.NewTuple(append([]value.Value(nil), pos...))
+		rhs = value.NewTuple(vmem.Append([]value.Value(nil), pos...))
 	}
 	return PercentFormat(c, s, rhs)
 }

@@ -316,7 +316,7 @@ func globalCycler(c value.Ctx, args *value.Args) value.Value {
 		pyErr(errs.Render, "RuntimeError", "at least one item has to be provided")
 	}
 	chargeElems(c, len(args.Pos), "cycler()")
-	return value.FromObject(&Cycler{items: append([]value.Value(nil), args.Pos...)})
+	return value.FromObject(&Cycler{items: vmem.Append([]value.Value(nil), args.Pos...)})
 }
 
 // joiner is the callable joiner(sep) returns: "" the first time, then sep.

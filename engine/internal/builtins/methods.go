@@ -118,6 +118,7 @@ func posArgs(fn string, args *value.Args, min, max int) []value.Value {
 			typeError(fn + "() takes no keyword arguments")
 		}
 		n = len(args.Pos)
+		//scratch:ok out is the method's few parameters: at most that many items move
 		copy(out, args.Pos)
 	}
 	if n < min || n > max {

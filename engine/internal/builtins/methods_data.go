@@ -32,14 +32,14 @@ func dictKeys(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("keys", args, 0, 0)
 	d := recv.DictData()
 	chargeElems(c, d.Len(), "dict.keys")
-	return value.NewView("dict_keys", "", append([]value.Value(nil), d.Keys()...))
+	return value.NewView("dict_keys", "", vmem.Append([]value.Value(nil), d.Keys()...))
 }
 
 func dictValues(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("values", args, 0, 0)
 	d := recv.DictData()
 	chargeElems(c, d.Len(), "dict.values")
-	return value.NewView("dict_values", "", append([]value.Value(nil), d.Values()...))
+	return value.NewView("dict_values", "", vmem.Append([]value.Value(nil), d.Values()...))
 }
 
 func dictItems(c value.Ctx, recv value.Value, args *value.Args) value.Value {
@@ -109,7 +109,7 @@ func seqIndex(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 func listCopy(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("copy", args, 0, 0)
 	chargeElems(c, len(recv.Items()), "list.copy")
-	return value.NewList(append([]value.Value(nil), recv.Items()...))
+	return value.NewList(vmem.Append([]value.Value(nil), recv.Items()...))
 }
 
 func intSelf(c value.Ctx, recv value.Value, args *value.Args) value.Value {
