@@ -409,7 +409,7 @@ func (r *renderer) growKw(n int) {
 	}
 	size := max(2*cap(r.kwStack), need)
 	r.Charge(budget.Mul(int64(size), kvBytes), "call arguments")
-	r.kwStack = append(make([]value.KV, 0, size), r.kwStack...)
+	r.kwStack = vmem.Append(make([]value.KV, 0, size), r.kwStack...)
 }
 
 // argsMark is what a call's arguments hold until the call returns

@@ -193,7 +193,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	if info.usesVarargs {
 		var extra []value.Value
 		if len(pos) > len(m.params) {
-			extra = append(extra, pos[len(m.params):]...)
+			extra = vmem.Append(extra, pos[len(m.params):]...)
 		}
 		sc.set("varargs", value.NewTuple(extra))
 	}
@@ -479,7 +479,7 @@ func (m *loopMethod) Call(c value.Ctx, args *value.Args) value.Value {
 		}
 		return pos[m.l.i%len(pos)]
 	default: // changed
-		cur := value.NewTuple(append([]value.Value(nil), pos...))
+		cur := value.NewTuple(vmem.Append([]value.Value(nil), pos...))
 		c.Charge(int64(len(pos))*budget.Elem, "loop.changed")
 		if m.l.hasLast && value.Equal(c, m.l.last, cur) {
 			return value.False
