@@ -584,6 +584,7 @@ func Iterate(c Ctx, v Value) []Value {
 		out := make([]Value, 0, n)
 		// Python iterates a Markup string as plain str characters.
 		for _, r := range v.Str() {
+			//scratch:ok pre-sized: made with its final capacity above, it never grows
 			out = append(out, Value{k: String, s: string(r), n: 2})
 		}
 		return out

@@ -17,7 +17,10 @@
 //     hold pointers: one runtime call that cannot be preempted, running a
 //     write barrier on every item while the collector marks, which spins
 //     until the call returns; vmem.Append and vmem.Copy move such items
-//     in chunks, each call a preemption point.
+//     in chunks, each call a preemption point;
+//   - every append of single items holding pointers inside a loop, unless
+//     the slice is vmem.Grown(s): a full slice's growth is the same one
+//     unpreemptible copy of all it holds.
 //
 // An exception is a //scratch:ok comment with its reason, on the line or
 // the line above: the reason is required (a bare marker is reported).
@@ -173,6 +176,9 @@ func checkFunc(pass *analysis.Pass, body *ast.BlockStmt, exempt map[int]bool) {
 			if bulkPointerCopy(pass, n) {
 				report(n.Pos(), "bulk copy of items holding pointers in one call the goroutine cannot be preempted in: use vmem.Append or vmem.Copy, or say why it stays small (//scratch:ok reason)")
 			}
+			if loops > 0 && growsPointers(pass, n) {
+				report(n.Pos(), "append in a loop to a slice of items holding pointers: its growth is one copy the goroutine cannot be preempted in; grow it with vmem.Grown (append(vmem.Grown(s), x)), or say why it never grows large (//scratch:ok reason)")
+			}
 			if isBuiltin(pass, n.Fun, "append") && loops > 0 && !charged {
 				report(n.Pos(), "append in a loop before the function charged the budget: charge the growth first, or say why not (//scratch:ok reason)")
 			}
@@ -279,4 +285,22 @@ func hasPointers(t types.Type, seen map[types.Type]bool) bool {
 		return u.Len() > 0 && hasPointers(u.Elem(), seen)
 	}
 	return true // pointers, slices, maps, channels, functions, interfaces
+}
+
+// growsPointers reports append(s, x...) of single items (no ellipsis) to
+// a slice whose items hold pointers, where s is not vmem.Grown(...):
+// when s is full, append copies all of it in one runtime call.
+func growsPointers(pass *analysis.Pass, call *ast.CallExpr) bool {
+	if !isBuiltin(pass, call.Fun, "append") || call.Ellipsis.IsValid() || len(call.Args) < 2 {
+		return false
+	}
+	if inner, ok := call.Args[0].(*ast.CallExpr); ok && calleeName(inner.Fun) == "Grown" {
+		return false
+	}
+	tv, ok := pass.TypesInfo.Types[call.Args[0]]
+	if !ok {
+		return false
+	}
+	sl, ok := tv.Type.Underlying().(*types.Slice)
+	return ok && hasPointers(sl.Elem(), map[types.Type]bool{})
 }

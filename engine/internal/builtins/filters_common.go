@@ -127,6 +127,7 @@ func strChars(c value.Ctx, s string, op string) []value.Value {
 	out := make([]value.Value, 0, n)
 	for i := 0; i < len(s); {
 		_, w := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one item
+		//scratch:ok pre-sized: made with its final capacity above, it never grows
 		out = append(out, value.FromString(s[i:i+w]))
 		i += w
 	}
@@ -285,6 +286,7 @@ func pySplitLines(c value.Ctx, s string, op string) []string {
 	for i := 0; i < len(s); {
 		var ln string
 		ln, i = pyNextLine(s, i)
+		//scratch:ok pre-sized: made with its final capacity above, it never grows (n lines counted first)
 		out = append(out, ln)
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/value"
@@ -410,7 +411,7 @@ func fUrlize(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				errs.Throwf(errs.Render, "%s is not a valid URI scheme prefix.", strutil.QuoteString(str))
 			}
 			//scratch:ok one string header an item of the extra_schemes list, a value the template already paid for
-			o.schemes = append(o.schemes, str)
+			o.schemes = append(vmem.Grown(o.schemes), str)
 		}
 	}
 	var text string
@@ -728,6 +729,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			if len(kv) != 2 {
 				errs.Throwf(errs.Render, "not enough values to unpack (expected 2, got %d)", len(kv))
 			}
+			//scratch:ok pre-sized: made with its final capacity above, it never grows
 			pairs = append(pairs, [2]value.Value{kv[0], kv[1]})
 		}
 		// every pair is unpacked before any is converted, as Python's

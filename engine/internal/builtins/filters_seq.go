@@ -242,13 +242,13 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		for _, it := range items {
 			if float64(len(tmp)) == n {
 				c.Charge(budget.Elem, "filter batch")
-				out = append(out, value.NewList(tmp))
+				out = append(vmem.Grown(out), value.NewList(tmp))
 				tmp = nil
 			}
 			if tmp == nil {
 				tmp = make([]value.Value, 0, size)
 			}
-			tmp = append(tmp, it)
+			tmp = append(vmem.Grown(tmp), it)
 		}
 		if len(tmp) > 0 {
 			if fill && float64(len(tmp)) < n {
@@ -261,7 +261,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				pad := int64(n) - int64(len(tmp))
 				c.Charge(budget.Mul(pad, budget.Elem+budget.Slot), "filter batch")
 				for ; pad > 0; pad-- {
-					tmp = append(tmp, a[1])
+					tmp = append(vmem.Grown(tmp), a[1])
 				}
 			}
 			out = append(out, value.NewList(tmp))
@@ -300,12 +300,12 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			end := offset + (n+1)*per
 			col := vmem.Append([]value.Value(nil), seq[start:end]...)
 			if fill && n >= extra {
-				col = append(col, a[1])
+				col = append(vmem.Grown(col), a[1])
 			}
 			if col == nil {
 				col = []value.Value{}
 			}
-			out = append(out, value.NewList(col))
+			out = append(vmem.Grown(out), value.NewList(col))
 		}
 		return out
 	})

@@ -379,7 +379,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		if !cs {
 			grouper = path.get(c, group[0], dflt)
 		}
-		out = append(out, value.NewNamedTuple(names, []value.Value{grouper, value.NewList(group)}))
+		out = append(vmem.Grown(out), value.NewNamedTuple(names, []value.Value{grouper, value.NewList(group)}))
 		i = j
 	}
 	return value.NewList(out)

@@ -177,7 +177,7 @@ func globalLipsum(c value.Ctx, args *value.Args) value.Value {
 				word += "."
 				nextCap = true
 			}
-			p = append(p, word)
+			p = append(vmem.Grown(p), word)
 		}
 		ps := strings.Join(p, " ")
 		if strings.HasSuffix(ps, ",") {
@@ -185,7 +185,7 @@ func globalLipsum(c value.Ctx, args *value.Args) value.Value {
 		} else if !strings.HasSuffix(ps, ".") {
 			ps += "."
 		}
-		paras = append(paras, ps)
+		paras = append(vmem.Grown(paras), ps)
 	}
 	if !html {
 		return value.FromString(strings.Join(paras, "\n\n"))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -324,7 +325,7 @@ func smallIntKeys(table value.Value) ([]intEntry, bool) {
 		switch k.Kind() {
 		case value.Int, value.Bool:
 			//scratch:ok translate's table: one entry a key of a dict that exists
-			out = append(out, intEntry{k.Int(), d.ValAt(i)})
+			out = append(vmem.Grown(out), intEntry{k.Int(), d.ValAt(i)})
 		case value.Float:
 			if f := k.Float(); f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 				//scratch:ok translate's table: one entry a key of a dict that exists

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
 )
@@ -151,7 +152,7 @@ func affixMethod(name string, suffix bool) methodFunc {
 					typeError("tuple for " + name + " must only contain str, not " + it.TypeName())
 				}
 				//scratch:ok one string header an item of the tuple argument, a value that exists
-				cands = append(cands, it.Str())
+				cands = append(vmem.Grown(cands), it.Str())
 			}
 		default:
 			typeError(name + " first arg must be str or a tuple of str, not " + pyTypeName(a[0]))

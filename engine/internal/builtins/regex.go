@@ -10,6 +10,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -391,7 +392,7 @@ func fRegexSearch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	refs := make([]any, 0, len(groups))
 	for _, g := range groups {
 		//scratch:ok one entry a group argument of the call, a call that exists
-		refs = append(refs, groupRef(r, g))
+		refs = append(vmem.Grown(refs), groupRef(r, g))
 	}
 	r.chargeScan(c, s)
 	loc := r.re.FindStringSubmatchIndex(s)
