@@ -157,6 +157,10 @@ redteam:
 
 # make redteam for every hostile case (all of ../shared/hostile, about
 # 700 processes): the per-family CPU and RSS table of issue 29's bound.
+# Both tables give each case's system time and page faults beside the
+# machine's cost of a fault. The processes inherit the environment:
+# GOMAXPROCS=1 make hostile-table measures without the collector's idle
+# workers on the spare core (docs/COSTS.md).
 hostile-table:
 	JINJABOX_REDTEAM_ALL=1 JINJABOX_REDTEAM_TABLE=1 $(GO) test -count=1 -timeout 30m -run '^TestRedteamOneCasePerProcess$$' -v ./testsuite | grep -v '^=== RUN'
 
