@@ -226,7 +226,13 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		fn := r.eval(n.Fn, sc)
 		args, mark := r.evalArgs(&n.CallArgs, sc)
 		r.pos = n.P
+		if n == r.loopIter {
+			// a for loop's iterable: range itself gives its numbers
+			// without its items (runLoop draws them)
+			r.loopIter, r.lazyRange = nil, builtins.IsRange(fn.CallableImpl()) && !materialRanges
+		}
 		res := r.callValue(fn, args)
+		r.lazyRange = false
 		// a macro binds copies of its arguments: none is held past the
 		// call, so their buffer serves the next one
 		_, isMacro := fn.CallableImpl().(*macro)

@@ -226,6 +226,9 @@ type loop struct {
 	r     *renderer
 	items []value.Value
 	str   *strCursor
+	// rng, for a loop over a call of range itself, gives the range's
+	// numbers in place of items (value.NewLazyRange)
+	rng *rangeCursor
 	// i is the index of the current item; cur and prev are the current
 	// and previous items; drawn counts the items drawn so far.
 	i, drawn  int
@@ -265,10 +268,10 @@ func (l *loop) pull() bool {
 			}
 			it = l.str.next()
 		} else {
-			if l.raw >= len(l.items) {
+			if l.raw >= l.count() {
 				break
 			}
-			it = l.items[l.raw]
+			it = l.item(l.raw)
 			l.raw++
 		}
 		const units = budget.Step + budget.Elem
@@ -313,7 +316,7 @@ func (l *loop) draw(op string) (value.Value, bool) {
 		if l.str.done() {
 			return value.Value{}, false
 		}
-	} else if l.drawn >= len(l.items) {
+	} else if l.drawn >= l.count() {
 		return value.Value{}, false
 	}
 	const units = budget.Step + budget.Elem
@@ -324,7 +327,7 @@ func (l *loop) draw(op string) (value.Value, bool) {
 	if l.str != nil {
 		l.cur = l.str.next()
 	} else {
-		l.cur = l.items[l.drawn]
+		l.cur = l.item(l.drawn)
 	}
 	l.drawn++
 	return l.cur, true
@@ -337,7 +340,29 @@ func (l *loop) empty() bool {
 	if l.str != nil {
 		return l.str.done()
 	}
-	return len(l.items) == 0
+	return l.count() == 0
+}
+
+// rangeCursor is a range's numbers, made as a loop reaches them.
+type rangeCursor struct {
+	start, step int64
+	n           int
+}
+
+// count is how many items the loop's source has (not a string's).
+func (l *loop) count() int {
+	if l.rng != nil {
+		return l.rng.n
+	}
+	return len(l.items)
+}
+
+// item is item i of the loop's source (not a string's).
+func (l *loop) item(i int) value.Value {
+	if l.rng != nil {
+		return value.RangeItem(l.rng.start, l.rng.step, i)
+	}
+	return l.items[i]
 }
 
 // length counts a lazy string once (its scan charged by bytes); a
@@ -364,7 +389,7 @@ func (l *loop) hasNext() bool {
 	if l.str != nil {
 		return !l.str.done()
 	}
-	return l.i+1 < len(l.items)
+	return l.i+1 < l.count()
 }
 
 func (l *loop) TypeName() string { return "LoopContext" }
@@ -404,7 +429,7 @@ func (l *loop) Attr(c value.Ctx, name string) (value.Value, bool) {
 		if l.str != nil {
 			return l.str.peek(), true
 		}
-		return l.items[l.i+1], true
+		return l.item(l.i + 1), true
 	case "cycle":
 		return value.FromCallable(&loopMethod{l: l, name: "cycle"}), true
 	case "changed":
@@ -441,7 +466,21 @@ func (l *loop) Iter(c value.Ctx) []value.Value {
 	if l.str != nil {
 		return l.r.restOf(l.str, "loop iteration")
 	}
+	if l.rng != nil {
+		return l.rangeItems(l.i + 1)
+	}
 	return l.items[l.i+1:]
+}
+
+// rangeItems makes the items of a loop's range from item from on (its call
+// charged every item of it).
+func (l *loop) rangeItems(from int) []value.Value {
+	//scratch:ok a range's items, charged in full by its call, at most MaxRange
+	out := make([]value.Value, max(l.rng.n-from, 0))
+	for k := range out {
+		out[k] = l.item(from + k)
+	}
+	return out
 }
 
 // Held implements value.Holder: every item the loop can give back
@@ -451,6 +490,11 @@ func (l *loop) Held() []value.Value {
 	held := []value.Value{l.prev, l.cur, l.last}
 	if l.str != nil {
 		return held // a string's items are one-character strings
+	}
+	if l.rng != nil {
+		// integers, but the walk over them is what a loop over the
+		// range's items has always been charged
+		return vmem.Append(held, l.rangeItems(0)...)
 	}
 	// a filtered loop's items ahead are among its source's
 	return vmem.Append(held, l.items...)

@@ -244,14 +244,20 @@ type renderState struct {
 	autoescape bool
 	// folding is set while a constant {{ }} is evaluated as Jinja2's
 	// compiler folds it (evalFolded)
-	folding  bool
-	depth    int
-	maxDepth int
-	rng      uint64
-	fr       *frame
-	cur      *Template  // the template whose code is running (positions)
-	suppress bool       // output of an extending template is dropped
-	kwStack  []value.KV // the keyword arguments of the calls in flight (growKw)
+	folding bool
+	// loopIter is the call a for loop is evaluating as its iterable, and
+	// lazyRange is set while that call, when it calls range itself, runs:
+	// the range charges its items and the loop draws its numbers without
+	// them (builtins.LazyRanger). Both end with the call.
+	loopIter  *syntax.Call
+	lazyRange bool
+	depth     int
+	maxDepth  int
+	rng       uint64
+	fr        *frame
+	cur       *Template  // the template whose code is running (positions)
+	suppress  bool       // output of an extending template is dropped
+	kwStack   []value.KV // the keyword arguments of the calls in flight (growKw)
 	// arenaSeen records that host code may have seen what the arena
 	// holds (a host object in the data) or that a copy was refused
 	// part way: putRenderer then drops the arena instead of reusing it
@@ -381,6 +387,18 @@ func putRenderer(r *renderer) {
 	renderers.Put(r)
 }
 
+// materialRanges turns lazy ranges off: TestLazyRangeLoopsAsMaterial
+// renders every loop both ways.
+var materialRanges bool
+
+// TakeLazyRange implements builtins.LazyRanger: true for the range call a
+// for loop evaluates as its iterable, once.
+func (r *renderer) TakeLazyRange() bool {
+	l := r.lazyRange
+	r.lazyRange = false
+	return l
+}
+
 // Host is the render's RenderOptions.Host (HostState).
 func (r *renderer) Host() any { return r.hostState }
 
@@ -395,6 +413,7 @@ func (r *renderer) run(fn func()) (err error) {
 			r.tok.End() // lazy strings of this run build without polling from now on
 			r.tok = nil
 		}
+		r.loopIter, r.lazyRange = nil, false
 		if rec := recover(); rec != nil {
 			e, ok := rec.(*errs.Error)
 			if !ok {

@@ -85,6 +85,8 @@ type listMeta struct {
 	viewArgs string
 	// rng is a range's start, stop and step (NewRange).
 	rng [3]int64
+	// lazy marks a range made without its items (NewLazyRange).
+	lazy bool
 }
 
 // NewView returns a list that prints as the Python view or range it
@@ -365,9 +367,42 @@ func (v Value) UndefHintText() string {
 // Items returns the items of a list or tuple (not to be modified).
 func (v Value) Items() []Value {
 	if d, ok := v.ref.(*ListData); ok {
+		if d.Items == nil && d.meta != nil && d.meta.lazy {
+			d.Items = rangeItems(d.meta.rng)
+		}
 		return d.Items
 	}
 	return nil
+}
+
+// RangeLen is len(range(start, stop, step)) (step != 0), in unsigned
+// arithmetic so that no bounds overflow.
+func RangeLen(start, stop, step int64) uint64 {
+	if step > 0 && start < stop {
+		return (uint64(stop)-uint64(start)-1)/uint64(step) + 1
+	}
+	if step < 0 && start > stop {
+		return (uint64(start)-uint64(stop)-1)/(-uint64(step)) + 1
+	}
+	return 0
+}
+
+// RangeItem is item i of a range from start by step: computed in
+// unsigned arithmetic, whose wrap gives the exact item whenever the item
+// is in the range (an int64).
+func RangeItem(start, step int64, i int) Value {
+	return FromInt(int64(uint64(start) + uint64(i)*uint64(step)))
+}
+
+// rangeItems makes a lazy range's items (NewLazyRange), charged by its
+// call: a safety net, as no reader of a lazy range is known.
+func rangeItems(r [3]int64) []Value {
+	//scratch:ok a range's items, charged in full by its call (builtins.globalRange), at most MaxRange
+	out := make([]Value, RangeLen(r[0], r[1], r[2]))
+	for i := range out {
+		out[i] = RangeItem(r[0], r[2], i)
+	}
+	return out
 }
 
 // DictData returns the dict of a Dict value.
@@ -432,6 +467,27 @@ func NewRange(start, stop, step int64, items []Value) Value {
 		args += ", " + strconv.FormatInt(step, 10)
 	}
 	return Value{k: List, ref: &ListData{Items: items, meta: &listMeta{view: "range", viewArgs: args, rng: [3]int64{start, stop, step}}}}
+}
+
+// NewLazyRange is NewRange without the items, for a for loop that draws
+// its numbers itself (builtins.LazyRanger): its items are made only if
+// something reads them (Items), which nothing between the range call and
+// the loop does. The call charged them in full either way.
+func NewLazyRange(start, stop, step int64) Value {
+	v := NewRange(start, stop, step, nil)
+	v.ref.(*ListData).meta.lazy = true
+	return v
+}
+
+// LazyRangeOf returns the start, stop and step of a range made by
+// NewLazyRange whose items were never made.
+func LazyRangeOf(v Value) (start, stop, step int64, ok bool) {
+	ld, isList := v.ref.(*ListData)
+	if !isList || ld.meta == nil || !ld.meta.lazy || ld.Items != nil {
+		return 0, 0, 0, false
+	}
+	r := ld.meta.rng
+	return r[0], r[1], r[2], true
 }
 
 // RangeOf returns the start, stop and step of a list made by NewRange.

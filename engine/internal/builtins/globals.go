@@ -30,9 +30,24 @@ func (g *globalFunc) Call(c value.Ctx, args *value.Args) value.Value {
 	return g.fn(c, args)
 }
 
+// rangeGlobal is the range global: IsRange tells it from any other callable.
+var rangeGlobal = &globalFunc{"range", globalRange}
+
+// IsRange reports whether c is the range global.
+func IsRange(c value.CallableImpl) bool { return c == value.CallableImpl(rangeGlobal) }
+
+// LazyRanger is a Ctx that can take a range's numbers without its items:
+// a for loop iterating a call of range itself (engine's loop) draws each
+// number as it goes, so the call is charged its items, exactly as always,
+// and allocates none of them. TakeLazyRange is true once, for the call the
+// loop asked it for, and clears itself.
+type LazyRanger interface {
+	TakeLazyRange() bool
+}
+
 func init() {
 	for _, g := range []*globalFunc{
-		{"range", globalRange},
+		rangeGlobal,
 		{"lipsum", globalLipsum},
 		{"dict", globalDict},
 		{"cycler", globalCycler},
@@ -43,18 +58,9 @@ func init() {
 	}
 }
 
-// RangeLen is len(range(start, stop, step)) without overflow (step != 0).
-func RangeLen(start, stop, step int64) uint64 {
-	if step > 0 && start < stop {
-		return (uint64(stop)-uint64(start)-1)/uint64(step) + 1
-	}
-	if step < 0 && start > stop {
-		return (uint64(start)-uint64(stop)-1)/absU(step) + 1
-	}
-	return 0
-}
-
 func globalRange(c value.Ctx, args *value.Args) value.Value {
+	lr, _ := c.(LazyRanger)
+	lazy := lr != nil && lr.TakeLazyRange() // first: no error below leaves it set
 	if args != nil && len(args.Kw) > 0 {
 		typeError("range() takes no keyword arguments")
 	}
@@ -81,11 +87,14 @@ func globalRange(c value.Ctx, args *value.Args) value.Value {
 	if step == 0 {
 		valueError("range() arg 3 must not be zero")
 	}
-	l := RangeLen(start, stop, step)
+	l := value.RangeLen(start, stop, step)
 	if l > MaxRange {
 		pyErr(errs.Render, "OverflowError", "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).")
 	}
 	chargeElems(c, int(l), "range()")
+	if lazy {
+		return value.NewLazyRange(start, stop, step)
+	}
 	out := make([]value.Value, l)
 	x := start
 	for i := range out {
