@@ -342,8 +342,12 @@ func (v Value) Str() string {
 }
 
 // lazyText is Str for a value with a reference: a lazy string's text, or
-// s of any other kind.
-func (v Value) lazyText() string {
+// s of any other kind. Never inlined, so that Str is: Str is the most
+// called method of the value model, and the reference it takes is rare
+// for a string.
+//
+//go:noinline
+func (v *Value) lazyText() string {
 	if l, ok := v.ref.(*lazyStr); ok {
 		return l.text()
 	}

@@ -39,6 +39,24 @@ func lessKeys(c value.Ctx, m *budget.Meter, a, b []value.Value) bool {
 		if !strutil.Spent(m, budget.Elem) {
 			c.Charge(budget.Elem, "comparison")
 		}
+		if a[i].Kind() == value.String && b[i].Kind() == value.String {
+			// EqualFrom then CompareFrom of two strings, their charges
+			// as they make them, without two copies of each key into
+			// two type switches (a sort by attribute's comparisons)
+			x, y := a[i].Str(), b[i].Str()
+			if len(x) == len(y) {
+				if n := int64(len(x)); !strutil.Spent(m, n) {
+					c.Charge(n, "string comparison")
+				}
+				if x == y {
+					continue
+				}
+			}
+			if n := int64(min(len(x), len(y))); !strutil.Spent(m, n) {
+				c.Charge(n, "string comparison")
+			}
+			return x < y
+		}
 		if !value.EqualFrom(c, m, a[i], b[i]) {
 			return value.CompareFrom(c, m, a[i], b[i], "<") == -1
 		}

@@ -1,9 +1,11 @@
 package builtins
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -55,6 +57,49 @@ func TestNaturalMergeSortStable(t *testing.T) {
 						t.Fatalf("n=%d %s rev=%v: mismatch at %d", n, shape, rev, i)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestLessKeysStringsAsGeneric holds lessKeys' path for two strings to
+// the generic one it stands for (value.EqualFrom, then value.CompareFrom):
+// the same answer and the same units, on keys of equal and unequal
+// lengths, shared prefixes, multi-byte text and longer lists.
+func TestLessKeysStringsAsGeneric(t *testing.T) {
+	generic := func(c value.Ctx, a, b []value.Value) bool {
+		for i := 0; i < len(a) && i < len(b); i++ {
+			c.Charge(budget.Elem, "comparison")
+			if !value.EqualFrom(c, nil, a[i], b[i]) {
+				return value.CompareFrom(c, nil, a[i], b[i], "<") == -1
+			}
+		}
+		return len(a) < len(b)
+	}
+	words := []string{"", "a", "b", "ab", "abc", "abd", "ba", "\u00e9", "e\u0301", "\u00e9a", "zz", "aa", "Ab", "\U0001F600", "ab\u00e9"}
+	keys := [][]value.Value{}
+	for _, w := range words {
+		keys = append(keys, []value.Value{value.FromString(w)})
+		for _, v := range words[:5] {
+			keys = append(keys, []value.Value{value.FromString(w), value.FromString(v)})
+		}
+	}
+	keys = append(keys, []value.Value{value.FromString("a"), value.FromInt(3)}, []value.Value{value.FromString("a"), value.FromInt(2)})
+	outcome := func(f func() bool) (s string) {
+		defer func() {
+			if r := recover(); r != nil {
+				s = fmt.Sprint(r)
+			}
+		}()
+		return fmt.Sprint(f())
+	}
+	for _, a := range keys {
+		for _, b := range keys {
+			fast, slow := newMCtx(1<<30), newMCtx(1<<30)
+			got := outcome(func() bool { return lessKeys(fast, nil, a, b) })
+			want := outcome(func() bool { return generic(slow, a, b) })
+			if got != want || fast.meter.Used() != slow.meter.Used() {
+				t.Fatalf("lessKeys(%v, %v) = %s, %d units; generic %s, %d units", a, b, got, fast.meter.Used(), want, slow.meter.Used())
 			}
 		}
 	}
