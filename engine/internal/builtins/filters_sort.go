@@ -57,6 +57,13 @@ func lessKeys(c value.Ctx, m *budget.Meter, a, b []value.Value) bool {
 			}
 			return x < y
 		}
+		if a[i].Kind() == value.Int && b[i].Kind() == value.Int {
+			// two integers compare with no charge of their own
+			if x, y := a[i].Int(), b[i].Int(); x != y {
+				return x < y
+			}
+			continue
+		}
 		if !value.EqualFrom(c, m, a[i], b[i]) {
 			return value.CompareFrom(c, m, a[i], b[i], "<") == -1
 		}

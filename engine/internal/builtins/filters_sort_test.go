@@ -62,10 +62,11 @@ func TestNaturalMergeSortStable(t *testing.T) {
 	}
 }
 
-// TestLessKeysStringsAsGeneric holds lessKeys' path for two strings to
-// the generic one it stands for (value.EqualFrom, then value.CompareFrom):
-// the same answer and the same units, on keys of equal and unequal
-// lengths, shared prefixes, multi-byte text and longer lists.
+// TestLessKeysStringsAsGeneric holds lessKeys' paths for two strings and
+// two integers to the generic one they stand for (value.EqualFrom, then
+// value.CompareFrom): the same answer, error and units, on strings of
+// equal and unequal lengths, shared prefixes, multi-byte text, longer
+// lists, and integers beside the floats, bools and strings they meet.
 func TestLessKeysStringsAsGeneric(t *testing.T) {
 	generic := func(c value.Ctx, a, b []value.Value) bool {
 		for i := 0; i < len(a) && i < len(b); i++ {
@@ -85,6 +86,10 @@ func TestLessKeysStringsAsGeneric(t *testing.T) {
 		}
 	}
 	keys = append(keys, []value.Value{value.FromString("a"), value.FromInt(3)}, []value.Value{value.FromString("a"), value.FromInt(2)})
+	for _, n := range []int64{-1 << 63, -5, 0, 2, 3, 1<<63 - 1} {
+		keys = append(keys, []value.Value{value.FromInt(n)}, []value.Value{value.FromInt(n), value.FromString("a")},
+			[]value.Value{value.FromInt(n), value.FromInt(n)}, []value.Value{value.FromFloat(float64(n))}, []value.Value{value.FromBool(n > 0)})
+	}
 	outcome := func(f func() bool) (s string) {
 		defer func() {
 			if r := recover(); r != nil {
