@@ -36,6 +36,8 @@ func TestLazyStringsReadAsPlain(t *testing.T) {
 	captureText := strings.Repeat(big, reps)
 	makers := []struct{ name, set, text string }{
 		{"repetition", `{% set s = u * n %}`, text},
+		{"concatenation", `{% set s = u * (n - 3) + u * 3 %}`, text},
+		{"concatenation of halves", `{% set s = u * (n // 2) + u * (n - n // 2) %}`, text},
 		{"capture", `{% set s %}{% for i in range(reps) %}{{ big }}{% endfor %}{% endset %}`, captureText},
 		{"macro", `{% macro m() %}{% for i in range(reps) %}{{ big }}{% endfor %}{% endmacro %}{% set s = m() %}`, captureText},
 	}
@@ -52,7 +54,7 @@ func TestLazyStringsReadAsPlain(t *testing.T) {
 					t.Fatal(err)
 				}
 				ps := any(mk.text)
-				if autoescape && mk.name != "repetition" {
+				if autoescape && !strings.HasPrefix(mk.name, "repetition") && !strings.HasPrefix(mk.name, "concatenation") {
 					// a capture under autoescape is markup, as Jinja2's Markup
 					ps = value.Safe(mk.text)
 				}
@@ -98,6 +100,21 @@ func TestLazyStringsStayLazy(t *testing.T) {
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
 		t.Errorf("a measured 60 MB repetition allocated %d MB: it was built", grew>>20)
+	}
+	// a concatenation of two 20 MB strings, measured, is not built either
+	tmpl, err = env.Parse("t", `{% set h = 'x' * 20000000 %}{{ h|length }}{% set s = h + h %}{{ s|length }}{{ 'y' if s }}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&before)
+	out, err = tmpl.Render(nil)
+	runtime.ReadMemStats(&after)
+	if err != nil || out != "2000000040000000y" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	// h is built (its text is a part of s); s, twice its size, is not
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 28<<20 {
+		t.Errorf("a measured 40 MB concatenation of a 20 MB string allocated %d MB: it was built", grew>>20)
 	}
 }
 

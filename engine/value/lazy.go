@@ -96,10 +96,16 @@ func (l *lazyStr) text() string {
 	} else {
 		done := 0
 		for _, p := range l.parts {
-			b.WriteString(p)
-			if done += len(p); done >= strutil.BulkChunk {
-				done = 0
-				l.tok.Poll()
+			// a large part is copied a chunk at a time: one copy is a
+			// runtime call the goroutine cannot be preempted in
+			for len(p) > 0 {
+				k := min(len(p), strutil.BulkChunk)
+				b.WriteString(p[:k])
+				p = p[k:]
+				if done += k; done >= strutil.BulkChunk {
+					done = 0
+					l.tok.Poll()
+				}
 			}
 		}
 	}

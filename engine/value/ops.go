@@ -73,6 +73,14 @@ func Add(c Ctx, a, b Value) Value {
 		if a.safe || b.safe {
 			return Safe(escapeStr(a) + escapeStr(b))
 		}
+		if size := a.byteLen() + b.byteLen(); size >= LazyMin {
+			// a lazy join: built on its first read a chunk at a time, a
+			// point where the goroutine can be preempted between two
+			// (Go's + is one copy it cannot be); a doubling never read
+			// again is never built
+			runes := int64(a.RuneCount() + b.RuneCount())
+			return Value{k: String, n: runes + 1, ref: &lazyStr{parts: []string{a.Str(), b.Str()}, times: 1, size: size, tok: tokenOf(c)}}
+		}
 		return FromString(a.Str() + b.Str())
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
