@@ -253,10 +253,12 @@ func bulkPointerCopy(pass *analysis.Pass, call *ast.CallExpr) bool {
 	if !isAppend && !isBuiltin(pass, call.Fun, "copy") {
 		return false
 	}
-	if len(call.Args) != 2 {
-		return false
-	}
-	tv, ok := pass.TypesInfo.Types[call.Args[0]]
+	return len(call.Args) == 2 && pointerSlice(pass, call.Args[0])
+}
+
+// pointerSlice reports whether e is a slice whose items hold pointers.
+func pointerSlice(pass *analysis.Pass, e ast.Expr) bool {
+	tv, ok := pass.TypesInfo.Types[e]
 	if !ok {
 		return false
 	}
@@ -297,10 +299,5 @@ func growsPointers(pass *analysis.Pass, call *ast.CallExpr) bool {
 	if inner, ok := call.Args[0].(*ast.CallExpr); ok && calleeName(inner.Fun) == "Grown" {
 		return false
 	}
-	tv, ok := pass.TypesInfo.Types[call.Args[0]]
-	if !ok {
-		return false
-	}
-	sl, ok := tv.Type.Underlying().(*types.Slice)
-	return ok && hasPointers(sl.Elem(), map[types.Type]bool{})
+	return pointerSlice(pass, call.Args[0])
 }
