@@ -345,8 +345,8 @@ func (l *loop) empty() bool {
 
 // rangeCursor is a range's numbers, made as a loop reaches them.
 type rangeCursor struct {
-	start, step int64
-	n           int
+	start, stop, step int64
+	n                 int
 }
 
 // count is how many items the loop's source has (not a string's).
@@ -475,12 +475,7 @@ func (l *loop) Iter(c value.Ctx) []value.Value {
 // rangeItems makes the items of a loop's range from item from on (its call
 // charged every item of it).
 func (l *loop) rangeItems(from int) []value.Value {
-	//scratch:ok a range's items, charged in full by its call, at most MaxRange
-	out := make([]value.Value, max(l.rng.n-from, 0))
-	for k := range out {
-		out[k] = l.item(from + k)
-	}
-	return out
+	return value.RangeItems(l.rng.start, l.rng.stop, l.rng.step, from)
 }
 
 // Held implements value.Holder: every item the loop can give back

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -177,8 +178,9 @@ func appendTo[T string | []byte](b *outBuf, p T) {
 // (redteam/alloc/capture-buffer-130mb) spent 2 s of CPU, a third of it
 // sending and taking those signals; the same bytes copied in pieces, each
 // a call whose prologue is a preemption point, let the collector stop
-// the render at the next piece.
-const copyPiece = 64 << 10
+// the render at the next piece (strutil.CopyPiece, which strutil's
+// polled writes share).
+const copyPiece = strutil.CopyPiece
 
 // appendPiece appends p to dst. Never inlined: its call is the
 // preemption point between two pieces (copyPiece).
@@ -193,13 +195,6 @@ func appendPiece[T string | []byte](dst []byte, p T) []byte {
 //go:noinline
 func writePiece(sb *strings.Builder, p []byte) {
 	sb.Write(p)
-}
-
-// writeStringPiece is writePiece for a string.
-//
-//go:noinline
-func writeStringPiece(sb *strings.Builder, p string) {
-	sb.WriteString(p)
 }
 
 // own starts b on room for size bytes at the end of its slab, which
@@ -283,7 +278,7 @@ func (b *outBuf) join(poll func()) string {
 		if c := b.full[i].b; c != nil {
 			joinPieces(&sb, c, poll)
 		} else {
-			joinString(&sb, b.full[i].s, poll)
+			strutil.WriteStringPolled(&sb, b.full[i].s, poll)
 		}
 		b.full[i] = piece{}
 	}
@@ -326,28 +321,17 @@ func (b *outBuf) lazyParts() []string {
 }
 
 // pollBytes is how many bytes a join copies between two polls of the
-// render's cancellation: a chunk of bulk work (strutil.BulkChunk).
-const pollBytes = 1 << 20
+// render's cancellation: a chunk of bulk work.
+const pollBytes = strutil.BulkChunk
 
 // joinPieces writes c to sb copyPiece bytes at a time, calling poll (when
-// not nil) after each pollBytes written since sb's last multiple of it.
+// not nil) after each pollBytes written since sb's last multiple of it:
+// strutil.WriteStringPolled for a chunk's bytes.
 func joinPieces(sb *strings.Builder, c []byte, poll func()) {
 	for len(c) > 0 {
 		n := min(len(c), copyPiece)
 		writePiece(sb, c[:n])
 		c = c[n:]
-		if poll != nil && sb.Len()%pollBytes < n {
-			poll()
-		}
-	}
-}
-
-// joinString is joinPieces for a write held by reference.
-func joinString(sb *strings.Builder, s string, poll func()) {
-	for len(s) > 0 {
-		n := min(len(s), copyPiece)
-		writeStringPiece(sb, s[:n])
-		s = s[n:]
 		if poll != nil && sb.Len()%pollBytes < n {
 			poll()
 		}

@@ -132,17 +132,17 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 	case *syntax.For:
 		r.pos = n.P
 		r.step("for")
+		var iter value.Value
 		if call, ok := n.Iter.(*syntax.Call); ok && !n.Recursive {
 			// the loop is the only reader of a range it calls for itself
 			// (value.NewLazyRange): a recursive loop hands its iterable on
 			saved := r.loopIter
 			r.loopIter = call
-			iter := r.eval(n.Iter, sc)
+			iter = r.eval(n.Iter, sc)
 			r.loopIter = saved
-			r.runLoop(n, sc, iter, 1)
-			return
+		} else {
+			iter = r.eval(n.Iter, sc)
 		}
-		iter := r.eval(n.Iter, sc)
 		if !n.Recursive {
 			r.runLoop(n, sc, iter, 1)
 			return
@@ -363,7 +363,7 @@ func (r *renderer) assign(target syntax.Expr, v value.Value, sc *scope) {
 func (r *renderer) runLoop(n *syntax.For, sc *scope, iter value.Value, depth int) {
 	lp := &loop{r: r, depth: depth, node: n, sc: sc, n: -1}
 	if start, stop, step, ok := value.LazyRangeOf(iter); ok {
-		lp.rng = &rangeCursor{start: start, step: step, n: int(value.RangeLen(start, stop, step))}
+		lp.rng = &rangeCursor{start: start, stop: stop, step: step, n: int(value.RangeLen(start, stop, step))}
 		lp.n = lp.rng.n
 	} else if iter.Kind() == value.String {
 		lp.str = &strCursor{s: iter.Str()}

@@ -94,19 +94,14 @@ func (l *lazyStr) text() string {
 	if l.times > 1 {
 		strutil.WriteRepeatPolled(l.tok, &b, l.parts[0], l.times)
 	} else {
-		done := 0
+		var poll func()
+		if l.tok != nil {
+			poll = l.tok.Poll
+		}
 		for _, p := range l.parts {
-			// a large part is copied a chunk at a time: one copy is a
+			// a large part is copied a piece at a time: one copy is a
 			// runtime call the goroutine cannot be preempted in
-			for len(p) > 0 {
-				k := min(len(p), strutil.BulkChunk)
-				b.WriteString(p[:k])
-				p = p[k:]
-				if done += k; done >= strutil.BulkChunk {
-					done = 0
-					l.tok.Poll()
-				}
-			}
+			strutil.WriteStringPolled(&b, p, poll)
 		}
 	}
 	s := b.String()
@@ -138,7 +133,13 @@ func LazyJoin(c Ctx, parts []string, safe bool) Value {
 		}
 		runes += prevRunes
 	}
-	return Value{k: String, safe: safe, n: int64(runes) + 1, ref: &lazyStr{parts: parts, times: 1, size: size, tok: tokenOf(c)}}
+	return lazyJoin(c, parts, size, int64(runes), safe)
+}
+
+// lazyJoin is parts joined (size bytes, runes code points, charged by the
+// caller) as a lazy string.
+func lazyJoin(c Ctx, parts []string, size int, runes int64, safe bool) Value {
+	return Value{k: String, safe: safe, n: runes + 1, ref: &lazyStr{parts: parts, times: 1, size: size, tok: tokenOf(c)}}
 }
 
 // byteLen is len() of a string value's bytes, without building a lazy one.

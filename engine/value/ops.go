@@ -78,8 +78,7 @@ func Add(c Ctx, a, b Value) Value {
 			// point where the goroutine can be preempted between two
 			// (Go's + is one copy it cannot be); a doubling never read
 			// again is never built
-			runes := int64(a.RuneCount() + b.RuneCount())
-			return Value{k: String, n: runes + 1, ref: &lazyStr{parts: []string{a.Str(), b.Str()}, times: 1, size: size, tok: tokenOf(c)}}
+			return lazyJoin(c, []string{a.Str(), b.Str()}, size, int64(a.RuneCount()+b.RuneCount()), false)
 		}
 		return FromString(a.Str() + b.Str())
 	}

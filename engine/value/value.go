@@ -372,7 +372,8 @@ func (v Value) UndefHintText() string {
 func (v Value) Items() []Value {
 	if d, ok := v.ref.(*ListData); ok {
 		if d.Items == nil && d.meta != nil && d.meta.lazy {
-			d.Items = rangeItems(d.meta.rng)
+			r := d.meta.rng // made as the call would have, which charged them
+			d.Items = RangeItems(r[0], r[1], r[2], 0)
 		}
 		return d.Items
 	}
@@ -398,13 +399,14 @@ func RangeItem(start, step int64, i int) Value {
 	return FromInt(int64(uint64(start) + uint64(i)*uint64(step)))
 }
 
-// rangeItems makes a lazy range's items (NewLazyRange), charged by its
-// call: a safety net, as no reader of a lazy range is known.
-func rangeItems(r [3]int64) []Value {
+// RangeItems makes the items of range(start, stop, step) from item from
+// on (step != 0), for its caller to have charged: range() makes them all,
+// a for loop over a lazy range (NewLazyRange) the ones a read needs.
+func RangeItems(start, stop, step int64, from int) []Value {
 	//scratch:ok a range's items, charged in full by its call (builtins.globalRange), at most MaxRange
-	out := make([]Value, RangeLen(r[0], r[1], r[2]))
+	out := make([]Value, max(int(RangeLen(start, stop, step))-from, 0))
 	for i := range out {
-		out[i] = RangeItem(r[0], r[2], i)
+		out[i] = RangeItem(start, step, from+i)
 	}
 	return out
 }

@@ -95,13 +95,7 @@ func globalRange(c value.Ctx, args *value.Args) value.Value {
 	if lazy {
 		return value.NewLazyRange(start, stop, step)
 	}
-	out := make([]value.Value, l)
-	x := start
-	for i := range out {
-		out[i] = value.FromInt(x)
-		x += step // cannot overflow before the last item is stored
-	}
-	return value.NewRange(start, stop, step, out)
+	return value.NewRange(start, stop, step, value.RangeItems(start, stop, step, 0))
 }
 
 // lipsumWords is jinja2.constants.LOREM_IPSUM_WORDS.

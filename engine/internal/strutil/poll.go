@@ -27,6 +27,32 @@ func Poll(c any) {
 // bound how long a cancellation waits.
 const BulkChunk = 1 << 20
 
+// CopyPiece is the most bytes a bulk write copies in one call: each call
+// is a point where the goroutine can be preempted, which one copy of many
+// megabytes is not (the collector, and a stop of the world, wait for it).
+const CopyPiece = 64 << 10
+
+// WriteStringPolled writes s to b CopyPiece bytes a call, calling poll
+// (when not nil) each time b's length passes a multiple of BulkChunk.
+func WriteStringPolled(b *strings.Builder, s string, poll func()) {
+	for len(s) > 0 {
+		n := min(len(s), CopyPiece)
+		writeStringPiece(b, s[:n])
+		s = s[n:]
+		if poll != nil && b.Len()%BulkChunk < n {
+			poll()
+		}
+	}
+}
+
+// writeStringPiece is one call of WriteStringPolled: never inlined, so
+// each is a preemption point.
+//
+//go:noinline
+func writeStringPiece(b *strings.Builder, p string) {
+	b.WriteString(p)
+}
+
 // RepeatPolled is strings.Repeat(s, n) (n >= 0, the result's bytes charged
 // by the caller) built a chunk at a time with c polled between chunks.
 // The result is one allocation, as strings.Repeat's.
