@@ -91,6 +91,13 @@ CASES = [
     ("loop-length-dict", "{% for k in {'a': 1, 'b': 2} %}{{ loop.length }}{% endfor %}", {}),
     ("nested-loop-outer", "{% for a in [1,2] %}{% set outer = loop %}{% for b in [1] %}{{ outer.index }}{% endfor %}{% endfor %}", {}),
     ("percent-format", "{{ '%s-%d-%.2f' % ('a', 3, 1.5) }}{{ '%(a)s' % {'a': 1} }}", {}),
+    # CPython's unicode_format_arg_parse: a key's value is the one argument
+    # left, for the next '*' or conversion (difffuzz, CI of 6 December)
+    ("percent-key-then-positional", "{{ '%(a)s %s' % d }}", {"d": {"a": 1}}),
+    ("percent-key-then-star", "{{ '%(a)*d' % d }}", {"d": {"a": 5}}),
+    ("percent-positional-key-positional", "{{ '%s %(a)s %s' % d }}", {"d": {"a": 1}}),
+    ("percent-positional-then-key", "{{ '%s %(a)s|%(a)s' % d }}", {"d": {"a": 1}}),
+    ("percent-key-literal", "{{ '%(a)s %s' % {'a': 1} }}", {}),
     ("format-filter", "{{ '%s and %s'|format('a', 'b') }}", {}),
     ("str-format", "{{ '{} {:>5} {name}'.format(1, 'x', name='n') }}", {}),
     ("default-filter", "{{ x|default('d') }}{{ none|default('n', true) }}{{ ''|default('e', boolean=true) }}", {}),

@@ -68,8 +68,6 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 		if i >= len(s) {
 			valueError("incomplete format")
 		}
-		var v value.Value
-		keyed := false
 		if s[i] == '(' {
 			depth, k := 1, i+1
 			for k < len(s) && depth > 0 {
@@ -87,8 +85,11 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 			if !hasDict {
 				typeError("format requires a mapping")
 			}
-			v = percentKey(c, dict, s[i+1:k-1])
-			keyed = true
+			// CPython's unicode_format_arg_parse: the key's value
+			// becomes the one argument left, read by the next '*' or
+			// the conversion, so '%(a)s %s' % {'a': 1} has no argument
+			// for its %s and '%(a)*d' none for its d
+			list, argi = []value.Value{percentKey(c, dict, s[i+1:k-1])}, 0
 			i = k
 		}
 		var spec pctSpec
@@ -155,9 +156,7 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 			parts.add("%")
 			continue
 		}
-		if !keyed {
-			v = next()
-		}
+		v := next()
 		parts.addCounted(percentOne(c, conv, v, spec, markup, i-1))
 	}
 	if argi < len(list) && !hasDict {
