@@ -296,6 +296,28 @@ func TestStringScansCharged(t *testing.T) {
 	})
 }
 
+// TestSameasChargesItsBytes: `a is sameas b` on two strings compares
+// their texts (equal texts stand for one str object) and charges the
+// bytes as == does; uncharged, 300 tests of two equal 50 MB strings ran
+// 2 s on 100 M units, and a loop the budget allowed millions of times
+// would not end.
+func TestSameasChargesItsBytes(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	const size = 8 << 20
+	data := map[string]any{"a": strings.Repeat("x", size), "b": strings.Repeat("x", size), "c": strings.Repeat("y", size)}
+	res, err := env.RenderString("t", "{{ a is sameas b }}{{ a is sameas c }}{{ a is sameas 'x' }}", data, RenderOptions{})
+	if err != nil || res.Output != "TrueFalseFalse" {
+		t.Fatalf("got %q, %v", res.Output, err)
+	}
+	if res.Units < 2*size {
+		t.Errorf("two comparisons of %d bytes charged %d units", size, res.Units)
+	}
+	_, err = env.RenderString("t", "{% for i in range(100000) %}{% if a is sameas b %}{% endif %}{% endfor %}", data, RenderOptions{})
+	if e := (*Error)(nil); !errors.As(err, &e) || e.Kind != KindBudget {
+		t.Errorf("100,000 comparisons of two %d-byte strings: %v, want a budget error", size, err)
+	}
+}
+
 // TestLargeCaptureInChunks: a capture past outChunk is kept in
 // chunks and joined once (a 130 MB capture peaked at 468 MiB growing one
 // slice; redteam/alloc/capture-buffer-130mb, BenchmarkHostileCases); the

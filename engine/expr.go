@@ -732,6 +732,12 @@ func constArgs(a *syntax.CallArgs) bool {
 // concat is Jinja's ~: str_join, or markup_join under autoescape when an
 // operand is markup.
 func (r *renderer) concat(a, b value.Value) value.Value {
+	if a.Kind() == value.String && b.Kind() == value.String && !(r.autoescape && (a.IsSafe() || b.IsSafe())) {
+		// str(a) + str(b) of two strings is Python's str + str: charged
+		// before a lazy operand is built, lazy itself when long (the
+		// chunked build + has; loops/doubling-tilde)
+		return value.ConcatPlain(r, a, b)
+	}
 	as, bs := r.stringify(a), r.stringify(b)
 	// inputs read, then the result allocated: doubling adds up twice
 	r.Charge(2*(int64(len(as))+int64(len(bs))), "string concatenation")
@@ -1063,8 +1069,8 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 	var runes []rune
 	var items []value.Value
 	if x.Kind() == value.String {
+		r.Charge(int64(x.ByteLen()), "slice") // before a lazy string is built
 		s := x.Str()
-		r.Charge(int64(len(s)), "slice")
 		if strutil.RuneLen(s) == len(s) {
 			length = len(s)
 		} else {

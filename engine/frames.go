@@ -46,6 +46,11 @@ type symbols struct {
 	base   *symbols // the symbols this branch copy was made from
 	refs   map[string]symKind
 	stores map[string]struct{}
+	// hint sizes refs and stores when they are made: the root frame's is
+	// every name the template stores (most stored at its top level, as
+	// 50,000 top-level sets are), so its maps are made once, not grown
+	// through a dozen rehashes; a nested frame's is 0
+	hint int
 }
 
 func (s *symbols) local(name string) (symKind, bool) {
@@ -82,14 +87,14 @@ func (s *symbols) findRef(name string) bool {
 
 func (s *symbols) define(name string, k symKind) {
 	if s.refs == nil {
-		s.refs = map[string]symKind{}
+		s.refs = make(map[string]symKind, s.hint)
 	}
 	s.refs[name] = k
 }
 
 func (s *symbols) addStore(name string) {
 	if s.stores == nil {
-		s.stores = map[string]struct{}{}
+		s.stores = make(map[string]struct{}, s.hint)
 	}
 	s.stores[name] = struct{}{}
 }
@@ -273,6 +278,9 @@ func (n *nameSet) add(name string) bool {
 // nested in it.
 func analyseFrame(k frameKey, parent *symbols, out map[frameKey][]string, stored map[string]bool, step func()) *nameSet {
 	f := &frameScan{sym: &symbols{parent: parent, step: step}, stored: stored}
+	if _, root := k.node.(*syntax.Template); root {
+		f.sym.hint = len(stored)
+	}
 	f.root(k)
 	// the names read below: the largest nested frame's set, taken over,
 	// and the others' added to it (each name moves up only when it joins

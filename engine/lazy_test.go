@@ -25,6 +25,46 @@ var lazyOps = []string{
 	`{{ s|replace('b', 'c')|length }}`, `{{ s is string }}{{ s is sameas t }}`, `{{ s|tojson|length }}`,
 	`{{ s.split('\u00e9')|length }}`, `{% for c in s[:4] %}{{ c }}{% endfor %}`, `{{ dict(k=s).k|length }}`,
 	`{{ '%s'|format(s)|length }}`, `{{ s }}`, `{{ s|pprint|length }}`,
+	`{{ s.zfill(3)|length }}{{ s.rjust(2)|length }}{{ s.center(1)[:3] }}{{ s.ljust(1)[-2:] }}`,
+	`{{ s.expandtabs()|length }}{{ (s ~ '\t' ~ s).expandtabs(4)|length }}`,
+	`{{ t.join(['x', 'y'])|length }}{{ s.join(['x', 'y'])[-3:] }}{{ 'x'.join([s, t])|length }}`,
+	`{{ (s ~ s)|length }}{{ (s ~ t)[-3:] }}{{ ((s ~ '%s') % 'q')[-4:] }}`,
+	`{{ s.upper()[:4] }}{{ s.strip('a')[:3] }}{{ s.partition('é')[0] }}{{ s.find('cd') }}`,
+	`{{ s.splitlines()|length }}{{ s.split()|length }}{{ s.format()|length }}`,
+}
+
+// TestLazyStringsChargedBeforeBuilt: an operation reading a lazy string's
+// text charges its read first, from the length the lazy string knows, and
+// builds the text only once charged. A 120 MB repetition read by an
+// operation the budget then refuses was built first (90 MB and 23,000
+// first-touched pages before pipelex/budget/split's refusal, 290 ms of
+// CPU on a VM where a page fault costs 11 us); refused first, it is never
+// built.
+func TestLazyStringsChargedBeforeBuilt(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{
+		`s.split()`, `s.rsplit()`, `s.split('b')`, `s.splitlines()`, `s.startswith('a')`, `s.endswith('a')`,
+		`s.zfill(10)`, `s.rjust(10)`, `s.ljust(10)`, `s.center(10)`, `s.expandtabs()`, `s.join(['a', 'b'])`,
+		`'x'.join([s, s])`, `s[3]`, `s[5:]`, `s[::-1]`, `s ~ s`, `s ~ 'x' ~ s`, `s % ()`, `s == s`, `s.upper()`,
+		`s.title()`, `s.strip()`, `s.replace('a', 'b')`, `s.partition('z')`, `s.find('z')`, `s.count('a')`,
+		`s.format()`, `s.translate({})`, `s.isalpha()`, `s.removeprefix('a')`, `s is sameas s`,
+	} {
+		tmpl, err := env.Parse("t", `{% set s = 'ab ' * 40000000 %}{{ (`+op+`) is defined }}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rerr error
+		grew := allocated(func() { _, rerr = tmpl.Render(nil) })
+		if e := (*Error)(nil); !errors.As(rerr, &e) || e.Kind != KindBudget {
+			t.Errorf("%s on a 120 MB repetition: %v, want a budget error", op, rerr)
+		}
+		if grew > 16<<20 {
+			t.Errorf("%s on a 120 MB repetition allocated %d MB before its refusal: the text was built", op, grew>>20)
+		}
+	}
 }
 
 func TestLazyStringsReadAsPlain(t *testing.T) {

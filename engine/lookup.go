@@ -197,8 +197,8 @@ func (r *renderer) Item(v value.Value, key value.Value) value.Value {
 		}
 	case value.String:
 		if key.Kind() == value.Int || key.Kind() == value.Bool {
+			r.Charge(int64(v.ByteLen()), "string index") // before a lazy string is built
 			s := v.Str()
-			r.Charge(int64(len(s)), "string index")
 			if c, ok := runeAt(s, int64(v.RuneCount()), key.Int()); ok {
 				return value.StringLike(v, c)
 			}
@@ -252,8 +252,8 @@ func (r *renderer) Lookup(v value.Value, seg string) value.Value {
 			for k := 0; k < len(seg); k++ {
 				i = i*10 + int64(seg[k]-'0')
 			}
+			r.Charge(int64(v.ByteLen()), "string index") // before a lazy string is built
 			s := v.Str()
-			r.Charge(int64(len(s)), "string index")
 			if c, ok := runeAt(s, int64(v.RuneCount()), i); ok {
 				if len(c) == 1 {
 					return value.StringLikeCounted(v, c, 1) // one byte, one code point

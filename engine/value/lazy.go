@@ -142,6 +142,28 @@ func lazyJoin(c Ctx, parts []string, size int, runes int64, safe bool) Value {
 	return Value{k: String, safe: safe, n: runes + 1, ref: &lazyStr{parts: parts, times: 1, size: size, tok: tokenOf(c)}}
 }
 
+// ByteLen is the number of bytes of a string value's text, known without
+// building a lazy one (for a charge that must come before the build).
+func (v Value) ByteLen() int { return v.byteLen() }
+
+// CountByte is the number of bytes b in a string value's text, counted in
+// a lazy one's parts without building it.
+func CountByte(v Value, b byte) int {
+	if l, ok := v.ref.(*lazyStr); ok && l.flat.Load() == nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if p := l.flat.Load(); p != nil {
+			return strings.Count(*p, string(b))
+		}
+		n := 0
+		for _, p := range l.parts {
+			n += strings.Count(p, string(b))
+		}
+		return n * l.times
+	}
+	return strings.Count(v.Str(), string(b))
+}
+
 // byteLen is len() of a string value's bytes, without building a lazy one.
 func (v *Value) byteLen() int {
 	if v.ref != nil {

@@ -58,6 +58,22 @@ func mulInt(c Ctx, a, b int64) int64 {
 	return p
 }
 
+// ConcatPlain is the plain string of a's text then b's (two string
+// values, their markup flags dropped): Python's str + str, and Jinja's ~
+// of two strings. Inputs read, then the result allocated, are charged
+// first (a lazy operand is built only then): doubling adds up twice.
+func ConcatPlain(c Ctx, a, b Value) Value {
+	c.Charge(2*(int64(a.byteLen())+int64(b.byteLen())), "string concatenation")
+	if size := a.byteLen() + b.byteLen(); size >= LazyMin {
+		// a lazy join: built on its first read a chunk at a time, a
+		// point where the goroutine can be preempted between two (Go's +
+		// is one copy it cannot be); a doubling never read again is never
+		// built
+		return lazyJoin(c, []string{a.Str(), b.Str()}, size, int64(a.RuneCount()+b.RuneCount()), false)
+	}
+	return FromString(a.Str() + b.Str())
+}
+
 // Add is Python's a + b.
 func Add(c Ctx, a, b Value) Value {
 	undefCheck(a, b)
@@ -68,19 +84,11 @@ func Add(c Ctx, a, b Value) Value {
 		return FromFloat(a.Float() + b.Float())
 	}
 	if a.k == String && b.k == String {
-		// inputs read, then the result allocated: doubling adds up twice
-		c.Charge(2*(int64(a.byteLen())+int64(b.byteLen())), "string concatenation")
 		if a.safe || b.safe {
+			c.Charge(2*(int64(a.byteLen())+int64(b.byteLen())), "string concatenation")
 			return Safe(escapeStr(a) + escapeStr(b))
 		}
-		if size := a.byteLen() + b.byteLen(); size >= LazyMin {
-			// a lazy join: built on its first read a chunk at a time, a
-			// point where the goroutine can be preempted between two
-			// (Go's + is one copy it cannot be); a doubling never read
-			// again is never built
-			return lazyJoin(c, []string{a.Str(), b.Str()}, size, int64(a.RuneCount()+b.RuneCount()), false)
-		}
-		return FromString(a.Str() + b.Str())
+		return ConcatPlain(c, a, b)
 	}
 	if (a.k == List && b.k == List) || (a.k == Tuple && b.k == Tuple) {
 		if va, vb := viewOf(a), viewOf(b); va != "" || vb != "" {
@@ -353,15 +361,16 @@ func Equal(c Ctx, a, b Value) bool { return EqualFrom(c, nil, a, b) }
 
 // strEqual is EqualFrom of a and the string b: a equals b when it is a
 // string of b's length and of b's bytes, which are charged (strings of
-// different lengths are not compared).
-func strEqual(c Ctx, m *budget.Meter, a *Value, b string) bool {
-	if a.k != String || a.byteLen() != len(b) {
+// different lengths are not compared). Neither text is read before the
+// charge: a lazy string is built only for a comparison charged.
+func strEqual(c Ctx, m *budget.Meter, a, b *Value) bool {
+	if a.k != String || a.byteLen() != b.byteLen() {
 		return false
 	}
-	if n := int64(len(b)); !strutil.Spent(m, n) {
+	if n := int64(b.byteLen()); !strutil.Spent(m, n) {
 		c.Charge(n, "string comparison")
 	}
-	return a.Str() == b
+	return a.Str() == b.Str()
 }
 
 // EqualFrom is Equal spending from m, c.Spender(), where it can (strutil.Spent):
@@ -371,7 +380,7 @@ func EqualFrom(c Ctx, m *budget.Meter, a, b Value) bool {
 	case Bool, Int, Float:
 		return b.IsNumber() && numCompare(&a, &b) == 0
 	case String:
-		return b.k == String && strEqual(c, m, &a, b.Str())
+		return b.k == String && strEqual(c, m, &a, &b)
 	case None:
 		return b.k == None
 	case Undefined:
@@ -535,7 +544,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 			}
 			// a string needle, which only a string item can equal, is
 			// EqualFrom's string case without the call and the copies
-			if needle.k == String && strEqual(c, m, &items[i], needle.Str()) ||
+			if needle.k == String && strEqual(c, m, &items[i], &needle) ||
 				needle.k != String && EqualFrom(c, m, items[i], needle) {
 				return true
 			}

@@ -89,8 +89,7 @@ func strFormatMap(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 }
 
 func runFormat(c value.Ctx, recv value.Value, src *fieldSource) value.Value {
-	s := recv.Str()
-	scan(c, "str.format", s)
+	s := scanRecv(c, "str.format", recv, 1)
 	f := &formatter{c: c, src: src, markup: recv.IsSafe()}
 	var out pieces
 	f.vformat(&out, s, 2)

@@ -29,8 +29,7 @@ func splitMethod(name string, right bool) methodFunc {
 		if !a[1].IsMissing() {
 			max = intArg(a[1])
 		}
-		s := recv.Str()
-		scan(c, "str."+name, s)
+		s := scanRecv(c, "str."+name, recv, 1)
 		// the parts are made values as they are found (no list of
 		// strings first: 16 bytes and a loop a part)
 		var out []value.Value
@@ -262,8 +261,7 @@ func strSplitlines(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	var a [1]value.Value
 	args.Bind("splitlines", []string{"keepends"}, a[:])
 	keep := !a[0].IsMissing() && a[0].Truth()
-	s := recv.Str()
-	scan(c, "str.splitlines", s)
+	s := scanRecv(c, "str.splitlines", recv, 1)
 	// count the lines first, charge them, then build
 	n := lineSplit(s, keep, nil)
 	chargeElems(c, n, "str.splitlines")
@@ -339,8 +337,7 @@ func smallIntKeys(table value.Value) ([]intEntry, bool) {
 func strTranslate(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	a := posArgs("translate", args, 1, 1)
 	table := a[0]
-	s := recv.Str()
-	scan(c, "str.translate", s)
+	s := scanRecv(c, "str.translate", recv, 1)
 	small, isSmall := smallIntKeys(table)
 	look := func(r rune) (value.Value, bool) {
 		switch table.Kind() {
@@ -476,7 +473,7 @@ func markupEscape(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 
 func markupUnescape(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	posArgs("unescape", args, 0, 0)
-	scan(c, "Markup.unescape", recv.Str(), recv.Str())
+	scanRecv(c, "Markup.unescape", recv, 2)
 	// each '&' looks an entity up (prefixes of the name, for the legacy
 	// entities without ';'): an element each (2.3 ns a unit without)
 	c.Charge(budget.Mul(int64(strings.Count(recv.Str(), "&")), budget.Elem), "Markup.unescape")

@@ -58,21 +58,34 @@ func scan(c value.Ctx, op string, ss ...string) {
 	c.Charge(n, op)
 }
 
+// scanRecv charges reading recv's text times over and the string
+// arguments ss (scan's units), then returns the text. The charge comes
+// before the text is read: a lazy receiver (a repetition, a long
+// concatenation) whose scan the budget refuses is never built, where
+// building it first touched up to the budget's bytes of fresh memory
+// (pipelex/budget/split: 90 MB, 23,000 page faults, before the refusal).
+func scanRecv(c value.Ctx, op string, recv value.Value, times int64, ss ...string) string {
+	n := budget.Mul(int64(recv.ByteLen()), times)
+	for _, s := range ss {
+		n += int64(len(s))
+	}
+	c.Charge(n, op)
+	return recv.Str()
+}
+
 // caseMethod builds upper/lower/..., charged caseCost a byte.
 func caseMethod(name string, f func(string) string) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		posArgs(name, args, 0, 0)
-		s := recv.Str()
-		c.Charge(budget.Mul(int64(len(s)), caseCost), "str."+name)
-		return caseMapped(recv, f(s))
+		c.Charge(budget.Mul(int64(recv.ByteLen()), caseCost), "str."+name)
+		return caseMapped(recv, f(recv.Str()))
 	}
 }
 
 func predicate(name string, empty bool, f func(string) bool) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		posArgs(name, args, 0, 0)
-		s := recv.Str()
-		scan(c, "str."+name, s)
+		s := scanRecv(c, "str."+name, recv, 1)
 		if s == "" {
 			return value.FromBool(empty)
 		}
@@ -87,12 +100,11 @@ func runePred(f func(rune) bool) func(string) bool {
 // searchArgs reads (sub, start, end) and returns the searched window.
 func searchArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (s, sub string, n, start, end int64, ok bool) {
 	a := posArgs(name, args, 1, 3)
-	s = recv.Str()
 	sub = strArg(name, a[0])
 	// the window's offsets are found (a walk when start or end is
 	// given), it is searched, and a match's position counted: up to two
 	// passes over s (one ran 2 ns a unit); s's own count is its value's
-	scan(c, "str."+name, s, s, sub)
+	s = scanRecv(c, "str."+name, recv, 2, sub)
 	n = int64(value.StrLen(c, recv))
 	start, end = adjust(optIndex(a[1], 0), optIndex(a[2], n), n)
 	return s, sub, n, start, end, start <= end && start <= n
@@ -141,7 +153,6 @@ func findMethod(name string, last, raise bool) methodFunc {
 func affixMethod(name string, suffix bool) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		a := posArgs(name, args, 1, 3)
-		s := recv.Str()
 		var cands []string
 		switch a[0].Kind() {
 		case value.String:
@@ -157,7 +168,7 @@ func affixMethod(name string, suffix bool) methodFunc {
 		default:
 			typeError(name + " first arg must be str or a tuple of str, not " + pyTypeName(a[0]))
 		}
-		scan(c, "str."+name, s)
+		s := scanRecv(c, "str."+name, recv, 1)
 		c.Charge(budget.Mul(int64(len(cands)), budget.Elem), "str."+name)
 		n := int64(value.StrLen(c, recv))
 		start, end := adjust(optIndex(a[1], 0), optIndex(a[2], n), n)
@@ -186,14 +197,14 @@ func padArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (s st
 		}
 		fill = a[1].Str()
 	}
-	s = recv.Str()
-	// the code points counted (a scan), then the result written
+	// the code points counted (a scan), then the result written, charged
+	// before a lazy receiver is built
 	n = int64(value.StrLen(c, recv))
 	if width > n {
 		pad = width - n
 	}
-	c.Charge(budget.Add(int64(len(s)), budget.Mul(pad, int64(len(fill)))), "str."+name)
-	return s, n, pad, fill
+	c.Charge(budget.Add(int64(recv.ByteLen()), budget.Mul(pad, int64(len(fill)))), "str."+name)
+	return recv.Str(), n, pad, fill
 }
 
 // padded is left fills, s (of n code points), then right fills (one
@@ -231,13 +242,12 @@ func strRjust(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 func strZfill(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	a := posArgs("zfill", args, 1, 1)
 	width := intArg(a[0])
-	s := recv.Str()
 	n := int64(value.StrLen(c, recv))
 	if width <= n {
-		scan(c, "str.zfill", s)
-		return value.StringLike(recv, s)
+		return value.StringLike(recv, scanRecv(c, "str.zfill", recv, 1))
 	}
-	c.Charge(budget.Add(int64(len(s)), width-n), "str.zfill")
+	c.Charge(budget.Add(int64(recv.ByteLen()), width-n), "str.zfill")
+	s := recv.Str()
 	// the zeros go after a sign; written once into a result sized once
 	// (a Repeat and a concatenation allocated it twice: 1.6 bytes a unit)
 	sign := 0
@@ -259,15 +269,17 @@ func strExpandtabs(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	if !a[0].IsMissing() {
 		tab = intArg(a[0])
 	}
-	s := recv.Str()
-	tabs := int64(strings.Count(s, "\t"))
+	// the tabs are counted in a lazy receiver's parts: it is built only
+	// once the expansion is charged
+	tabs := int64(value.CountByte(recv, '\t'))
 	step := tab
 	if step < 0 {
 		step = 0
 	}
-	est := budget.Add(int64(len(s)), budget.Mul(tabs, step))
+	est := budget.Add(int64(recv.ByteLen()), budget.Mul(tabs, step))
 	// each code point read, then written (a unit a byte ran 2 ns a unit)
-	c.Charge(budget.Add(est, int64(len(s))), "str.expandtabs")
+	c.Charge(budget.Add(est, int64(recv.ByteLen())), "str.expandtabs")
+	s := recv.Str()
 	// sized once and padded in place: a Repeat a tab and the doubling
 	// allocated 5 bytes a unit charged; the text between tabs is copied
 	// a run at a time, the spaces a block at a time (a write a code
@@ -305,8 +317,7 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	if !a[2].IsMissing() {
 		count = intArg(a[2])
 	}
-	s := recv.Str()
-	scan(c, "str.replace", s, old)
+	s := scanRecv(c, "str.replace", recv, 1, old)
 	var occ int64
 	if old == "" {
 		occ = int64(strutil.RuneLen(s)) + 1 // before every character and at the end
@@ -333,8 +344,7 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 // stripSet is Python's strip argument: nil means whitespace.
 func stripArgs(c value.Ctx, name string, recv value.Value, args *value.Args) (string, func(rune) bool) {
 	a := posArgs(name, args, 0, 1)
-	s := recv.Str()
-	scan(c, "str."+name, s)
+	s := scanRecv(c, "str."+name, recv, 1)
 	if a[0].IsMissing() || a[0].IsNone() {
 		return s, uniSpace
 	}
@@ -362,8 +372,7 @@ func affixRemove(name string, suffix bool) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		a := posArgs(name, args, 1, 1)
 		p := strArg(name, a[0])
-		s := recv.Str()
-		scan(c, "str."+name, s, p)
+		s := scanRecv(c, "str."+name, recv, 1, p)
 		// markupsafe does not wrap these: the result is a plain str.
 		if suffix {
 			return value.FromString(strings.TrimSuffix(s, p))
@@ -379,8 +388,7 @@ func partitionMethod(name string, last bool) methodFunc {
 		if sep == "" {
 			valueError("empty separator")
 		}
-		s := recv.Str()
-		scan(c, "str."+name, s, s, sep)
+		s := scanRecv(c, "str."+name, recv, 2, sep)
 		chargeElems(c, 3, "str."+name)
 		var i int
 		if last {
@@ -402,8 +410,9 @@ func partitionMethod(name string, last bool) methodFunc {
 func strJoin(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 	a := posArgs("join", args, 1, 1)
 	items := value.Iterate(c, a[0])
-	sep := recv.Str()
-	size := budget.Mul(int64(len(items)), int64(len(sep)))
+	// sized from the texts' lengths: a lazy separator or item is built
+	// only once the join is charged
+	size := budget.Mul(int64(len(items)), int64(recv.ByteLen()))
 	for i, it := range items {
 		if recv.IsSafe() {
 			size = budget.Add(size, budget.Mul(value.Size(it, c.Meter().Left()), budget.EscapeFactor))
@@ -412,9 +421,10 @@ func strJoin(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		if !it.IsString() {
 			typeError("sequence item " + itoa(int64(i)) + ": expected str instance, " + it.TypeName() + " found")
 		}
-		size = budget.Add(size, int64(len(it.Str())))
+		size = budget.Add(size, int64(it.ByteLen()))
 	}
 	c.Charge(budget.Add(size, budget.Mul(int64(len(items)), budget.Elem)), "str.join")
+	sep := recv.Str()
 	// the items (escaped first under Markup) are written into a result
 	// sized once, not a growing series (which allocated 3.3 bytes a unit)
 	strs := make([]string, len(items))

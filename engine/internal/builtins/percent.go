@@ -31,9 +31,8 @@ func Mod(c value.Ctx, a, b value.Value) value.Value {
 
 // PercentFormat implements format % args.
 func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Value {
-	s := format.Str()
+	s := scanRecv(c, "string formatting", format, 1)
 	markup := format.IsSafe()
-	scan(c, "string formatting", s)
 	var list []value.Value
 	var dict value.Value
 	hasDict := false
