@@ -124,6 +124,10 @@ var csArgs = []csShape{
 	{name: "N", data: func(n int) any { return n }},
 	{name: "AS", data: func(n int) any { return csRepeat("ab", n) }},
 	{name: "AC", data: func(n int) any { return strings.Repeat("b", n) + "a" }},
+	// EQ is SA's text in an array of its own: a comparison of the two
+	// reads every byte (sameas compared them uncharged; a needle or key of
+	// another text differs at its first byte or its length)
+	{name: "EQ", data: func(n int) any { return strings.Repeat("a", n) }},
 	{name: "AL", data: func(n int) any { return csStrs(n) }, maxN: csListN},
 	{name: "AD", data: func(n int) any { return csDict(n) }, maxN: csListN},
 }
