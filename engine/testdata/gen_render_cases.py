@@ -98,6 +98,10 @@ CASES = [
     ("percent-positional-key-positional", "{{ '%s %(a)s %s' % d }}", {"d": {"a": 1}}),
     ("percent-positional-then-key", "{{ '%s %(a)s|%(a)s' % d }}", {"d": {"a": 1}}),
     ("percent-key-literal", "{{ '%(a)s %s' % {'a': 1} }}", {}),
+    # a dict view has a length but no __getitem__ (difffuzz seed 6120601)
+    ("dict-views-not-sequences", "{{ d.keys() is sequence }}{{ d.values() is sequence }}{{ d.items() is sequence }}{{ d is sequence }}{{ range(2) is sequence }}{{ d.keys() is iterable }}", {"d": {"a": 1}}),
+    ("random-of-dict-view", "{{ d.keys()|random }}", {"d": {"a": 1}}),
+    ("random-of-empty-dict-view", "{{ d.keys()|random is defined }}", {"d": {}}),
     ("format-filter", "{{ '%s and %s'|format('a', 'b') }}", {}),
     ("str-format", "{{ '{} {:>5} {name}'.format(1, 'x', name='n') }}", {}),
     ("default-filter", "{{ x|default('d') }}{{ none|default('n', true) }}{{ ''|default('e', boolean=true) }}", {}),

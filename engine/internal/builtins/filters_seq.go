@@ -183,8 +183,8 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	switch v.Kind() {
 	case value.String:
 		// the n-th character found in place: no []rune copy of the text
+		c.Charge(int64(v.ByteLen()), "filter random") // before a lazy string is built
 		str := v.Str()
-		c.Charge(int64(len(str)), "filter random")
 		if n := v.RuneCount(); n > 0 {
 			k := int(c.Rand() % uint64(n))
 			for _, r := range str {
@@ -197,6 +197,10 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	case value.List, value.Tuple:
 		items := v.Items()
 		if len(items) > 0 {
+			if vops.IsDictView(v) {
+				// random.choice indexes it: a dict view has no __getitem__
+				errs.Throwf(errs.Type, "%s object is not subscriptable", errs.Quote(v.TypeName()))
+			}
 			return items[c.Rand()%uint64(len(items))]
 		}
 	case value.Undefined:

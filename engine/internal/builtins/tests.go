@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -112,7 +113,11 @@ func isIterable(v value.Value) bool {
 // isSequence is len() plus __getitem__ (Undefined has both in Jinja).
 func isSequence(v value.Value) bool {
 	switch v.Kind() {
-	case value.String, value.List, value.Tuple, value.Dict, value.Undefined:
+	case value.List:
+		// a dict view (keys(), values(), items()) has a length but no
+		// __getitem__, which Jinja2's test_sequence asks for
+		return !vops.IsDictView(v)
+	case value.String, value.Tuple, value.Dict, value.Undefined:
 		return true
 	}
 	return false
