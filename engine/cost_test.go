@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -315,6 +316,51 @@ func TestSameasChargesItsBytes(t *testing.T) {
 	_, err = env.RenderString("t", "{% for i in range(100000) %}{% if a is sameas b %}{% endif %}{% endfor %}", data, RenderOptions{})
 	if e := (*Error)(nil); !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Errorf("100,000 comparisons of two %d-byte strings: %v, want a budget error", size, err)
+	}
+}
+
+// TestSubstringSearchCollidingHashes: a text of Thue-Morse blocks (which
+// Go's Rabin-Karp hash cannot tell from their complements) searched for
+// a needle of half its length that differs only in its last block made
+// every search of the standard library quadratic: in, find, count,
+// replace, split, partition and |replace took 0.9 to 1.3 s on 100 M
+// units with 8,192 blocks, in one call no charge or cancellation could
+// end. The engine's searches go through strutil's (linear whatever the
+// needle: strutil.TestSearchLinearOnCollidingHashes counts their reads;
+// scratchlint refuses a standard search with a needle from the input),
+// and give the standard library's answers.
+func TestSubstringSearchCollidingHashes(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	const blocks = 64
+	setup := "{% set ns = namespace(a='a', b='b') %}{% for i in range(11) %}{% set t = ns.a %}{% set ns.a = ns.a ~ ns.b %}{% set ns.b = ns.b ~ t %}{% endfor %}" +
+		"{% set blk = 'x' ~ ns.a %}{% set hay = blk * 64 %}{% set needle = blk * 31 ~ 'x' ~ ns.b %}{% set rneedle = 'x' ~ ns.b ~ blk * 31 %}"
+	tm, tmc := "a", "b"
+	for i := 0; i < 11; i++ {
+		tm, tmc = tm+tmc, tmc+tm
+	}
+	blk := "x" + tm
+	hay := strings.Repeat(blk, blocks)
+	present := strings.Repeat(blk, 32)
+	for _, tc := range []struct{ expr, want string }{
+		{"needle in hay", "False"},
+		{"hay.find(needle)", "-1"},
+		{"hay.rfind(rneedle)", "-1"},
+		{"hay.count(needle)", "0"},
+		{"hay.replace(needle, 'y')|length", strconv.Itoa(len(hay))},
+		{"hay.split(needle)|length", "1"},
+		{"hay.rsplit(rneedle)|length", "1"},
+		{"hay.partition(needle)[1]|length", "0"},
+		{"hay|replace(needle, 'y')|length", strconv.Itoa(len(hay))},
+		{"(blk * 32) in hay", "True"},
+		{"hay.find(blk * 32)", strconv.Itoa(strings.Index(hay, present))},
+		{"hay.rfind(blk * 32)", strconv.Itoa(strings.LastIndex(hay, present))},
+		{"hay.count(blk * 32)", strconv.Itoa(strings.Count(hay, present))},
+		{"hay.split(blk * 32)|length", strconv.Itoa(len(strings.Split(hay, present)))},
+	} {
+		res, err := env.RenderString("t", setup+"{{ "+tc.expr+" }}", nil, RenderOptions{})
+		if err != nil || res.Output != tc.want {
+			t.Errorf("%s: got %q, %v; want %q", tc.expr, res.Output, err, tc.want)
+		}
 	}
 }
 

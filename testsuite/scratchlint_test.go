@@ -20,7 +20,9 @@ func scratchlintBin(t *testing.T) string {
 // each plant (a []rune of a string in a builtin, an input-sized make and
 // an append in a loop before any charge, a bulk append or copy of
 // items holding pointers, such items appended in a loop without vmem.Grown
-// (after a charge, so only that rule can report it), a //scratch:ok without a reason),
+// (after a charge, so only that rule can report it), a substring search
+// of the standard library with a needle from the input, a //scratch:ok
+// without a reason),
 // alone in a fresh copy of the module, fails it naming the plant.
 func TestScratchlint(t *testing.T) {
 	if testing.Short() {
@@ -52,6 +54,8 @@ func TestScratchlint(t *testing.T) {
 			"func plantCopy(a, b []string) int { return copy(a, b) }\n", "bulk copy of items holding pointers"},
 		{"growth of values in a loop", "engine/value/zz_plant.go",
 			"func plantGrow(a []Value, n int) []Value {\n\tCharge()\n\tfor i := 0; i < n; i++ {\n\t\ta = append(a, a[0])\n\t}\n\treturn a\n}\n\nfunc Charge() {}\n", "its growth"},
+		{"long-needle search", "engine/internal/builtins/zz_plant.go",
+			"import \"strings\"\n\nfunc plantSearch(s, sub string) int { return strings.Index(s, sub) + strings.Count(s, \"ab\") }\n", "Rabin-Karp"},
 		{"bare exemption", "engine/internal/builtins/zz_plant.go",
 			"func plantBare(s string) []byte {\n\t//scratch:ok\n\treturn make([]byte, len(s))\n}\n", "needs its reason"},
 	} {

@@ -153,15 +153,15 @@ func CountByte(v Value, b byte) int {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		if p := l.flat.Load(); p != nil {
-			return strings.Count(*p, string(b))
+			return strutil.Count(*p, string(b))
 		}
 		n := 0
 		for _, p := range l.parts {
-			n += strings.Count(p, string(b))
+			n += strutil.Count(p, string(b))
 		}
 		return n * l.times
 	}
-	return strings.Count(v.Str(), string(b))
+	return strutil.Count(v.Str(), string(b))
 }
 
 // byteLen is len() of a string value's bytes, without building a lazy one.

@@ -519,7 +519,7 @@ func Contains(c Ctx, hay, needle Value) bool {
 			errs.Throwf(errs.Type, "'in <string>' requires string as left operand, not %s", needle.TypeName())
 		}
 		c.Charge(int64(hay.byteLen()), "substring search")
-		return strings.Contains(hay.Str(), needle.Str())
+		return strutil.Contains(hay.Str(), needle.Str()) // linear whatever the needle
 	case List, Tuple:
 		// set-like views look the needle up by its hash
 		// (dictkeys_contains, dictitems_contains): an unhashable key is

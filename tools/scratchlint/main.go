@@ -20,7 +20,14 @@
 //     in chunks, each call a preemption point;
 //   - every append of single items holding pointers inside a loop, unless
 //     the slice is vmem.Grown(s): a full slice's growth is the same one
-//     unpreemptible copy of all it holds.
+//     unpreemptible copy of all it holds;
+//   - every substring search of package strings or bytes (Index,
+//     LastIndex, Contains, Count, Replace, Split, Cut and their kin) whose
+//     needle is not a constant of at most 31 bytes: past the vectorised
+//     brute force the standard library falls back to a Rabin-Karp hash
+//     whose collisions anyone can make, quadratic in one uninterruptible
+//     call; strutil.Index, LastIndex, Contains, Count, Replace and Split
+//     are linear whatever the needle.
 //
 // An exception is a //scratch:ok comment with its reason, on the line or
 // the line above: the reason is required (a bare marker is reported).
@@ -31,6 +38,7 @@ package main
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -179,6 +187,9 @@ func checkFunc(pass *analysis.Pass, body *ast.BlockStmt, exempt map[int]bool) {
 			if loops > 0 && growsPointers(pass, n) {
 				report(n.Pos(), "append in a loop to a slice of items holding pointers: its growth is one copy the goroutine cannot be preempted in; grow it with vmem.Grown (append(vmem.Grown(s), x)), or say why it never grows large (//scratch:ok reason)")
 			}
+			if fn, ok := quadraticSearch(pass, n); ok {
+				report(n.Pos(), "strings.%s with a needle that is not a short constant: the standard library's search is quadratic on colliding Rabin-Karp hashes past 31 bytes; use the strutil search (linear whatever the needle), or say why the needle stays short (//scratch:ok reason)", fn)
+			}
 			if isBuiltin(pass, n.Fun, "append") && loops > 0 && !charged {
 				report(n.Pos(), "append in a loop before the function charged the budget: charge the growth first, or say why not (//scratch:ok reason)")
 			}
@@ -300,4 +311,37 @@ func growsPointers(pass *analysis.Pass, call *ast.CallExpr) bool {
 		return false
 	}
 	return pointerSlice(pass, call.Args[0])
+}
+
+// searches are the substring searches of packages strings and bytes, by
+// the index of their needle argument.
+var searches = map[string]int{
+	"Index": 1, "LastIndex": 1, "Contains": 1, "Count": 1, "Replace": 1, "ReplaceAll": 1,
+	"Split": 1, "SplitN": 1, "SplitAfter": 1, "SplitAfterN": 1, "Cut": 1,
+}
+
+// shortNeedle is the longest constant needle the standard library's
+// search takes by brute force on every machine (bytealg.MaxLen without
+// AVX2).
+const shortNeedle = 31
+
+// quadraticSearch reports a call of a strings or bytes substring search
+// whose needle is not a constant of at most shortNeedle bytes.
+func quadraticSearch(pass *analysis.Pass, call *ast.CallExpr) (string, bool) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	fn, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || (fn.Pkg().Path() != "strings" && fn.Pkg().Path() != "bytes") {
+		return "", false
+	}
+	i, ok := searches[fn.Name()]
+	if !ok || len(call.Args) <= i || fn.Type().(*types.Signature).Recv() != nil {
+		return "", false
+	}
+	if tv, ok := pass.TypesInfo.Types[call.Args[i]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String && len(constant.StringVal(tv.Value)) <= shortNeedle {
+		return "", false
+	}
+	return fn.Name(), true
 }

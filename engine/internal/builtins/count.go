@@ -1,9 +1,8 @@
 package builtins
 
 import (
-	"strings"
-
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/internal/strutil"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -23,13 +22,13 @@ const matchChunk = 1024
 // bytes the caller already charged, and its matches charged after.
 func countCharged(c value.Ctx, s, sub string, perMatch int64, op string) int64 {
 	if len(sub) == 1 {
-		n := int64(strings.Count(s, sub))
+		n := int64(strutil.Count(s, sub))
 		c.Charge(budget.Mul(n, perMatch), op)
 		return n
 	}
 	var n, pending int64
 	for {
-		i := strings.Index(s, sub)
+		i := strutil.Index(s, sub) // linear whatever the needle
 		if i < 0 {
 			break
 		}

@@ -206,7 +206,7 @@ const lineUnits = budget.Slot / 2
 func splitCharged(c value.Ctx, s, sep, op string) []string {
 	countCharged(c, s, sep, lineSlot, op)
 	c.Charge(lineSlot, op)
-	return strings.Split(s, sep)
+	return strutil.Split(s, sep)
 }
 
 // get walks the path with the policy-checked Lookup. A non-nil dflt

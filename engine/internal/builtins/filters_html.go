@@ -65,7 +65,7 @@ func fSafe(c value.Ctx, v value.Value, args *value.Args) value.Value {
 // would have spent: a failed attempt at an opener with no closer after it
 // scans to the end, which is what makes the reference quadratic.
 func stripPattern(c value.Ctx, s, open, close string) string {
-	if !strings.Contains(s, open) {
+	if !strutil.Contains(s, open) {
 		return s // nothing to strip: no copy
 	}
 	var sb strings.Builder
@@ -87,19 +87,19 @@ func stripPattern(c value.Ctx, s, open, close string) string {
 	n := len(s)
 	i := 0
 	for {
-		k := strings.Index(s[i:], open)
+		k := strutil.Index(s[i:], open)
 		if k < 0 {
 			c.Charge(pending, "filter striptags")
 			sb.WriteString(s[i:])
 			return sb.String()
 		}
 		k += i
-		j := strings.Index(s[k+len(open):], close)
+		j := strutil.Index(s[k+len(open):], close)
 		if j < 0 {
 			// this opener and every later one fail after scanning to the end
 			for p := k; p >= 0 && p < n; {
 				step(int64(n - p))
-				q := strings.Index(s[p+1:], open)
+				q := strutil.Index(s[p+1:], open)
 				if q < 0 {
 					break
 				}
@@ -556,17 +556,17 @@ func (o *urlizeOpts) word(sb *strutil.TextWriter, middle string, f uint8) {
 		if f&urlizeOpen == 0 || !strings.ContainsAny(middle, "(<&") {
 			break
 		}
-		open := strings.Count(middle, pair[0])
-		if open <= strings.Count(middle, pair[1]) {
+		open := strutil.Count(middle, pair[0])
+		if open <= strutil.Count(middle, pair[1]) {
 			continue
 		}
-		moves := strings.Count(tail, pair[1])
+		moves := strutil.Count(tail, pair[1])
 		if open < moves {
 			moves = open
 		}
 		cut := 0
 		for m := 0; m < moves; m++ {
-			cut += strings.Index(tail[cut:], pair[1]) + len(pair[1])
+			cut += strutil.Index(tail[cut:], pair[1]) + len(pair[1])
 		}
 		middle += tail[:cut]
 		tail = tail[cut:]

@@ -181,7 +181,7 @@ func fReplace(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	}
 	size := budget.Add(int64(len(str)), budget.Add(extra, budget.Mul(k, int64(len(nw)))))
 	c.Charge(size, "filter replace")
-	return value.StringLike(s, strings.Replace(str, old, nw, int(k)))
+	return value.StringLike(s, strutil.Replace(str, old, nw, int(k)))
 }
 
 // escapeArg is markupsafe's argument escaping for Markup methods.

@@ -61,14 +61,14 @@ func splitMethod(name string, right bool) methodFunc {
 			rest := s
 			if !right {
 				for k := int64(0); k < n; k++ {
-					i := strings.Index(rest, sep)
+					i := strutil.Index(rest, sep)
 					out[k] = value.StringLike(recv, rest[:i])
 					rest = rest[i+len(sep):]
 				}
 				out[n] = value.StringLike(recv, rest)
 			} else {
 				for k := n; k > 0; k-- {
-					i := strings.LastIndex(rest, sep)
+					i := strutil.LastIndex(rest, sep)
 					out[k] = value.StringLike(recv, rest[i+len(sep):])
 					rest = rest[:i]
 				}

@@ -130,9 +130,9 @@ func findMethod(name string, last, raise bool) methodFunc {
 			w := cpWindow(s, n, start, end)
 			var i int
 			if last {
-				i = strings.LastIndex(w, sub)
+				i = strutil.LastIndex(w, sub)
 			} else {
-				i = strings.Index(w, sub)
+				i = strutil.Index(w, sub)
 			}
 			switch {
 			case i >= 0 && i > len(w)/2:
@@ -338,7 +338,7 @@ func strReplace(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		extra = budget.Mul(occ, matchUnits)
 	}
 	c.Charge(budget.Add(int64(len(s)), budget.Add(extra, budget.Mul(occ, grow))), "str.replace")
-	return value.StringLike(recv, strings.Replace(s, old, nw, int(occ)))
+	return value.StringLike(recv, strutil.Replace(s, old, nw, int(occ)))
 }
 
 // stripSet is Python's strip argument: nil means whitespace.
@@ -392,9 +392,9 @@ func partitionMethod(name string, last bool) methodFunc {
 		chargeElems(c, 3, "str."+name)
 		var i int
 		if last {
-			i = strings.LastIndex(s, sep)
+			i = strutil.LastIndex(s, sep)
 		} else {
-			i = strings.Index(s, sep)
+			i = strutil.Index(s, sep)
 		}
 		parts := [3]string{s, "", ""}
 		if last {
