@@ -129,103 +129,190 @@ func Split(s, sep string) []string {
 // mismatch shifts past it, the left half right to left on a right-half
 // match, and a periodic needle remembers (mem) the prefix a shift by its
 // period already matched, so no text byte is compared more than twice.
+// The halves are compared a run at a time (commonPrefix, commonSuffix:
+// runs doubling from 8 bytes, each one comparison of the runtime's), so
+// a long match costs what the runtime's equality does, not a loop a byte.
 func twoWay(h, n string, rev bool) int {
 	i, _ := twoWayReads(h, n, rev)
 	return i
 }
 
+// byteAt is byte i of s, counted from its end when rev.
+func byteAt(s string, i int, rev bool) byte {
+	if rev {
+		return s[len(s)-1-i]
+	}
+	return s[i]
+}
+
 // twoWayReads is twoWay that also returns how many bytes of h and n it
 // read: the test of its linear bound counts them.
 func twoWayReads(h, n string, rev bool) (int, int) {
-	reads := 0
-	at := func(s string, i int) byte {
-		reads++
-		if rev {
-			return s[len(s)-1-i]
-		}
-		return s[i]
-	}
-	l := len(n)
-	if l > len(h) {
+	l, hl := len(n), len(h)
+	switch {
+	case l > hl:
 		return -1, 0
+	case l == hl:
+		if h == n {
+			return 0, l
+		}
+		return -1, l
 	}
-	// the bad-character shift of the needle's last byte: how far the
-	// window moves when its last byte is c (0: c is the needle's last)
-	var inNeedle [256]bool
+	reads := l
+	// the bad-character shift: the window moves by l-shift[c] when its
+	// last byte is c (0: c is the needle's last byte; l: c is not in it)
 	var shift [256]int
-	for i := 0; i < l; i++ {
-		c := at(n, i)
-		inNeedle[c], shift[c] = true, i+1
+	if rev {
+		for i := 0; i < l; i++ {
+			shift[n[l-1-i]] = i + 1
+		}
+	} else {
+		for i := 0; i < l; i++ {
+			shift[n[i]] = i + 1
+		}
 	}
 	// the maximal suffix for < and for >; the critical factorisation is
 	// the later of the two (ms), with the period of its suffix (p)
-	ms, p := maxSuffix(n, l, at, false)
-	ms2, p2 := maxSuffix(n, l, at, true)
+	ms, p, r1 := maxSuffix(n, rev, false)
+	ms2, p2, r2 := maxSuffix(n, rev, true)
+	reads += r1 + r2
 	if ms2 > ms {
 		ms, p = ms2, p2
 	}
 	// a periodic needle (its prefix up to ms repeats at p) shifts by p
 	// and remembers what matched; any other shifts past the longer half
 	mem0 := 0
-	periodic := true
-	for i := 0; i <= ms; i++ {
-		if at(n, i) != at(n, i+p) {
-			periodic = false
-			break
-		}
+	var prefix, shifted string
+	if rev {
+		prefix, shifted = n[l-ms-1:], n[l-ms-1-p:l-p]
+	} else {
+		prefix, shifted = n[:ms+1], n[p:p+ms+1]
 	}
-	if periodic {
+	reads += 2 * (ms + 1)
+	if prefix == shifted {
 		mem0 = l - p
 	} else {
 		p = max(ms, l-ms-1) + 1
 	}
-	mem := 0
-	for pos := 0; pos+l <= len(h); {
+	last := byteAt(n, l-1, rev)
+	mem, windows := 0, 0
+	for pos := 0; pos+l <= hl; {
 		// the window's last byte first: a byte the needle lacks moves
 		// the window past it, another to its last place in the needle
-		c := at(h, pos+l-1)
-		if !inNeedle[c] {
-			pos += l
-			mem = 0
-			continue
-		}
-		if k := l - shift[c]; k > 0 {
+		windows++
+		if k := l - shift[byteAt(h, pos+l-1, rev)]; k > 0 {
+			// and on to the next window ending in the needle's last
+			// byte, found by the runtime's vectorised scan (a periodic
+			// text shifts one byte a window, several ns each)
 			pos += max(k, mem)
 			mem = 0
+			if pos+l > hl {
+				break
+			}
+			var i int
+			if rev {
+				i = strings.LastIndexByte(h[:hl-pos-l+1], last)
+				if i >= 0 {
+					i = hl - pos - l - i
+				}
+			} else {
+				i = strings.IndexByte(h[pos+l-1:], last)
+			}
+			if i < 0 {
+				break
+			}
+			pos += i
 			continue
 		}
-		// the right half, left to right
+		// the right half, left to right: n[k:] against the window's
 		k := max(ms+1, mem)
-		for k < l && at(n, k) == at(h, pos+k) {
-			k++
+		var m, r int
+		if rev {
+			m, r = commonSuffix(n[:l-k], h[:hl-pos-k])
+		} else {
+			m, r = commonPrefix(n[k:], h[pos+k:pos+l])
 		}
-		if k < l {
+		reads += r
+		if k += m; k < l {
 			pos += k - ms
 			mem = 0
 			continue
 		}
-		// the left half, right to left
-		k = ms + 1
-		for k > mem && at(n, k-1) == at(h, pos+k-1) {
-			k--
+		// the left half, right to left: n[mem:ms+1] against the window's
+		if rev {
+			m, r = commonPrefix(n[l-ms-1:l-mem], h[hl-pos-ms-1:hl-pos-mem])
+		} else {
+			m, r = commonSuffix(n[mem:ms+1], h[pos+mem:pos+ms+1])
 		}
-		if k <= mem {
-			return pos, reads
+		reads += r
+		if ms+1-m <= mem {
+			return pos, reads + windows
 		}
 		pos += p
 		mem = mem0
 	}
-	return -1, reads
+	return -1, reads + windows
+}
+
+// commonPrefix is the length of the longest common prefix of a and b,
+// and the bytes it read: compared in runs doubling from 8 bytes, a run
+// that differs walked a byte at a time (at most twice what matched
+// before it, plus 8).
+func commonPrefix(a, b string) (int, int) {
+	n := min(len(a), len(b))
+	i, reads := 0, 0
+	for step := 8; i < n; step *= 2 {
+		j := min(i+step, n)
+		reads += 2 * (j - i)
+		if a[i:j] != b[i:j] {
+			for a[i] == b[i] {
+				i++
+			}
+			return i, reads
+		}
+		i = j
+	}
+	return n, reads
+}
+
+// commonSuffix is commonPrefix from the ends of a and b.
+func commonSuffix(a, b string) (int, int) {
+	n := min(len(a), len(b))
+	la, lb := len(a), len(b)
+	i, reads := 0, 0
+	for step := 8; i < n; step *= 2 {
+		j := min(i+step, n)
+		reads += 2 * (j - i)
+		if a[la-j:la-i] != b[lb-j:lb-i] {
+			for a[la-1-i] == b[lb-1-i] {
+				i++
+			}
+			return i, reads
+		}
+		i = j
+	}
+	return n, reads
 }
 
 // maxSuffix returns the start minus one of n's maximal suffix (under
-// byte order, or its reverse when inverse) and that suffix's period: the
-// first loop of musl's twoway_strstr.
-func maxSuffix(n string, l int, at func(string, int) byte, inverse bool) (ms, p int) {
+// byte order, or its reverse when inverse; n read from its end when rev),
+// that suffix's period and the bytes it read: the first loop of musl's
+// twoway_strstr. The loop runs over the needle's bytes a few times per
+// search, so the reversed reading is a copy of the loop with its indices
+// mirrored rather than a branch or a call a byte (both ran 2 to 5 times
+// slower).
+func maxSuffix(n string, rev, inverse bool) (ms, p, reads int) {
+	l := len(n)
 	ip, jp, k := -1, 0, 1
 	p = 1
 	for jp+k < l {
-		a, b := at(n, ip+k), at(n, jp+k)
+		var a, b byte
+		if rev {
+			a, b = n[l-1-(ip+k)], n[l-1-(jp+k)]
+		} else {
+			a, b = n[ip+k], n[jp+k]
+		}
+		reads += 2
 		switch {
 		case a == b:
 			if k == p {
@@ -244,5 +331,5 @@ func maxSuffix(n string, l int, at func(string, int) byte, inverse bool) (ms, p 
 			k, p = 1, 1
 		}
 	}
-	return ip, p
+	return ip, p, reads
 }

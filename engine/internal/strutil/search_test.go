@@ -140,3 +140,43 @@ func BenchmarkIndexLongNeedle(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIndexPeriodic is the Two-Way search's worst preprocessing: a
+// needle of one repeated byte, half its text.
+func BenchmarkIndexPeriodic(b *testing.B) {
+	hay := strings.Repeat("x", 8<<20)
+	for _, c := range []struct{ name, sub string }{{"half", hay[:4<<20]}, {"half-miss", hay[:4<<20-1] + "y"}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(hay)))
+			for b.Loop() {
+				Index(hay, c.sub)
+			}
+		})
+	}
+}
+
+// FuzzSearch holds the linear searches to the standard library's answers
+// on any text and needle (the needle repeated to pass bruteMax).
+func FuzzSearch(f *testing.F) {
+	f.Add("abababababab", "abab", uint8(9))
+	f.Add("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "aab", uint8(12))
+	f.Fuzz(func(t *testing.T, s, sub string, rep uint8) {
+		if sub == "" {
+			return
+		}
+		sub = strings.Repeat(sub, int(rep)%40+1)
+		if len(sub) > 4096 || len(s) > 1<<16 {
+			return
+		}
+		s = strings.Repeat(s, 3) + sub[:len(sub)/2]
+		if got, want := Index(s, sub), strings.Index(s, sub); got != want {
+			t.Fatalf("Index(%q, %q) = %d, want %d", s, sub, got, want)
+		}
+		if got, want := LastIndex(s, sub), strings.LastIndex(s, sub); got != want {
+			t.Fatalf("LastIndex(%q, %q) = %d, want %d", s, sub, got, want)
+		}
+		if got, want := Count(s, sub), strings.Count(s, sub); got != want {
+			t.Fatalf("Count(%q, %q) = %d, want %d", s, sub, got, want)
+		}
+	})
+}
