@@ -364,6 +364,34 @@ func TestSubstringSearchCollidingHashes(t *testing.T) {
 	}
 }
 
+// TestReprEscapesCharged: a repr is charged by Size, a string's bytes,
+// and its escapes make it longer: a control byte is four bytes ('\x01'),
+// a backslash two, a non-printable code point up to ten. The escapes are
+// counted and charged before the repr is built (value.ReprIn): a list of
+// one 1 MB string of control bytes printed 4 MB on 2 M units, allocating
+// 10 bytes a unit.
+func TestReprEscapesCharged(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	for _, unit := range []string{"\x01", "\\", "\u200b", "\U000e0001", "\t", "'\""} {
+		s := strings.Repeat(unit, (1<<20)/len(unit))
+		for _, tpl := range []string{"{{ [s]|string|length }}", "{{ {'k': s}|string|length }}", "{{ ('%r' % s)|length }}", "{{ ([s] ~ '')|length }}", "{{ '{!r}'.format(s)|length }}"} {
+			var res Result
+			var err error
+			grew := allocated(func() { res, err = env.RenderString("t", tpl, map[string]any{"s": s}, RenderOptions{}) })
+			if err != nil {
+				t.Fatalf("%q %s: %v", unit, tpl, err)
+			}
+			out, _ := strconv.Atoi(res.Output)
+			if res.Units < 2*int64(out) {
+				t.Errorf("%q %s: a repr of %d bytes charged %d units", unit, tpl, out, res.Units)
+			}
+			if float64(grew) > 1.5*float64(res.Units) {
+				t.Errorf("%q %s: %d bytes allocated on %d units", unit, tpl, grew, res.Units)
+			}
+		}
+	}
+}
+
 // TestLargeCaptureInChunks: a capture past outChunk is kept in
 // chunks and joined once (a 130 MB capture peaked at 468 MiB growing one
 // slice; redteam/alloc/capture-buffer-130mb, BenchmarkHostileCases); the

@@ -103,6 +103,9 @@ var csReceivers = []csShape{
 	{name: "SD", data: func(n int) any { return csRepeat("aab", n) }},
 	{name: "SF", data: func(n int) any { return csRepeat("{0}%s", n) }},
 	{name: "SS", data: func(n int) any { return csRepeat(" \t", n) }},
+	// SC is what a repr escapes: control bytes, a backslash, quotes and a
+	// non-printable code point (a repr is up to 4 bytes a byte of it)
+	{name: "SC", data: func(n int) any { return csRepeat("\x01\\'\"\u200b", n) }},
 	{name: "SN", data: func(n int) any { return strings.Repeat("9", min(n, 4000)) }, maxN: 4000},
 	{name: "LI", data: func(n int) any { return csInts(n) }, maxN: csListN},
 	{name: "LS", data: func(n int) any { return csStrs(n) }, maxN: csListN},

@@ -67,17 +67,75 @@ func StrIn(c Ctx, v Value) string {
 // the value's Size, which every caller has charged (twice over) before
 // printing: grown from nothing it grew by a quarter at a time past a few
 // hundred bytes, copying the repr about four more times.
+//
+// Size counts a string's bytes, and its repr escapes some: a control byte
+// is four ('\x01'), a backslash two, a non-printable code point up to ten.
+// What the escapes add is counted (reprExtra, a scan of the strings, which
+// the callers' two units a byte of Size pay for) and charged here, two
+// units a byte as the rest, before anything is written: charged by Size
+// alone, a list of one 1 MB string of control bytes printed 4 MB on 2 M
+// units, allocating 10 bytes and spending up to 29 ns a unit.
 func ReprIn(c Ctx, v Value) string {
+	size := Size(v, c.Meter().Left()) + chargeReprExtra(c, v)
 	var sb strutil.TextWriter
-	sb.Grow(int(Size(v, c.Meter().Left())) + 2)
+	sb.Grow(int(size) + 2)
 	writeRepr(&sb, v, 0, c, nil)
 	return sb.String()
 }
 
 // WriteReprIn writes repr(v) inside the render c to w, which a caller
 // building a larger text holds (no string of its own; the caller has
-// charged it).
-func WriteReprIn(w *strutil.TextWriter, c Ctx, v Value) { writeRepr(w, v, 0, c, nil) }
+// charged Size, and the escapes are charged here, as ReprIn does).
+func WriteReprIn(w *strutil.TextWriter, c Ctx, v Value) {
+	chargeReprExtra(c, v)
+	writeRepr(w, v, 0, c, nil)
+}
+
+// chargeReprExtra charges what the escapes of repr(v) add to Size(v), two
+// units a byte, and returns it.
+func chargeReprExtra(c Ctx, v Value) int64 {
+	extra := reprExtra(v, c.Meter().Left(), nil)
+	if extra > 0 {
+		c.Charge(budget.Mul(extra, 2), "printing escapes")
+	}
+	return extra
+}
+
+// reprExtra is how many bytes the escapes in repr(v)'s strings add to
+// Size(v) (which counts a string's bytes, its quotes within a container's
+// 8 an item): strutil.CountStrRepr's count of each string's repr less its
+// bytes and quotes. It walks what Size walks, and stops past limit.
+func reprExtra(v Value, limit int64, active reprActive) int64 {
+	switch v.k {
+	case String:
+		_, b := strutil.CountStrRepr(v.Str()).Len()
+		return max(int64(b-2-v.byteLen()), 0)
+	case List, Tuple:
+		total := int64(0)
+		for _, it := range v.ref.(*ListData).Items {
+			if total > limit {
+				break
+			}
+			switch it.k {
+			case String, List, Tuple, Dict, Object:
+				total += reprExtra(it, limit-total, active)
+			}
+		}
+		return total
+	case Dict:
+		d := v.DictData()
+		total := int64(0)
+		for i := 0; i < d.Len() && total <= limit; i++ {
+			total += reprExtra(d.keys[i], limit-total, active) + reprExtra(d.vals[i], limit-total, active)
+		}
+		return total
+	case Object:
+		if ns, ok := v.ref.(*Namespace); ok && !active.has(ns) {
+			return reprExtra(FromDict(ns.D), limit, append(active, ns))
+		}
+	}
+	return 0
+}
 
 // EscapeIn is Escape inside the render c.
 func EscapeIn(c Ctx, v Value) Value {
