@@ -50,7 +50,7 @@ func pyIsLower(r rune) bool {
 	if uint32(r) < 0x10000 {
 		return runeClass[r]&classLower != 0
 	}
-	return unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
+	return astralClass(r)&classLower != 0
 }
 
 // pyIsUpper is Python's Uppercase property (Lu + Other_Uppercase).
@@ -61,7 +61,7 @@ func pyIsUpper(r rune) bool {
 	if uint32(r) < 0x10000 {
 		return runeClass[r]&classUpper != 0
 	}
-	return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
+	return astralClass(r)&classUpper != 0
 }
 
 // pyIsTitle is Python's title-case class (Lt).
@@ -69,7 +69,7 @@ func pyIsTitle(r rune) bool {
 	if uint32(r) < 0x10000 {
 		return runeClass[r]&classTitle != 0
 	}
-	return unicode.IsTitle(r)
+	return astralClass(r)&classTitle != 0
 }
 
 // pyIsCased is the Cased property.
@@ -77,7 +77,7 @@ func pyIsCased(r rune) bool {
 	if uint32(r) < 0x10000 {
 		return runeClass[r]&(classLower|classUpper|classTitle) != 0
 	}
-	return pyIsLower(r) || pyIsUpper(r) || pyIsTitle(r)
+	return astralClass(r)&(classLower|classUpper|classTitle) != 0
 }
 
 // pyIsCaseIgnorable approximates Case_Ignorable (Mn Me Cf Lm Sk plus the
@@ -86,7 +86,7 @@ func pyIsCaseIgnorable(r rune) bool {
 	if uint32(r) < 0x10000 {
 		return runeClass[r]&classIgnorable != 0
 	}
-	return unicode.In(r, caseIgnorableCats...)
+	return astralClass(r)&classIgnorable != 0
 }
 
 // caseIgnorables are the code points of Case_Ignorable outside its
@@ -143,6 +143,52 @@ func buildRuneClass() *[0x10000]uint8 {
 }
 
 var runeClass = buildRuneClass()
+
+// astralClasses are the case classes of plane 1 (U+10000 to U+1FFFF:
+// Deseret, Osage, the mathematical letters, Adlam, the emoji), built from
+// the same range tables on the first astral code point a case test or
+// mapping reads: a binary search of two to five tables a code point ran
+// 6 ns a byte of emoji for `is lower`, charged a unit a byte (the cost
+// search's test:lower SX), and built at init the table would cost every
+// process that links the engine. Past plane 1 no code point is cased
+// (TestAstralClassesAsTables), and the few ignorable ones (the tags of
+// plane 14) are searched.
+var astralClasses atomic.Pointer[[0x10000]uint8]
+
+func astralClass(r rune) uint8 {
+	if uint32(r)-0x10000 >= 0x10000 {
+		if unicode.In(r, caseIgnorableCats...) {
+			return classIgnorable
+		}
+		return 0
+	}
+	t := astralClasses.Load()
+	if t == nil {
+		t = buildAstralClasses()
+		astralClasses.Store(t)
+	}
+	return t[r-0x10000]
+}
+
+func buildAstralClasses() *[0x10000]uint8 {
+	t := new([0x10000]uint8)
+	mark := func(bit uint8, tabs ...*unicode.RangeTable) {
+		for _, tab := range tabs {
+			for _, rg := range tab.R32 {
+				for r := int(rg.Lo); r <= int(rg.Hi); r += int(rg.Stride) {
+					if r >= 0x10000 && r < 0x20000 {
+						t[r-0x10000] |= bit
+					}
+				}
+			}
+		}
+	}
+	mark(classLower, unicode.Lower, unicode.Other_Lowercase)
+	mark(classUpper, unicode.Upper, unicode.Other_Uppercase)
+	mark(classTitle, unicode.Title)
+	mark(classIgnorable, caseIgnorableCats...)
+	return t
+}
 
 // caseTables are the full case mappings, built on first use (caseTab):
 // built at init they were 0.2-0.7 ms of CPU in every process that links
@@ -649,10 +695,10 @@ func pyIsUpperStr(s string) bool {
 	}
 	cased := false
 	for _, r := range s {
-		if pyIsLower(r) || pyIsTitle(r) {
+		switch cl := classOf(r); {
+		case cl&(classLower|classTitle) != 0:
 			return false
-		}
-		if pyIsUpper(r) {
+		case cl&classUpper != 0:
 			cased = true
 		}
 	}
@@ -665,14 +711,33 @@ func pyIsLowerStr(s string) bool {
 	}
 	cased := false
 	for _, r := range s {
-		if pyIsUpper(r) || pyIsTitle(r) {
+		switch cl := classOf(r); {
+		case cl&(classUpper|classTitle) != 0:
 			return false
-		}
-		if pyIsLower(r) {
+		case cl&classLower != 0:
 			cased = true
 		}
 	}
 	return cased
+}
+
+// classOf is the case classes of r, read once for the tests of a
+// string's case (each of pyIsLower, pyIsUpper and pyIsTitle read them
+// again).
+func classOf(r rune) uint8 {
+	switch {
+	case r < 0x80:
+		switch {
+		case 'a' <= r && r <= 'z':
+			return classLower
+		case 'A' <= r && r <= 'Z':
+			return classUpper
+		}
+		return runeClass[r] &^ (classLower | classUpper | classTitle)
+	case r < 0x10000:
+		return runeClass[r]
+	}
+	return astralClass(r)
 }
 
 // asciiCased is isupper (want 'A', refuse 'a') or islower (want 'a',
@@ -695,13 +760,13 @@ func asciiCased(s string, want, refuse byte) bool {
 func pyIsTitleStr(s string) bool {
 	cased, prev := false, false
 	for _, r := range s {
-		switch {
-		case pyIsUpper(r) || pyIsTitle(r):
+		switch cl := classOf(r); {
+		case cl&(classUpper|classTitle) != 0:
 			if prev {
 				return false
 			}
 			prev, cased = true, true
-		case pyIsLower(r):
+		case cl&classLower != 0:
 			if !prev {
 				return false
 			}
