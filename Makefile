@@ -116,12 +116,14 @@ CALIBRATE ?=
 # every filter, test, global, method and operator on every input shape it
 # accepts, grown from 10^3 to COSTSEARCH_MAX; fails on a shape over the
 # calibration's ceilings. Hours in full: COSTSEARCH=REGEXP searches some
-# operations. costsearch.md is the table for docs/COSTS.md.
+# operations, COSTSEARCH_SHAPE=REGEXP some shapes (SC|EQ: the receiver and
+# argument added last). costsearch.md is the table for docs/COSTS.md.
 COSTSEARCH ?=
+COSTSEARCH_SHAPE ?=
 COSTSEARCH_MAX ?= 10000000
 costsearch:
 	$(GO) test -count=1 -run '^TestCostSearch$$' -timeout 600m -v ./engine -costsearch \
-		-costsearch.run '$(COSTSEARCH)' -costsearch.max $(COSTSEARCH_MAX) -costsearch.table $(CURDIR)/costsearch.md | tee costsearch.out
+		-costsearch.run '$(COSTSEARCH)' -costsearch.shape '$(COSTSEARCH_SHAPE)' -costsearch.max $(COSTSEARCH_MAX) -costsearch.table $(CURDIR)/costsearch.md | tee costsearch.out
 
 # The differential fuzz against real Jinja2 (testsuite/difffuzz, the
 # module's copy of ../shared/difffuzz with the documented:<row> labels of

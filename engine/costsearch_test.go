@@ -52,6 +52,7 @@ var (
 	costSearchRun   = flag.String("costsearch.run", "", "only search operations whose name matches this regexp")
 	costSearchTable = flag.String("costsearch.table", "", "write the worst shape per operation (markdown) to this file")
 	costSearchMax   = flag.Int("costsearch.max", 10_000_000, "largest input size of the full search")
+	costSearchShape = flag.String("costsearch.shape", "", "only search shapes (receiver and arguments, as reported) matching this regexp")
 )
 
 // csEnv is the calibration's environment with the regular-expression
@@ -607,6 +608,10 @@ func TestCostSearch(t *testing.T) {
 		ops = slices.DeleteFunc(ops, func(o csOp) bool { return !re.MatchString(o.op) })
 	}
 	combos, byOp := csDiscover(t, env, ops, true)
+	if *costSearchShape != "" {
+		re := regexp.MustCompile(*costSearchShape)
+		combos = slices.DeleteFunc(combos, func(c csCombo) bool { return !re.MatchString(c.shape()) })
+	}
 	t.Logf("%d operations, %d shapes render", len(ops), len(combos))
 	var sizes []int
 	for n := 1000; n <= *costSearchMax; n *= 10 {

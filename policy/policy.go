@@ -104,6 +104,11 @@ type table struct {
 	// dict are its keys, and a name no entry has the shape of is not on
 	// the surface without a map lookup (it only ever says "not found").
 	shape [maxShape]uint64
+	// longest is the length of the longest name: a longer one is no
+	// entry, answered without hashing it (a megabyte name read as an
+	// attribute was hashed by two map lookups, uncharged: 40,000
+	// lookups ran 1.25 s on 50 M units)
+	longest int
 }
 
 // maxShape bounds the name lengths shape records; longer names are
@@ -113,10 +118,14 @@ const maxShape = 32
 // mayHave reports whether name can be an entry of t.
 func (t *table) mayHave(name string) bool {
 	n := len(name)
-	return n == 0 || n >= maxShape || t.shape[n]&(1<<(name[0]&63)) != 0
+	if n >= maxShape {
+		return n <= t.longest
+	}
+	return n == 0 || t.shape[n]&(1<<(name[0]&63)) != 0
 }
 
 func (t *table) addShape(name string) {
+	t.longest = max(t.longest, len(name))
 	if n := len(name); n > 0 && n < maxShape {
 		t.shape[n] |= 1 << (name[0] & 63)
 	}
