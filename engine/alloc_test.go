@@ -42,6 +42,9 @@ func TestContainersChargedBeforeAllocating(t *testing.T) {
 		{"{{ ('\n' * 20000000)|wordwrap|length }}", KindBudget, "", 20_000_000},
 		{"{{ [1]|map(attribute='.' * 10000000)|list }}", KindBudget, "", 10_000_000},
 		{"{{ [1]|sort(attribute=',' * 10000000)|list }}", KindBudget, "", 10_000_000},
+		// an indent of 10^8 spaces the output then overdraws: refused
+		// before the spaces are made (100 MB and 700 ms before)
+		{"{{ [1, 2, 3]|tojson(indent=100000000) }}", KindBudget, "", 300_000},
 		{"{{ ('x' * 20000000).split()|length }}", 0, "1", 20_000_000},
 		{"{{ ('x' * 20000000).rsplit(none, 1)|length }}", 0, "1", 20_000_000},
 	} {

@@ -25,11 +25,17 @@ func init() {
 const maxJSONDepth = 500
 
 type jsonW struct {
-	c      value.Ctx
-	dry    bool
-	n      int64
-	sb     strutil.TextWriter
-	indent *string
+	c   value.Ctx
+	dry bool
+	n   int64
+	sb  strutil.TextWriter
+	// indented says an indent was given: ind is it, built only for the
+	// real pass (the dry pass counts indLen a level), so an indent of 10^8
+	// spaces whose output the budget then refuses is never made (it was,
+	// 100 MB and 700 ms before the refusal)
+	indented bool
+	ind      string
+	indLen   int64
 	// orders holds each dict's sorted key order, one after the other in
 	// the order the dry pass met them; the real pass, which meets them in
 	// the same order, reads them back (from next) instead of sorting
@@ -207,12 +213,16 @@ func jsonKey(k value.Value) string {
 }
 
 func (w *jsonW) newline(depth int) {
-	if w.indent == nil {
+	if !w.indented {
 		return
 	}
 	w.byte('\n')
+	if w.dry {
+		w.n = budget.Add(w.n, budget.Mul(int64(depth), w.indLen))
+		return
+	}
 	for i := 0; i < depth; i++ {
-		w.str(*w.indent)
+		w.str(w.ind)
 	}
 }
 
@@ -224,7 +234,7 @@ func (w *jsonW) value(v value.Value, depth int) {
 		w.c.Charge(budget.Elem, "filter tojson")
 	}
 	itemSep := ", "
-	if w.indent != nil {
+	if w.indented {
 		itemSep = ","
 	}
 	switch v.Kind() {
@@ -353,24 +363,28 @@ func strKeys(d *value.DictData) bool {
 func fTojson(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	a := bind(args, "do_tojson", "indent")
 	w := &jsonW{c: c, dry: true}
+	spaces := int64(0)
 	if !isNoneOrMissing(a[0]) {
-		var ind string
+		w.indented = true
 		switch a[0].Kind() {
 		case value.String:
-			ind = a[0].Str()
+			w.ind = a[0].Str()
+			w.indLen = int64(len(w.ind))
 		case value.Int, value.Bool:
 			if n := a[0].Int(); n > 0 {
 				c.Charge(n, "filter tojson")
-				ind = strings.Repeat(" ", int(n))
+				spaces, w.indLen = n, n
 			}
 		default:
 			errs.Throwf(errs.Type, "can't multiply sequence by non-int of type %s", errs.Quote(a[0].TypeName()))
 		}
-		w.indent = &ind
 	}
 	w.value(v, 0)
 	c.Charge(w.n, "filter tojson")
 	w.dry = false
+	if spaces > 0 {
+		w.ind = strings.Repeat(" ", int(spaces))
+	}
 	w.sb.Grow(int(w.n))
 	w.value(v, 0)
 	return value.Safe(w.sb.String())
