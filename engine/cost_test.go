@@ -392,6 +392,26 @@ func TestReprEscapesCharged(t *testing.T) {
 	}
 }
 
+// TestAttributePathScansCharged: an attribute path (groupby, map, sort,
+// sum, unique, selectattr, min, max) is scanned for its dots (and sort's
+// for its commas) before any item is read: the scan is charged a unit a
+// byte, so a megabyte path on no items is not a free megabyte of work
+// (the cost search: groupby of an undefined value by a 10^6-byte path,
+// 8 ns a unit).
+func TestAttributePathScansCharged(t *testing.T) {
+	env, _ := NewEnvironment(Options{})
+	path := strings.Repeat("a", 1<<20)
+	for _, tpl := range []string{"{{ x|groupby(p)|list }}", "{{ []|map(attribute=p)|list }}", "{{ []|sort(attribute=p) }}", "{{ []|sum(attribute=p) }}", "{{ []|selectattr(p)|list }}"} {
+		res, err := env.RenderString("t", tpl, map[string]any{"p": path}, RenderOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tpl, err)
+		}
+		if res.Units < int64(len(path)) {
+			t.Errorf("%s: a %d-byte path scanned on %d units", tpl, len(path), res.Units)
+		}
+	}
+}
+
 // TestLargeCaptureInChunks: a capture past outChunk is kept in
 // chunks and joined once (a 130 MB capture peaked at 468 MiB growing one
 // slice; redteam/alloc/capture-buffer-130mb, BenchmarkHostileCases); the
