@@ -102,6 +102,9 @@ CASES = [
     ("dict-views-not-sequences", "{{ d.keys() is sequence }}{{ d.values() is sequence }}{{ d.items() is sequence }}{{ d is sequence }}{{ range(2) is sequence }}{{ d.keys() is iterable }}", {"d": {"a": 1}}),
     ("random-of-dict-view", "{{ d.keys()|random }}", {"d": {"a": 1}}),
     ("random-of-empty-dict-view", "{{ d.keys()|random is defined }}", {"d": {}}),
+    # reversed() of each kind names its iterator as Python does (difffuzz
+    # seed 6120602); the address Python prints after it is cut off
+    ("reverse-iterator-names", "{% for x in [(1, 2), [1], range(2), {'a': 1}, {'a': 1}.keys(), {'a': 1}.values(), {'a': 1}.items()] %}{{ ('%s' % (x|reverse,)).split(' at ')[0].split('>')[0] }};{% endfor %}", {}),
     ("format-filter", "{{ '%s and %s'|format('a', 'b') }}", {}),
     ("str-format", "{{ '{} {:>5} {name}'.format(1, 'x', name='n') }}", {}),
     ("default-filter", "{{ x|default('d') }}{{ none|default('n', true) }}{{ ''|default('e', boolean=true) }}", {}),

@@ -191,6 +191,56 @@ def _unfolded_matches(d):
     return same(_render_outcome(ImmutableSandboxedEnvironment(**opts), t, ctx), d["jinjabox"])
 
 
+def _correct_pow(a, b):
+    """a ** b as Python computes it, but a float power correctly rounded
+    (jinjabox's value.floatPow): an integer exponent through exact
+    fractions, any other through 80-digit decimals."""
+    import decimal
+    import fractions
+    import math
+    if not (isinstance(a, float) or isinstance(b, float) or (isinstance(b, int) and b < 0)) \
+            or isinstance(a, bool) or isinstance(b, bool):
+        return a ** b
+    try:
+        x, y = float(a), float(b)
+    except (TypeError, ValueError, OverflowError):
+        return a ** b
+    if not (math.isfinite(x) and math.isfinite(y)) or x in (0.0, 1.0) or y in (0.0, 1.0) or (x < 0 and not y.is_integer()):
+        return a ** b
+    try:
+        if y.is_integer() and abs(y) <= 4096:
+            r = float(fractions.Fraction(x) ** int(y))
+        else:
+            with decimal.localcontext() as ctx:
+                ctx.prec = 80
+                r = float(decimal.Decimal(x) ** decimal.Decimal(y))
+    except (OverflowError, ZeroDivisionError, decimal.InvalidOperation):
+        return a ** b
+    if math.isinf(r):
+        return a ** b  # Python's OverflowError, as the real power raises it
+    return r
+
+
+def _correct_pow_matches(d):
+    """Jinja2 with every ** computed by _correct_pow (and its optimizer
+    off, so that no power is folded at compile time) gives jinjabox's
+    output."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class PowEnv(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset(["**"])
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**":
+                return _correct_pow(left, right)
+            return super().call_binop(context, operator, left, right)
+
+    opts = {k: bool(v) for k, v in (d.get("options") or {}).items()
+            if k in ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline")}
+    got = _render_outcome(PowEnv(optimized=False, **opts), d["template"], d.get("context") or {})
+    return "output" in got and got == {"output": d["jinjabox"].get("output")}
+
+
 class _Method:
     """A looked-up method printed as jinjabox prints it (C13) and, with
     identity set, equal only to itself (C15)."""
@@ -321,6 +371,11 @@ def _only_reprs_differ(d):
 # of jinjabox's put in (slow: label() tries them last, on a difference
 # nothing cheaper explains).
 DOCUMENTED_RERENDER = [
+    # C12 where the two powers cannot be read off the outputs (run together
+    # with other numbers, formatted, summed): Jinja2, given the same
+    # template with its float powers correctly rounded (as jinjabox's are),
+    # renders exactly what jinjabox rendered
+    ("C12", lambda d: d["category"] == "diff_output" and "**" in d["template"] and _correct_pow_matches(d)),
     # C11 where the sign does not survive to the output (the power is added
     # to, formatted, counted, compared): Jinja2, given the same template
     # with each negative constant base read from the context (so nothing is

@@ -169,10 +169,21 @@ func fReverse(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			return value.NewList(items)
 		case value.Dict:
 			return newIterator("dict_reversekeyiterator", items)
-		case value.Undefined:
+		case value.Undefined, value.Tuple:
+			// a tuple has no __reversed__: reversed() walks it by index
 			return newIterator("reversed", items)
 		}
-		return newIterator(v.Kind().String()+"_reverseiterator", items)
+		switch vops.ViewOf(v) {
+		case "range":
+			return newIterator("range_iterator", items)
+		case "dict_keys":
+			return newIterator("dict_reversekeyiterator", items)
+		case "dict_values":
+			return newIterator("dict_reversevalueiterator", items)
+		case "dict_items":
+			return newIterator("dict_reverseitemiterator", items)
+		}
+		return newIterator("list_reverseiterator", items)
 	}
 	errs.Throw(errs.Render, "argument must be iterable")
 	return value.Value{}
