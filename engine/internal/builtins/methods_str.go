@@ -49,15 +49,6 @@ func cpWindow(s string, n, start, end int64) string {
 	return s[lo:hi]
 }
 
-// scan charges reading s and the string arguments.
-func scan(c value.Ctx, op string, ss ...string) {
-	n := int64(0)
-	for _, s := range ss {
-		n += int64(len(s))
-	}
-	c.Charge(n, op)
-}
-
 // scanRecv charges reading recv's text times over and the string
 // arguments ss (scan's units), then returns the text. The charge comes
 // before the text is read: a lazy receiver (a repetition, a long
