@@ -37,9 +37,9 @@ var lazyOps = []string{
 // text charges its read first, from the length the lazy string knows, and
 // builds the text only once charged. A 120 MB repetition read by an
 // operation the budget then refuses was built first (90 MB and 23,000
-// first-touched pages before pipelex/budget/split's refusal, 290 ms of
-// CPU on a VM where a page fault costs 11 us); refused first, it is never
-// built.
+// first-touched pages before the hostile corpus's split case was
+// refused, 290 ms of CPU on a VM where a page fault costs 11 us);
+// refused first, it is never built.
 func TestLazyStringsChargedBeforeBuilt(t *testing.T) {
 	env, err := NewEnvironment(Options{})
 	if err != nil {

@@ -50,11 +50,12 @@ func cpWindow(s string, n, start, end int64) string {
 }
 
 // scanRecv charges reading recv's text times over and the string
-// arguments ss (scan's units), then returns the text. The charge comes
+// arguments ss, a unit a byte, then returns the text. The charge comes
 // before the text is read: a lazy receiver (a repetition, a long
 // concatenation) whose scan the budget refuses is never built, where
 // building it first touched up to the budget's bytes of fresh memory
-// (pipelex/budget/split: 90 MB, 23,000 page faults, before the refusal).
+// (the hostile corpus's budget/split: 90 MB, 23,000 page faults, before the
+// refusal).
 func scanRecv(c value.Ctx, op string, recv value.Value, times int64, ss ...string) string {
 	n := budget.Mul(int64(recv.ByteLen()), times)
 	for _, s := range ss {
