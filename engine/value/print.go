@@ -94,7 +94,7 @@ func WriteReprIn(w *strutil.TextWriter, c Ctx, v Value) {
 // chargeReprExtra charges what the escapes of repr(v) add to Size(v), two
 // units a byte, and returns it.
 func chargeReprExtra(c Ctx, v Value) int64 {
-	extra := reprExtra(v, c.Meter().Left(), nil)
+	extra := reprExtra(v, c.Meter().Left(), int(nestingLimit(c)), nil)
 	if extra > 0 {
 		c.Charge(budget.Mul(extra, 2), "printing escapes")
 	}
@@ -104,8 +104,15 @@ func chargeReprExtra(c Ctx, v Value) int64 {
 // reprExtra is how many bytes the escapes in repr(v)'s strings add to
 // Size(v) (which counts a string's bytes, its quotes within a container's
 // 8 an item): strutil.CountStrRepr's count of each string's repr less its
-// bytes and quotes. It walks what Size walks, and stops past limit.
-func reprExtra(v Value, limit int64, active reprActive) int64 {
+// bytes and quotes. It walks what Size walks, and stops past limit, and
+// below depth levels (the repr refuses a value nested deeper than the
+// nesting limit, the depth it is given: it recurses no deeper than the
+// repr that follows it, never as deep as a value 90,000 levels deep,
+// which overflowed a 4 MiB stack, TestDeepValuesFitSmallStack).
+func reprExtra(v Value, limit int64, depth int, active reprActive) int64 {
+	if depth < 0 {
+		return 0
+	}
 	switch v.k {
 	case String:
 		_, b := strutil.CountStrRepr(v.Str()).Len()
@@ -118,7 +125,7 @@ func reprExtra(v Value, limit int64, active reprActive) int64 {
 			}
 			switch it.k {
 			case String, List, Tuple, Dict, Object:
-				total += reprExtra(it, limit-total, active)
+				total += reprExtra(it, limit-total, depth-1, active)
 			}
 		}
 		return total
@@ -126,12 +133,12 @@ func reprExtra(v Value, limit int64, active reprActive) int64 {
 		d := v.DictData()
 		total := int64(0)
 		for i := 0; i < d.Len() && total <= limit; i++ {
-			total += reprExtra(d.keys[i], limit-total, active) + reprExtra(d.vals[i], limit-total, active)
+			total += reprExtra(d.keys[i], limit-total, depth-1, active) + reprExtra(d.vals[i], limit-total, depth-1, active)
 		}
 		return total
 	case Object:
 		if ns, ok := v.ref.(*Namespace); ok && !active.has(ns) {
-			return reprExtra(FromDict(ns.D), limit, append(active, ns))
+			return reprExtra(FromDict(ns.D), limit, depth-1, append(active, ns))
 		}
 	}
 	return 0
