@@ -51,6 +51,10 @@ func splitMethod(name string, right bool) methodFunc {
 			if sep == "" {
 				valueError("empty separator")
 			}
+			// the search reads the separator too (a long one is
+			// preprocessed, strutil.Index), as find, replace and
+			// partition charge it
+			c.Charge(int64(len(sep)), "str."+name)
 			n := countCharged(c, s, sep, matchUnits, "str."+name)
 			if max >= 0 && max < n {
 				n = max

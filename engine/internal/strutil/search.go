@@ -158,6 +158,26 @@ func twoWayReads(h, n string, rev bool) (int, int) {
 		}
 		return -1, l
 	}
+	// no match can start before the needle's first byte occurs (end after
+	// its last, read from the end): a vectorised scan finds it, and a text
+	// without it is answered before the needle's preprocessing, which
+	// reads the needle three times (a megabyte needle of 'a' in a text of
+	// two-byte letters cost that much against a scan of nothing)
+	first := byteAt(n, 0, rev)
+	var skip int
+	if rev {
+		// reversed byte pos is h[hl-1-pos], for pos up to hl-l: the last
+		// occurrence in h[l-1:]
+		skip = strings.LastIndexByte(h[l-1:], first)
+		if skip >= 0 {
+			skip = hl - l - skip
+		}
+	} else {
+		skip = strings.IndexByte(h[:hl-l+1], first)
+	}
+	if skip < 0 {
+		return -1, 0
+	}
 	reads := l
 	// the bad-character shift: the window moves by l-shift[c] when its
 	// last byte is c (0: c is the needle's last byte; l: c is not in it)
@@ -196,7 +216,7 @@ func twoWayReads(h, n string, rev bool) (int, int) {
 	}
 	last := byteAt(n, l-1, rev)
 	mem, windows := 0, 0
-	for pos := 0; pos+l <= hl; {
+	for pos := skip; pos+l <= hl; {
 		// the window's last byte first: a byte the needle lacks moves
 		// the window past it, another to its last place in the needle
 		windows++

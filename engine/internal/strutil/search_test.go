@@ -180,3 +180,20 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+// TestSearchSkipsToFirstByte: a text without the needle's first byte (its
+// last, from the end) is answered before the needle is preprocessed: a
+// megabyte needle of 'a' in a text of two-byte letters read the needle
+// three times for nothing.
+func TestSearchSkipsToFirstByte(t *testing.T) {
+	hay := strings.Repeat("é", 1<<20)
+	needle := strings.Repeat("a", 1<<20)
+	for _, rev := range []bool{false, true} {
+		if i, reads := twoWayReads(hay, needle, rev); i != -1 || reads != 0 {
+			t.Errorf("rev %v: index %d after %d bytes read, want -1 after none", rev, i, reads)
+		}
+	}
+	if Index(hay, needle) != -1 || LastIndex(hay, needle) != -1 || Count(hay, needle) != 0 {
+		t.Error("a needle absent from the text was found")
+	}
+}
