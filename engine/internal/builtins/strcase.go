@@ -47,10 +47,7 @@ func pyIsLower(r rune) bool {
 	if r < 0x80 {
 		return 'a' <= r && r <= 'z'
 	}
-	if uint32(r) < 0x10000 {
-		return runeClass[r]&classLower != 0
-	}
-	return astralClass(r)&classLower != 0
+	return classOf(r)&classLower != 0
 }
 
 // pyIsUpper is Python's Uppercase property (Lu + Other_Uppercase).
@@ -58,35 +55,32 @@ func pyIsUpper(r rune) bool {
 	if r < 0x80 {
 		return 'A' <= r && r <= 'Z'
 	}
-	if uint32(r) < 0x10000 {
-		return runeClass[r]&classUpper != 0
-	}
-	return astralClass(r)&classUpper != 0
+	return classOf(r)&classUpper != 0
 }
 
 // pyIsTitle is Python's title-case class (Lt).
 func pyIsTitle(r rune) bool {
-	if uint32(r) < 0x10000 {
-		return runeClass[r]&classTitle != 0
-	}
-	return astralClass(r)&classTitle != 0
+	return classOf(r)&classTitle != 0
 }
 
 // pyIsCased is the Cased property.
 func pyIsCased(r rune) bool {
-	if uint32(r) < 0x10000 {
-		return runeClass[r]&(classLower|classUpper|classTitle) != 0
-	}
-	return astralClass(r)&(classLower|classUpper|classTitle) != 0
+	return classOf(r)&(classLower|classUpper|classTitle) != 0
 }
 
 // pyIsCaseIgnorable approximates Case_Ignorable (Mn Me Cf Lm Sk plus the
 // Word_Break MidLetter/MidNumLet/Single_Quote characters).
 func pyIsCaseIgnorable(r rune) bool {
+	return classOf(r)&classIgnorable != 0
+}
+
+// classOf is the classes of r: the BMP's from runeClass, the others'
+// from astralClass. The string case tests read them once a code point.
+func classOf(r rune) uint8 {
 	if uint32(r) < 0x10000 {
-		return runeClass[r]&classIgnorable != 0
+		return runeClass[r]
 	}
-	return astralClass(r)&classIgnorable != 0
+	return astralClass(r)
 }
 
 // caseIgnorables are the code points of Case_Ignorable outside its
@@ -111,19 +105,27 @@ const (
 	classSpace
 )
 
-func buildRuneClass() *[0x10000]uint8 {
-	t := new([0x10000]uint8)
+// markCaseClasses sets the case classes of the code points from base to
+// base+len(t) in t, range by range from the range tables (runeClass for
+// the BMP, astralClasses for plane 1).
+func markCaseClasses(t []uint8, base int) {
+	end := base + len(t)
+	// the code points lo, lo+stride, ... up to hi that fall in the window
+	span := func(bit uint8, lo, hi, stride int) {
+		if lo < base {
+			lo += (base - lo + stride - 1) / stride * stride
+		}
+		for r := lo; r <= hi && r < end; r += stride {
+			t[r-base] |= bit
+		}
+	}
 	mark := func(bit uint8, tabs ...*unicode.RangeTable) {
 		for _, tab := range tabs {
 			for _, rg := range tab.R16 {
-				for r := int(rg.Lo); r <= int(rg.Hi); r += int(rg.Stride) {
-					t[r] |= bit
-				}
+				span(bit, int(rg.Lo), int(rg.Hi), int(rg.Stride))
 			}
 			for _, rg := range tab.R32 {
-				for r := int(rg.Lo); r <= int(rg.Hi) && r < len(t); r += int(rg.Stride) {
-					t[r] |= bit
-				}
+				span(bit, int(rg.Lo), int(rg.Hi), int(rg.Stride))
 			}
 		}
 	}
@@ -131,6 +133,11 @@ func buildRuneClass() *[0x10000]uint8 {
 	mark(classUpper, unicode.Upper, unicode.Other_Uppercase)
 	mark(classTitle, unicode.Title)
 	mark(classIgnorable, caseIgnorableCats...)
+}
+
+func buildRuneClass() *[0x10000]uint8 {
+	t := new([0x10000]uint8)
+	markCaseClasses(t[:], 0)
 	for _, r := range caseIgnorables {
 		t[r] |= classIgnorable
 	}
@@ -151,8 +158,8 @@ var runeClass = buildRuneClass()
 // 6 ns a byte of emoji for `is lower`, charged a unit a byte (the cost
 // search's test:lower SX), and built at init the table would cost every
 // process that links the engine. Past plane 1 no code point is cased
-// (TestAstralClassesAsTables), and the few ignorable ones (the tags of
-// plane 14) are searched.
+// (TestCaseClasses holds every code point to the tables), and the few
+// ignorable ones (the tags of plane 14) are searched.
 var astralClasses atomic.Pointer[[0x10000]uint8]
 
 func astralClass(r rune) uint8 {
@@ -172,21 +179,7 @@ func astralClass(r rune) uint8 {
 
 func buildAstralClasses() *[0x10000]uint8 {
 	t := new([0x10000]uint8)
-	mark := func(bit uint8, tabs ...*unicode.RangeTable) {
-		for _, tab := range tabs {
-			for _, rg := range tab.R32 {
-				for r := int(rg.Lo); r <= int(rg.Hi); r += int(rg.Stride) {
-					if r >= 0x10000 && r < 0x20000 {
-						t[r-0x10000] |= bit
-					}
-				}
-			}
-		}
-	}
-	mark(classLower, unicode.Lower, unicode.Other_Lowercase)
-	mark(classUpper, unicode.Upper, unicode.Other_Uppercase)
-	mark(classTitle, unicode.Title)
-	mark(classIgnorable, caseIgnorableCats...)
+	markCaseClasses(t[:], 0x10000)
 	return t
 }
 
@@ -719,25 +712,6 @@ func pyIsLowerStr(s string) bool {
 		}
 	}
 	return cased
-}
-
-// classOf is the case classes of r, read once for the tests of a
-// string's case (each of pyIsLower, pyIsUpper and pyIsTitle read them
-// again).
-func classOf(r rune) uint8 {
-	switch {
-	case r < 0x80:
-		switch {
-		case 'a' <= r && r <= 'z':
-			return classLower
-		case 'A' <= r && r <= 'Z':
-			return classUpper
-		}
-		return runeClass[r] &^ (classLower | classUpper | classTitle)
-	case r < 0x10000:
-		return runeClass[r]
-	}
-	return astralClass(r)
 }
 
 // asciiCased is isupper (want 'A', refuse 'a') or islower (want 'a',

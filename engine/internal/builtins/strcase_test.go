@@ -27,6 +27,9 @@ func TestCaseClasses(t *testing.T) {
 		switch {
 		case pyIsLower(r) != lower, pyIsUpper(r) != upper, pyIsTitle(r) != title:
 			t.Errorf("%U: lower %v upper %v title %v, the tables say %v %v %v", r, pyIsLower(r), pyIsUpper(r), pyIsTitle(r), lower, upper, title)
+		case classOf(r)&classLower != 0 != lower, classOf(r)&classUpper != 0 != upper, classOf(r)&classTitle != 0 != title:
+			// the string case tests read classOf once a code point
+			t.Errorf("%U: classOf %08b, the tables say lower %v upper %v title %v", r, classOf(r), lower, upper, title)
 		case pyIsCased(r) != (lower || upper || title):
 			t.Errorf("%U: cased %v", r, pyIsCased(r))
 		case pyIsCaseIgnorable(r) != ign:
