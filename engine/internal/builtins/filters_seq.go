@@ -194,8 +194,7 @@ func fRandom(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	switch v.Kind() {
 	case value.String:
 		// the n-th character found in place: no []rune copy of the text
-		c.Charge(int64(v.ByteLen()), "filter random") // before a lazy string is built
-		str := v.Str()
+		str := scanRecv(c, "filter random", v, 1)
 		if n := v.RuneCount(); n > 0 {
 			k := int(c.Rand() % uint64(n))
 			for _, r := range str {
