@@ -22,6 +22,21 @@ func thueMorse(q int) (string, string) {
 	return string(a), string(b)
 }
 
+// checkSearch holds Index, LastIndex and Count of sub in s to the
+// standard library's answers.
+func checkSearch(t *testing.T, s, sub string) {
+	t.Helper()
+	if got, want := Index(s, sub), strings.Index(s, sub); got != want {
+		t.Fatalf("Index(%q, %q) = %d, want %d", s, sub, got, want)
+	}
+	if got, want := LastIndex(s, sub), strings.LastIndex(s, sub); got != want {
+		t.Fatalf("LastIndex(%q, %q) = %d, want %d", s, sub, got, want)
+	}
+	if got, want := Count(s, sub), strings.Count(s, sub); got != want {
+		t.Fatalf("Count(%q, %q) = %d, want %d", s, sub, got, want)
+	}
+}
+
 // TestSearchAsStrings holds Index, LastIndex, Count, Replace and Split to
 // the standard library's answers on texts of a small alphabet (dense
 // partial matches, periodic needles) with needles on both sides of
@@ -60,15 +75,7 @@ func TestSearchAsStrings(t *testing.T) {
 		if sub == "" {
 			continue
 		}
-		if got, want := Index(s, sub), strings.Index(s, sub); got != want {
-			t.Fatalf("Index(%q, %q) = %d, want %d", s, sub, got, want)
-		}
-		if got, want := LastIndex(s, sub), strings.LastIndex(s, sub); got != want {
-			t.Fatalf("LastIndex(%q, %q) = %d, want %d", s, sub, got, want)
-		}
-		if got, want := Count(s, sub), strings.Count(s, sub); got != want {
-			t.Fatalf("Count(%q, %q) = %d, want %d", s, sub, got, want)
-		}
+		checkSearch(t, s, sub)
 		for _, n := range []int{-1, 0, 1, 2} {
 			if got, want := Replace(s, sub, "<>", n), strings.Replace(s, sub, "<>", n); got != want {
 				t.Fatalf("Replace(%q, %q, %d) = %q, want %q", s, sub, n, got, want)
@@ -169,15 +176,7 @@ func FuzzSearch(f *testing.F) {
 			return
 		}
 		s = strings.Repeat(s, 3) + sub[:len(sub)/2]
-		if got, want := Index(s, sub), strings.Index(s, sub); got != want {
-			t.Fatalf("Index(%q, %q) = %d, want %d", s, sub, got, want)
-		}
-		if got, want := LastIndex(s, sub), strings.LastIndex(s, sub); got != want {
-			t.Fatalf("LastIndex(%q, %q) = %d, want %d", s, sub, got, want)
-		}
-		if got, want := Count(s, sub), strings.Count(s, sub); got != want {
-			t.Fatalf("Count(%q, %q) = %d, want %d", s, sub, got, want)
-		}
+		checkSearch(t, s, sub)
 	})
 }
 
