@@ -47,6 +47,7 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 		list = []value.Value{args}
 	}
 	argi := 0
+	var keyArg [1]value.Value // a key's value, the one argument left
 	next := func() value.Value {
 		if argi >= len(list) {
 			typeError("not enough arguments for format string")
@@ -88,7 +89,8 @@ func PercentFormat(c value.Ctx, format value.Value, args value.Value) value.Valu
 			// becomes the one argument left, read by the next '*' or
 			// the conversion, so '%(a)s %s' % {'a': 1} has no argument
 			// for its %s and '%(a)*d' none for its d
-			list, argi = []value.Value{percentKey(c, dict, s[i+1:k-1])}, 0
+			keyArg[0] = percentKey(c, dict, s[i+1:k-1])
+			list, argi = keyArg[:], 0
 			i = k
 		}
 		var spec pctSpec
