@@ -466,6 +466,7 @@ func (c *checker) scoping(t *syntax.Template, m *budget.Meter) (err error) {
 
 // sortedFrameKeys orders frame keys by their node's position.
 func sortedFrameKeys(m map[frameKey][]string) []frameKey {
+	//fresh:ok the check's array of a template's frames, as many as its source has blocks: made once a parse, not a render
 	keys := make([]frameKey, 0, len(m))
 	//workflowcheck:ignore the keys are sorted below
 	for k := range m {

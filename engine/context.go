@@ -144,7 +144,7 @@ func (c *Prepared) withPath(path []string, x any) (*Prepared, error) {
 		root = value.NewDict(0)
 	}
 	// Walk first: the containers on the path, and what is replaced.
-	chain := make([]value.Value, 0, len(path))
+	chain := vmem.Fresh(make([]value.Value, 0, len(path)))
 	cur := value.FromDict(root)
 	var old value.Value
 	found := false

@@ -316,14 +316,14 @@ func (r *renderer) evalNode(e syntax.Expr, sc *scope) value.Value {
 		return r.eval(n.Else, sc)
 	case *syntax.ListLit:
 		r.Charge(budget.Step+int64(len(n.Items))*(budget.Slot+budget.Elem), "list literal")
-		items := make([]value.Value, len(n.Items))
+		items := vmem.Fresh(make([]value.Value, len(n.Items)))
 		for i, it := range n.Items {
 			items[i] = r.eval(it, sc)
 		}
 		return value.NewList(items)
 	case *syntax.TupleLit:
 		r.Charge(budget.Step+int64(len(n.Items))*(budget.Slot+budget.Elem), "tuple literal")
-		items := make([]value.Value, len(n.Items))
+		items := vmem.Fresh(make([]value.Value, len(n.Items)))
 		for i, it := range n.Items {
 			items[i] = r.eval(it, sc)
 		}
@@ -415,7 +415,7 @@ func (r *renderer) growKw(n int) {
 	}
 	size := max(2*cap(r.kwStack), need)
 	r.Charge(budget.Mul(int64(size), kvBytes), "call arguments")
-	r.kwStack = vmem.Append(make([]value.KV, 0, size), r.kwStack...)
+	r.kwStack = vmem.Append(vmem.Fresh(make([]value.KV, 0, size)), r.kwStack...)
 }
 
 // argsMark is what a call's arguments hold until the call returns
@@ -456,7 +456,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 		if len(ca.Args) <= len(ab.pos) {
 			a.Pos = ab.pos[:0:len(ca.Args)]
 		} else {
-			a.Pos = make([]value.Value, 0, len(ca.Args))
+			a.Pos = vmem.Fresh(make([]value.Value, 0, len(ca.Args)))
 		}
 		for _, x := range ca.Args {
 			a.Pos = append(a.Pos, r.eval(x, sc))
@@ -1122,7 +1122,7 @@ func (r *renderer) evalSlice(n *syntax.Slice, sc *scope) (v value.Value) {
 		}
 		return value.StringLike(x, sb.String())
 	}
-	out := make([]value.Value, 0, count)
+	out := vmem.Fresh(make([]value.Value, 0, count))
 	at(func(p int) { out = append(out, items[p]) })
 	if x.Kind() == value.Tuple {
 		return value.NewTuple(out)

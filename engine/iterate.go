@@ -5,6 +5,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -49,7 +50,7 @@ func (r *renderer) restOf(c *strCursor, op string) []value.Value {
 	r.Charge(int64(len(tail)), op)
 	n := int64(utf8.RuneCountInString(tail))
 	r.Charge(n*(budget.Slot+budget.Elem), op)
-	out := make([]value.Value, 0, n)
+	out := vmem.Fresh(make([]value.Value, 0, n))
 	rest := strCursor{s: tail}
 	for !rest.done() {
 		out = append(out, rest.next())
@@ -75,7 +76,7 @@ func (r *renderer) elements(v value.Value, op string) []value.Value {
 func (r *renderer) unpack(v value.Value, n int) []value.Value {
 	if v.Kind() == value.String {
 		cur := strCursor{s: v.Str()}
-		out := make([]value.Value, 0, n)
+		out := vmem.Fresh(make([]value.Value, 0, n))
 		for !cur.done() {
 			if len(out) == n {
 				errs.Throwf(errs.Type, "too many values to unpack (expected %d)", n)

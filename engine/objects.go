@@ -80,7 +80,7 @@ func (m *macro) attr(name string) (value.Value, bool) {
 		}
 		return value.FromString(m.name), true
 	case "arguments":
-		items := make([]value.Value, len(m.params))
+		items := vmem.Fresh(make([]value.Value, len(m.params)))
 		for i, p := range m.params {
 			items[i] = value.FromString(p.Name)
 		}

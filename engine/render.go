@@ -63,6 +63,7 @@ func newScope(parent *scope, n int) *scope {
 		s.vars = s.buf[:0]
 		return &s.scope
 	}
+	//fresh:ok a binding's plain word is its value's, which package value keeps to itself; a scope has as many slots as its template names
 	return &scope{parent: parent, vars: make([]binding, 0, n)}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/ordered"
 	"github.com/jinjabox/jinjabox/engine/syntax"
@@ -181,7 +182,7 @@ func (r *renderer) execNode(st syntax.Stmt, sc *scope) {
 		// bytes a unit (docs/COSTS.md)
 		r.Charge(budget.Mul(int64(len(n.Values))+1, budget.Step), "with")
 		// Values see the enclosing scope, not the targets beside them.
-		vals := make([]value.Value, len(n.Values))
+		vals := vmem.Fresh(make([]value.Value, len(n.Values)))
 		for i, x := range n.Values {
 			vals[i] = r.eval(x, sc)
 		}

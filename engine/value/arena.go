@@ -84,7 +84,7 @@ func (c *chunks[T]) take(n int) []T {
 	}
 	size = max(size, n)
 	//scratch:ok the arena's storage for values a caller paid for (the copy-in's ceilings, a charged builder)
-	a := make([]T, n, size)
+	a := vmem.Fresh(make([]T, n, size))
 	c.list = append(c.list, a)
 	c.size += size
 	return a[:n:n]

@@ -300,7 +300,7 @@ func (c *Copier) topKeys(data map[string]any) []string {
 		// a new array, never written again: the dicts of earlier copies
 		// may share the last one (DictData.shareKeys)
 		//scratch:ok copy-in: the Copier's ceilings (entries, bytes, depth) count each entry before it is copied
-		c.topVals = make([]Value, len(keys))
+		c.topVals = vmem.Fresh(make([]Value, len(keys)))
 		for i, k := range keys {
 			c.topVals[i] = FromString(k)
 		}

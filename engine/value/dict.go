@@ -74,7 +74,7 @@ func NewDict(n int) *DictData {
 		d, buf = &x.DictData, x.buf[:2*n]
 	default:
 		//scratch:ok dict storage for n entries its caller charged
-		d, buf = &DictData{}, make([]Value, 2*n)
+		d, buf = &DictData{}, vmem.Fresh(make([]Value, 2*n))
 	}
 	d.keys, d.vals = buf[:0:n], buf[n:n:2*n]
 	if n > smallDict {
@@ -208,7 +208,7 @@ func (d *DictData) add(k, v Value, h uint64) {
 		// keys and values grow together, into one array again
 		n := max(2*cap(d.keys), smallDict)
 		//scratch:ok dict storage: callers charge each entry (budget.Elem a slot) before adding it; the arrays at most double it
-		buf := make([]Value, 2*n)
+		buf := vmem.Fresh(make([]Value, 2*n))
 		d.keys = vmem.Append(buf[:0:n], d.keys...)
 		d.vals = vmem.Append(buf[n:n:2*n], d.vals...)
 	}
@@ -539,11 +539,11 @@ func (s *KeySet) Len() int { return len(s.x.keys) }
 func ItemPairs(d *DictData) []Value {
 	n := d.Len()
 	//scratch:ok every caller charges value.PairBytes a pair before (dict.items, dictsort, items)
-	heads := make([]ListData, n)
+	heads := vmem.Fresh(make([]ListData, n))
 	//scratch:ok every caller charges value.PairBytes a pair before (dict.items, dictsort, items)
-	cells := make([]Value, 2*n)
+	cells := vmem.Fresh(make([]Value, 2*n))
 	//scratch:ok every caller charges value.PairBytes a pair before (dict.items, dictsort, items)
-	out := make([]Value, n)
+	out := vmem.Fresh(make([]Value, n))
 	for i := range out {
 		kv := cells[2*i : 2*i+2 : 2*i+2]
 		kv[0], kv[1] = d.keys[i], d.vals[i]

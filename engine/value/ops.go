@@ -101,7 +101,7 @@ func Add(c Ctx, a, b Value) Value {
 		}
 		ai, bi := a.Items(), b.Items()
 		c.Charge(2*int64(len(ai)+len(bi))*(budget.Slot+budget.Elem), "sequence concatenation")
-		out := make([]Value, 0, len(ai)+len(bi))
+		out := vmem.Fresh(make([]Value, 0, len(ai)+len(bi)))
 		out = vmem.Append(vmem.Append(out, ai...), bi...)
 		return Value{k: a.k, ref: &ListData{Items: out}}
 	}
@@ -170,7 +170,7 @@ func Mul(c Ctx, a, b Value) Value {
 			}
 			per := Size(a, c.Meter().Left()) + int64(len(items))*budget.Elem
 			c.Charge(budget.Mul(per, n), "sequence repetition")
-			out := make([]Value, 0, len(items)*int(n))
+			out := vmem.Fresh(make([]Value, 0, len(items)*int(n)))
 			for i := int64(0); i < n; i++ {
 				out = vmem.Append(out, items...)
 			}
@@ -597,7 +597,7 @@ func Iterate(c Ctx, v Value) []Value {
 		c.Charge(int64(v.byteLen())*2, "string iteration")
 		n := v.RuneCount()
 		c.Charge(budget.Mul(int64(n), budget.Elem), "string iteration")
-		out := make([]Value, 0, n)
+		out := vmem.Fresh(make([]Value, 0, n))
 		// Python iterates a Markup string as plain str characters.
 		for _, r := range v.Str() {
 			//scratch:ok pre-sized: made with its final capacity above, it never grows

@@ -1,6 +1,10 @@
 package value
 
-import "math"
+import (
+	"math"
+
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
+)
 
 // Seal fills every cache a render would otherwise fill lazily on the
 // containers of v (their Size, and CheckData's data-only mark), so the
@@ -154,7 +158,7 @@ func listWith(n int) (*ListData, []Value) {
 		return &x.ListData, x.buf[:n:n]
 	}
 	//scratch:ok list storage for n elements its caller charged
-	return &ListData{}, make([]Value, n)
+	return &ListData{}, vmem.Fresh(make([]Value, n))
 }
 
 type list2 struct {

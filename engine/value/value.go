@@ -20,6 +20,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 )
 
 // Kind is the closed set of value kinds.
@@ -404,7 +405,7 @@ func RangeItem(start, step int64, i int) Value {
 // a for loop over a lazy range (NewLazyRange) the ones a read needs.
 func RangeItems(start, stop, step int64, from int) []Value {
 	//scratch:ok a range's items, charged in full by its call (builtins.globalRange), at most MaxRange
-	out := make([]Value, max(int(RangeLen(start, stop, step))-from, 0))
+	out := vmem.Fresh(make([]Value, max(int(RangeLen(start, stop, step))-from, 0)))
 	for i := range out {
 		out[i] = RangeItem(start, step, from+i)
 	}

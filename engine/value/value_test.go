@@ -77,3 +77,19 @@ func TestDictResetKeepsNoValue(t *testing.T) {
 		}
 	}
 }
+
+// TestTouchersFitTheirItems: the item sizes fresh.go registers with
+// vmem.Toucher are the types' real sizes (a smaller one would leave
+// pages of a fresh array untouched), and every type the value model
+// makes large arrays of is registered.
+func TestTouchersFitTheirItems(t *testing.T) {
+	if got := unsafe.Sizeof(KV{}); got != vmem.ValueBytes+16 {
+		t.Fatalf("a KV is %d bytes, its toucher says %d", got, vmem.ValueBytes+16)
+	}
+	if got := unsafe.Sizeof([2]Value{}); got != 2*vmem.ValueBytes {
+		t.Fatalf("a [2]Value is %d bytes, its toucher says %d", got, 2*vmem.ValueBytes)
+	}
+	if !vmem.Touches[Value]() || !vmem.Touches[KV]() || !vmem.Touches[[2]Value]() || !vmem.Touches[ListData]() {
+		t.Fatal("a value-model type is not registered with vmem.Toucher")
+	}
+}

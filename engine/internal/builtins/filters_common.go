@@ -9,6 +9,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
@@ -124,7 +125,7 @@ func draw(c value.Ctx, v value.Value, op string) []value.Value {
 func strChars(c value.Ctx, s string, op string) []value.Value {
 	n := int64(strutil.RuneLen(s))
 	c.Charge(budget.Add(budget.Mul(n, budget.Elem), int64(len(s))), op)
-	out := make([]value.Value, 0, n)
+	out := vmem.Fresh(make([]value.Value, 0, n))
 	for i := 0; i < len(s); {
 		_, w := utf8.DecodeRuneInString(s[i:]) // an invalid byte is one item
 		//scratch:ok pre-sized: made with its final capacity above, it never grows

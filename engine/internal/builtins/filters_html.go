@@ -723,7 +723,7 @@ func fUrlencode(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 	} else {
 		items := draw(c, v, "filter urlencode")
-		pairs := make([][2]value.Value, 0, len(items))
+		pairs := vmem.Fresh(make([][2]value.Value, 0, len(items)))
 		for _, it := range items {
 			kv := value.Iterate(c, it)
 			if len(kv) != 2 {

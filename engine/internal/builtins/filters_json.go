@@ -8,6 +8,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/strutil"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -335,8 +336,8 @@ func sortedDictOrder(c value.Ctx, d *value.DictData, dst []int) []int {
 		}
 		return dst
 	}
-	ks := make([]keyed, d.Len())
-	keys := make([]value.Value, d.Len()) // one array for every key's slot
+	ks := vmem.Fresh(make([]keyed, d.Len()))
+	keys := vmem.Fresh(make([]value.Value, d.Len())) // one array for every key's slot
 	for i := range ks {
 		// sorted(d.items()) compares (key, value) tuples: keys are unique,
 		// so that is key < key after an equality check

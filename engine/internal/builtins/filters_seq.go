@@ -260,7 +260,7 @@ func fBatch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 				tmp = nil
 			}
 			if tmp == nil {
-				tmp = make([]value.Value, 0, size)
+				tmp = vmem.Fresh(make([]value.Value, 0, size))
 			}
 			tmp = append(vmem.Grown(tmp), it)
 		}
@@ -304,7 +304,7 @@ func fSlice(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		}
 		c.Charge(budget.Add(budget.Mul(slices, budget.Elem+budget.Slot), budget.Mul(length, budget.Slot)), "filter slice")
 		per, extra := length/slices, length%slices
-		out := make([]value.Value, 0, slices)
+		out := vmem.Fresh(make([]value.Value, 0, slices))
 		offset := int64(0)
 		for n := int64(0); n < slices; n++ {
 			start := offset + n*per

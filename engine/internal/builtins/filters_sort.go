@@ -190,7 +190,7 @@ func naturalMergeSort(ks []keyed, less func(x, y *keyed) bool) {
 	for len(runs) > 2 {
 		if buf == nil {
 			//scratch:ok sort scratch: one record an item, charged by its callers (keyedBytes an item) and the merges by their comparisons
-			buf = make([]keyed, n)
+			buf = vmem.Fresh(make([]keyed, n))
 		}
 		next := runs[:0:0]
 		k := len(runs) - 1 // number of runs
@@ -241,8 +241,8 @@ func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		refuseUnresolved(paths...)
 	}
 	c.Charge(budget.Mul(int64(len(items)), budget.Elem), "filter sort")
-	ks := make([]keyed, len(items))
-	backing := make([]value.Value, len(items)*len(paths)) // one allocation for every key
+	ks := vmem.Fresh(make([]keyed, len(items)))
+	backing := vmem.Fresh(make([]value.Value, len(items)*len(paths))) // one allocation for every key
 	for i, it := range items {
 		key := backing[i*len(paths) : (i+1)*len(paths) : (i+1)*len(paths)]
 		for j, p := range paths {
@@ -251,7 +251,7 @@ func fSort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		ks[i] = keyed{key, i}
 	}
 	sortKeyed(c, ks, reverse, true)
-	out := make([]value.Value, len(ks))
+	out := vmem.Fresh(make([]value.Value, len(ks)))
 	for i, k := range ks {
 		out[i] = items[k.i]
 	}
@@ -282,8 +282,8 @@ func fDictsort(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	// merge's buffer of records is charged by the comparisons it needs)
 	c.Charge(budget.Mul(int64(d.Len()), vmem.PairBytes+vmem.ValueBytes+keyedBytes), "filter dictsort")
 	pairs := value.ItemPairs(d)
-	ks := make([]keyed, len(pairs))
-	keys := make([]value.Value, len(pairs)) // one allocation for every key
+	ks := vmem.Fresh(make([]keyed, len(pairs)))
+	keys := vmem.Fresh(make([]value.Value, len(pairs))) // one allocation for every key
 	for i, p := range pairs {
 		keys[i] = fold(c, p.Items()[pos], cs)
 		ks[i] = keyed{keys[i : i+1 : i+1], i}
@@ -380,7 +380,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		refuseUnresolved(path)
 	}
 	//scratch:ok one record an item drawn by draw, which charged the items (keyedBytes included in its charge)
-	ks := make([]keyed, len(items))
+	ks := vmem.Fresh(make([]keyed, len(items)))
 	for i, it := range items {
 		ks[i] = keyed{key: []value.Value{fold(c, path.get(c, it, dflt), cs)}, i: i}
 	}
@@ -396,7 +396,7 @@ func fGroupby(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			}
 			j++
 		}
-		group := make([]value.Value, j-i)
+		group := vmem.Fresh(make([]value.Value, j-i))
 		for k := i; k < j; k++ {
 			group[k-i] = items[ks[k].i]
 		}

@@ -441,7 +441,7 @@ func pyJoin(sep value.Value, items []value.Value) value.Value {
 func indentMixed(lines []string, ind value.Value, first, blank bool) value.Value {
 	nl := value.FromString("\n")
 	//scratch:ok one value a line of a text whose bytes indent charged before splitting it
-	vals := make([]value.Value, len(lines))
+	vals := vmem.Fresh(make([]value.Value, len(lines)))
 	for i, ln := range lines {
 		vals[i] = value.FromString(ln)
 	}
@@ -452,7 +452,7 @@ func indentMixed(lines []string, ind value.Value, first, blank bool) value.Value
 		rv = vals[0]
 		if len(vals) > 1 {
 			//scratch:ok one value a line of a text whose bytes indent charged before splitting it
-			parts := make([]value.Value, len(vals)-1)
+			parts := vmem.Fresh(make([]value.Value, len(vals)-1))
 			for i, ln := range vals[1:] {
 				parts[i] = ln
 				if ln.Str() != "" {

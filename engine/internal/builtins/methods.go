@@ -5,6 +5,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
@@ -111,7 +112,7 @@ func typeError(msg string)  { pyErr(errs.Type, "TypeError", msg) }
 // checking their number; missing optional ones are value.Missing.
 func posArgs(fn string, args *value.Args, min, max int) []value.Value {
 	//scratch:ok max is the method's arity, a constant of its table
-	out := make([]value.Value, max)
+	out := vmem.Fresh(make([]value.Value, max))
 	n := 0
 	if args != nil {
 		if len(args.Kw) > 0 {

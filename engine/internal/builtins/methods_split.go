@@ -44,7 +44,7 @@ func splitMethod(name string, right bool) methodFunc {
 			n := wsSplit(s, max, right, nil, recv)
 			chargeElems(c, n, "str."+name)
 			c.Charge(int64(len(s)), "str."+name)
-			out = make([]value.Value, 0, n)
+			out = vmem.Fresh(make([]value.Value, 0, n))
 			wsSplit(s, max, right, &out, recv)
 		} else {
 			sep := strArg(name, a[0])
@@ -61,7 +61,7 @@ func splitMethod(name string, right bool) methodFunc {
 			}
 			chargeElems(c, int(n+1), "str."+name)
 			c.Charge(int64(len(s)), "str."+name)
-			out = make([]value.Value, n+1)
+			out = vmem.Fresh(make([]value.Value, n+1))
 			rest := s
 			if !right {
 				for k := int64(0); k < n; k++ {
@@ -269,7 +269,7 @@ func strSplitlines(c value.Ctx, recv value.Value, args *value.Args) value.Value 
 	// count the lines first, charge them, then build
 	n := lineSplit(s, keep, nil)
 	chargeElems(c, n, "str.splitlines")
-	out := make([]value.Value, 0, n)
+	out := vmem.Fresh(make([]value.Value, 0, n))
 	lineSplit(s, keep, func(p string) { out = append(out, value.StringLike(recv, p)) })
 	return value.NewList(out)
 }
@@ -321,7 +321,7 @@ func smallIntKeys(table value.Value) ([]intEntry, bool) {
 	}
 	d := table.DictData()
 	//scratch:ok translate's table: one entry a key of a dict that exists
-	out := make([]intEntry, 0, d.Len())
+	out := vmem.Fresh(make([]intEntry, 0, d.Len()))
 	for i := 0; i < d.Len(); i++ {
 		k := d.KeyAt(i)
 		switch k.Kind() {

@@ -519,7 +519,7 @@ func escapingArgs(f methodFunc) methodFunc {
 	return func(c value.Ctx, recv value.Value, args *value.Args) value.Value {
 		if args != nil {
 			//scratch:ok one value an argument of the call, a call that exists
-			na := &value.Args{Pos: make([]value.Value, len(args.Pos)), Kw: make([]value.KV, len(args.Kw))}
+			na := &value.Args{Pos: vmem.Fresh(make([]value.Value, len(args.Pos))), Kw: vmem.Fresh(make([]value.KV, len(args.Kw)))}
 			for i, v := range args.Pos {
 				na.Pos[i] = markupArg(c, v)
 			}

@@ -404,7 +404,7 @@ func fRegexSearch(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		chargeResult(c, int64(len(m)), 1)
 		return value.FromString(m)
 	}
-	out := make([]value.Value, len(refs))
+	out := vmem.Fresh(make([]value.Value, len(refs)))
 	for i, ref := range refs {
 		idx := 0
 		switch x := ref.(type) {
@@ -482,7 +482,7 @@ func fRegexFindall(c value.Ctx, v value.Value, args *value.Args) value.Value {
 			chargeResult(c, int64(len(m)), 1)
 			out = append(out, value.FromString(m))
 		default:
-			t := make([]value.Value, ng)
+			t := vmem.Fresh(make([]value.Value, ng))
 			for g := 1; g <= ng; g++ {
 				m, _ := reGroup(s, loc, g)
 				chargeResult(c, int64(len(m)), 1)

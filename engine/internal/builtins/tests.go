@@ -4,6 +4,7 @@ import (
 	"maps"
 
 	"github.com/jinjabox/jinjabox/budget"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/internal/vops"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
@@ -17,7 +18,7 @@ import (
 // testArgs binds a test's parameters; required ones must be present.
 func testArgs(c value.Ctx, name string, args *value.Args, names []string, required int) []value.Value {
 	c.Charge(budget.Step, "test "+name)
-	out := make([]value.Value, len(names))
+	out := vmem.Fresh(make([]value.Value, len(names)))
 	args.Bind(name, names, out)
 	for i := 0; i < required; i++ {
 		if out[i].IsMissing() {

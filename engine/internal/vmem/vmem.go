@@ -47,7 +47,7 @@ func Grown[T any](s []T) []T {
 		return s
 	}
 	//scratch:ok a container's growth: every caller charges the element it adds (budget.Elem a slot) before it grows
-	return Append(make([]T, 0, max(2*cap(s), SmallDict)), s...)
+	return Append(Fresh(make([]T, 0, max(2*cap(s), SmallDict))), s...)
 }
 
 // PairBytes is what one (key, value) pair of ItemPairs allocates: the
@@ -77,7 +77,7 @@ func Append[T any](dst []T, src ...T) []T {
 	}
 	if !room {
 		//scratch:ok the caller's result: what it charged for dst and src together, grown as append grows it
-		grown := make([]T, 0, max(len(dst)+len(src), cap(dst)+cap(dst)/4))
+		grown := Fresh(make([]T, 0, max(len(dst)+len(src), cap(dst)+cap(dst)/4)))
 		dst = Append(grown, dst...)
 	}
 	for len(src) > 0 {
