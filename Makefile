@@ -195,7 +195,7 @@ lint: $(BIN)/.staticcheck-$(STATICCHECK_VERSION) $(WORKFLOWCHECK) $(SCRATCHLINT)
 	$(GO) vet ./...
 	$(BIN)/staticcheck ./...
 	scripts/workflowcheck.sh $(WORKFLOWCHECK)
-	$(SCRATCHLINT) ./engine/internal/builtins/ ./engine/internal/strutil/ ./engine/internal/vmem/ ./engine/internal/vops/ ./engine/value/
+	$(SCRATCHLINT) ./engine/internal/builtins/ ./engine/internal/strutil/ ./engine/internal/vmem/ ./engine/internal/vops/ ./engine/value/ ./engine/
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh

@@ -27,7 +27,16 @@
 //     brute force the standard library falls back to a Rabin-Karp hash
 //     whose collisions anyone can make, quadratic in one uninterruptible
 //     call; strutil.Index, LastIndex, Contains, Count, Replace and Split
-//     are linear whatever the needle.
+//     are linear whatever the needle;
+//   - every make of an array of structs holding pointers and a plain
+//     word (a Value, a dict entry, a sort record) whose size is not a
+//     constant, unless it is the argument of vmem.Fresh, and every
+//     vmem.Fresh whose argument is not a make: a fresh array's pages are
+//     written once before the write barrier's first read of them maps
+//     the zero page (two faults and a TLB shootdown a page), and Fresh
+//     on live items would zero their words. This rule also holds in
+//     package engine, the evaluator. Its exception is //fresh:ok with
+//     the reason, which the other rules' //scratch:ok does not cover.
 //
 // An exception is a //scratch:ok comment with its reason, on the line or
 // the line above: the reason is required (a bare marker is reported).
@@ -65,6 +74,12 @@ var checked = []string{
 	"github.com/jinjabox/jinjabox/engine/value",
 }
 
+// freshOnly are the packages where only the fresh-array rule holds: the
+// evaluator makes arrays of values but charges through its own paths.
+var freshOnly = []string{
+	"github.com/jinjabox/jinjabox/engine",
+}
+
 // charges reports whether a call's name says it charges the budget.
 func charges(name string) bool {
 	l := strings.ToLower(name)
@@ -72,13 +87,18 @@ func charges(name string) bool {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	ok := false
+	all, fresh := false, false
 	for _, p := range checked {
 		if pass.Pkg.Path() == p {
-			ok = true
+			all, fresh = true, true
 		}
 	}
-	if !ok {
+	for _, p := range freshOnly {
+		if pass.Pkg.Path() == p {
+			fresh = true
+		}
+	}
+	if !fresh {
 		return nil, nil
 	}
 	for _, f := range pass.Files {
@@ -86,7 +106,11 @@ func run(pass *analysis.Pass) (any, error) {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		exempt := exemptions(pass, f)
+		checkFresh(pass, f, markedLines(pass, f, "//fresh:ok"))
+		if !all {
+			continue
+		}
+		exempt := markedLines(pass, f, "//scratch:ok")
 		for _, d := range f.Decls {
 			fd, isFunc := d.(*ast.FuncDecl)
 			if !isFunc || fd.Body == nil {
@@ -98,17 +122,17 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// exemptions are the lines a //scratch:ok comment covers (its own and the
-// next); a marker without a reason is reported.
-func exemptions(pass *analysis.Pass, f *ast.File) map[int]bool {
+// markedLines are the lines a marker comment (//scratch:ok, //fresh:ok)
+// covers: its own and the next; a marker without a reason is reported.
+func markedLines(pass *analysis.Pass, f *ast.File, marker string) map[int]bool {
 	lines := map[int]bool{}
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {
-			if !strings.HasPrefix(c.Text, "//scratch:ok") {
+			if !strings.HasPrefix(c.Text, marker) {
 				continue
 			}
-			if strings.TrimSpace(strings.TrimPrefix(c.Text, "//scratch:ok")) == "" {
-				pass.Reportf(c.Pos(), "//scratch:ok needs its reason")
+			if strings.TrimSpace(strings.TrimPrefix(c.Text, marker)) == "" {
+				pass.Reportf(c.Pos(), "%s needs its reason", marker)
 				continue
 			}
 			l := pass.Fset.Position(c.Pos()).Line
@@ -116,6 +140,98 @@ func exemptions(pass *analysis.Pass, f *ast.File) map[int]bool {
 		}
 	}
 	return lines
+}
+
+// checkFresh reports a make of a touchable array of non-constant size
+// that vmem.Fresh does not wrap, and a vmem.Fresh of anything but a make.
+func checkFresh(pass *analysis.Pass, f *ast.File, exempt map[int]bool) {
+	wrapped := map[*ast.CallExpr]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !isFresh(pass, call.Fun) {
+			return true
+		}
+		if len(call.Args) == 1 {
+			if m, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr); ok && isBuiltin(pass, m.Fun, "make") {
+				wrapped[m] = true
+				return true
+			}
+		}
+		pass.Reportf(call.Pos(), "vmem.Fresh of something other than a make: it zeroes a word of each page, which on live items changes what they hold")
+		return true
+	})
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !isBuiltin(pass, call.Fun, "make") || len(call.Args) < 2 || wrapped[call] || exempt[pass.Fset.Position(call.Pos()).Line] {
+			return true
+		}
+		constant := true
+		for _, a := range call.Args[1:] {
+			if tv, ok := pass.TypesInfo.Types[a]; !ok || tv.Value == nil {
+				constant = false
+			}
+		}
+		if constant {
+			return true
+		}
+		tv, ok := pass.TypesInfo.Types[call.Args[0]]
+		if !ok {
+			return true
+		}
+		sl, ok := tv.Type.Underlying().(*types.Slice)
+		if !ok || !touchable(sl.Elem()) {
+			return true
+		}
+		pass.Reportf(call.Pos(), "make of a fresh array of items holding pointers, its size from the input: wrap it in vmem.Fresh (its pages written once before the write barrier reads them), or say why not (//fresh:ok reason)")
+		return true
+	})
+}
+
+// isFresh reports whether fun is vmem.Fresh (Fresh inside package vmem).
+func isFresh(pass *analysis.Pass, fun ast.Expr) bool {
+	var id *ast.Ident
+	switch e := fun.(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	case *ast.IndexExpr:
+		return isFresh(pass, e.X)
+	default:
+		return false
+	}
+	fn, ok := pass.TypesInfo.Uses[id].(*types.Func)
+	return ok && fn.Name() == "Fresh" && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/jinjabox/jinjabox/engine/internal/vmem"
+}
+
+// touchable reports whether an array of t is what vmem.Fresh touches: a
+// struct or array holding pointers and a plain word (a number or a
+// bool, in the item itself or a struct or array inside it) that a
+// toucher can zero without a barrier.
+func touchable(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		return hasPointers(t, map[types.Type]bool{}) && hasWord(t)
+	}
+	return false
+}
+
+// hasWord reports whether a value of type t holds a number or a bool
+// outside any pointer, slice or string.
+func hasWord(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsNumeric|types.IsBoolean) != 0
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if hasWord(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Array:
+		return u.Len() > 0 && hasWord(u.Elem())
+	}
+	return false
 }
 
 // checkFunc walks a function body in source order, remembering whether a
