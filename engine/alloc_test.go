@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -71,4 +72,47 @@ func TestContainersChargedBeforeAllocating(t *testing.T) {
 		{"whitespace-split", "{{ '  a b\\u3000c\\t\\nd  '.split() }}|{{ '  a b  c  '.split(none, 1) }}|{{ '  a b  c  '.rsplit(none, 1) }}|{{ '  a b  c  '.rsplit() }}|{{ ''.split() }}|{{ '   '.rsplit(none, 0) }}|{{ ' a '.split(none, 0) }}|{{ ' a b '.rsplit(none, 0) }}|{{ '\u00e9 \u00e8'.split() }}|{{ 'a\u00e9bc d'|wordcount }}", nil, 0,
 			"['a', 'b', 'c', 'd']|['a', 'b  c  ']|['  a b', 'c']|['a', 'b', 'c']|[]|[]|['a ']|[' a b']|['\u00e9', '\u00e8']|2"},
 	})
+}
+
+// TestHugePrecisionWrittenOnce: a float formatted with a precision past
+// its exact digits (str.format, the format filter, the % operator, each
+// float type, padded or not) allocates its text about once. strconv
+// computed every zero of a precision of 10^8 with its arbitrary-precision
+// fallback and the padding copied the text again: 2 to 3 s and 200 MB
+// before the budget refused the output; the zeros are now counted and
+// written once, where the text is assembled.
+func TestHugePrecisionWrittenOnce(t *testing.T) {
+	env, err := NewEnvironment(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const p = 10000000
+	for _, src := range []string{
+		"{{ '{:.10000000f}'.format(1.0)|length }}",
+		"{{ '{:.10000000e}'.format(-2.5)|length }}",
+		"{{ '{:#.10000000g}'.format(0.1)|length }}",
+		"{{ '{:.10000000%}'.format(0.5)|length }}",
+		"{{ '{:*^10000100.10000000f}'.format(1.5)|length }}",
+		"{{ '{:,.10000000f}'.format(1234567.5)|length }}",
+		"{{ ('%.*E' % (10000000, 1.0))|length }}",
+		"{{ ('%-10000100.10000000f' % 1.0)|length }}",
+		"{{ '%#.10000000g'|format(0.1)|length }}",
+	} {
+		tmpl, err := env.Parse("p", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out string
+		var rerr error
+		grew := allocated(func() { out, rerr = tmpl.Render(nil) })
+		if rerr != nil {
+			t.Fatalf("%s: %v", src, rerr)
+		}
+		if n, _ := strconv.Atoi(out); n < p {
+			t.Fatalf("%s rendered %q, want a length of at least %d", src, out, p)
+		}
+		if grew > 3*p/2 {
+			t.Errorf("%s allocated %d bytes for a %s-byte text, want under 1.5 bytes a byte", src, grew, out)
+		}
+	}
 }

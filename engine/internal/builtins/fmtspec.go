@@ -175,6 +175,37 @@ func (f fmtSpec) padCounted(head, body string, n int64, defAlign byte) (string, 
 	return padJoin(f.c, piece{f.fill, p}, piece{head, 1}, piece{body, 1}), f.width
 }
 
+// padPieces is padCounted for a body in pieces, joined once with the
+// padding (padJoin).
+func (f fmtSpec) padPieces(head string, body []piece, n int64, defAlign byte) (string, int64) {
+	all := func(before, after piece) string {
+		//scratch:ok at most four pieces of a float's text, each a string header
+		ps := append(append([]piece{before, {head, 1}}, body...), after)
+		return padJoin(f.c, ps...)
+	}
+	if f.width <= n {
+		return all(piece{}, piece{}), n
+	}
+	pad := f.width - n
+	align := f.align
+	if align == 0 {
+		align = defAlign
+	}
+	p := int(pad)
+	switch align {
+	case '<':
+		return all(piece{}, piece{f.fill, p}), f.width
+	case '^':
+		l := int(pad / 2)
+		return all(piece{f.fill, l}, piece{f.fill, p - l}), f.width
+	case '=':
+		//scratch:ok at most four pieces of a float's text, each a string header
+		ps := append([]piece{{head, 1}, {f.fill, p}}, body...)
+		return padJoin(f.c, ps...), f.width
+	}
+	return all(piece{f.fill, p}, piece{}), f.width
+}
+
 // piece is a text repeated times times, a part of what padJoin joins.
 type piece struct {
 	text  string
@@ -257,6 +288,12 @@ func group(digits string, sep byte, g int, minw int64) string {
 
 // numberOut assembles sign, prefix, integer digits (grouped) and the rest.
 func (f fmtSpec) numberOut(neg bool, prefix, intDigits, rest string, g int) string {
+	return f.numberOutText(neg, prefix, intDigits, floatText{mant: rest}, g)
+}
+
+// numberOutText is numberOut with the rest a float's text, whose zeros
+// past exactDigits are written once, in the padded result.
+func (f fmtSpec) numberOutText(neg bool, prefix, intDigits string, rest floatText, g int) string {
 	sign := ""
 	switch {
 	case neg:
@@ -270,11 +307,16 @@ func (f fmtSpec) numberOut(neg bool, prefix, intDigits, rest string, g int) stri
 	if f.grouping != 0 && g > 0 {
 		minw := int64(0)
 		if f.fill == "0" && f.align == '=' {
-			minw = f.width - int64(len(head)) - int64(strutil.RuneLen(rest))
+			minw = f.width - int64(len(head)) - int64(strutil.RuneLen(rest.mant)) - int64(rest.zeros) - int64(strutil.RuneLen(rest.tail))
 		}
 		intDigits = group(intDigits, f.grouping, g, minw)
 	}
-	return f.padTo(head, intDigits+rest, '>')
+	if rest.zeros == 0 {
+		return f.padTo(head, intDigits+rest.mant+rest.tail, '>')
+	}
+	n := int64(strutil.RuneLen(head)+strutil.RuneLen(intDigits)) + rest.len()
+	out, _ := f.padPieces(head, []piece{{intDigits, 1}, {rest.mant, 1}, {"0", rest.zeros}, {rest.tail, 1}}, n, '>')
+	return out
 }
 
 func formatIntSpec(n int64, f fmtSpec) string {
@@ -324,12 +366,61 @@ func formatIntSpec(n int64, f fmtSpec) string {
 	return f.numberOut(n < 0, prefix, digits, "", g)
 }
 
+// exactDigits is a precision past which a float64 has no more digits:
+// its exact decimal expansion ends within 1,074 digits after the point
+// ('f': 2^-1074 has 1,074) and 767 significant digits ('e'). Every digit
+// past it is a zero, which strconv computes with its arbitrary-precision
+// fallback, slowly and with two copies of the text (a precision of 10^8
+// took 2 to 3 s and 200 MB before the budget refused the output); they
+// are counted here and written once, where the text is assembled.
+const exactDigits = 1100
+
+// floatDigits is strconv.FormatFloat(a, fmt, prec) with the zeros past
+// exactDigits counted, not written: the text and how many zeros belong
+// at the end of its mantissa.
+func floatDigits(a float64, fmt byte, prec int64) (string, int) {
+	if prec <= exactDigits {
+		return strconv.FormatFloat(a, fmt, int(prec), 64), 0
+	}
+	return strconv.FormatFloat(a, fmt, exactDigits, 64), int(prec - exactDigits)
+}
+
+// floatText is a formatted float: mant, then zeros zeros, then tail (the
+// exponent or the '%' sign).
+type floatText struct {
+	mant  string
+	zeros int
+	tail  string
+}
+
+// split cuts s before its exponent or '%' sign.
+func splitFloatText(s string, zeros int) floatText {
+	if i := strings.IndexAny(s, "eE%"); i >= 0 {
+		return floatText{s[:i], zeros, s[i:]}
+	}
+	return floatText{s, zeros, ""}
+}
+
+// String writes the text out (zeros is 0 but for precisions past
+// exactDigits, whose callers assemble the pieces instead).
+func (t floatText) String() string {
+	if t.zeros == 0 {
+		return t.mant + t.tail
+	}
+	return t.mant + strings.Repeat("0", t.zeros) + t.tail
+}
+
+// len is the text's length in bytes (and code points: it is ASCII).
+func (t floatText) len() int64 {
+	return int64(len(t.mant)) + int64(t.zeros) + int64(len(t.tail))
+}
+
 // pyG is Python's 'g' formatting of a finite non-negative float.
-func pyG(a float64, prec int64, alt, dot0 bool) string {
+func pyG(a float64, prec int64, alt, dot0 bool) floatText {
 	if prec == 0 {
 		prec = 1
 	}
-	e := strconv.FormatFloat(a, 'e', int(prec-1), 64)
+	e, ez := floatDigits(a, 'e', prec-1)
 	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
 	// With no type (dot0) Python switches to exponent notation one digit
 	// earlier: at exp >= prec-1.
@@ -337,65 +428,64 @@ func pyG(a float64, prec int64, alt, dot0 bool) string {
 	if dot0 {
 		limit = prec - 1
 	}
-	var s string
+	s, z := e, ez
 	if int64(exp) >= -4 && int64(exp) < limit {
-		s = strconv.FormatFloat(a, 'f', int(prec-1-int64(exp)), 64)
-	} else {
-		s = e
+		s, z = floatDigits(a, 'f', prec-1-int64(exp))
 	}
-	mant, ex := s, ""
-	if i := strings.IndexByte(s, 'e'); i >= 0 {
-		mant, ex = s[:i], s[i:]
-	}
+	t := splitFloatText(s, z)
 	if !alt {
-		if strings.IndexByte(mant, '.') >= 0 {
-			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		// the zeros past exactDigits are trailing zeros: stripped too
+		t.zeros = 0
+		if strings.IndexByte(t.mant, '.') >= 0 {
+			t.mant = strings.TrimRight(strings.TrimRight(t.mant, "0"), ".")
 		}
-		if dot0 && ex == "" && strings.IndexByte(mant, '.') < 0 {
-			mant += ".0"
+		if dot0 && t.tail == "" && strings.IndexByte(t.mant, '.') < 0 {
+			t.mant += ".0"
 		}
-	} else if strings.IndexByte(mant, '.') < 0 {
-		mant += "."
+	} else if strings.IndexByte(t.mant, '.') < 0 {
+		t.mant += "."
 	}
-	return mant + ex
+	return t
 }
 
 // floatBody formats abs(x) for the type (finite values).
-func floatBody(a float64, typ byte, prec int64, alt bool) string {
-	var s string
+func floatBody(a float64, typ byte, prec int64, alt bool) floatText {
+	var t floatText
 	switch typ {
 	case 'f', 'F', '%':
 		if typ == '%' {
 			a *= 100
 		}
-		s = strconv.FormatFloat(a, 'f', int(prec), 64)
+		s, z := floatDigits(a, 'f', prec)
+		t = floatText{s, z, ""}
 		if alt && prec == 0 {
-			s += "."
+			t.mant += "."
 		}
 		if typ == '%' {
-			s += "%"
+			t.tail = "%"
 		}
 	case 'e', 'E':
-		s = strconv.FormatFloat(a, 'e', int(prec), 64)
+		s, z := floatDigits(a, 'e', prec)
+		t = splitFloatText(s, z)
 		if alt && prec == 0 {
-			s = strings.Replace(s, "e", ".e", 1)
+			t.mant += "."
 		}
 		if typ == 'E' {
-			s = strings.ToUpper(s)
+			t.tail = strings.ToUpper(t.tail)
 		}
 	case 'g', 'G', 'n':
-		s = pyG(a, prec, alt, false)
+		t = pyG(a, prec, alt, false)
 		if typ == 'G' {
-			s = strings.ToUpper(s)
+			t.tail = strings.ToUpper(t.tail)
 		}
 	default: // no type: repr without precision, else 'g' keeping a ".0"
 		if prec < 0 {
-			s = strutil.FormatFloat(a)
+			t = splitFloatText(strutil.FormatFloat(a), 0)
 		} else {
-			s = pyG(a, prec, alt, true)
+			t = pyG(a, prec, alt, true)
 		}
 	}
-	return s
+	return t
 }
 
 func formatFloatSpec(x float64, f fmtSpec) string {
@@ -430,20 +520,18 @@ func formatFloatSpec(x float64, f fmtSpec) string {
 		}
 		return f.numberOut(neg, "", "", body, 0)
 	}
-	body = floatBody(a, f.typ, prec, f.alt)
-	if f.z && neg && !strings.ContainsAny(mantissa(body), "123456789") {
+	t := floatBody(a, f.typ, prec, f.alt)
+	if f.z && neg && !strings.ContainsAny(t.mant, "123456789") {
 		neg = false
 	}
 	i := 0
-	for i < len(body) && body[i] >= '0' && body[i] <= '9' {
+	for i < len(t.mant) && t.mant[i] >= '0' && t.mant[i] <= '9' {
 		i++
 	}
-	return f.numberOut(neg, "", body[:i], body[i:], 3)
-}
-
-func mantissa(s string) string {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		return s[:i]
+	if i == len(t.mant) && t.zeros > 0 {
+		// no point: the zeros would be integer digits (never: a precision
+		// past exactDigits writes one), so the text is written out
+		t = splitFloatText(t.String(), 0)
 	}
-	return s
+	return f.numberOutText(neg, "", t.mant[:i], floatText{t.mant[i:], t.zeros, t.tail}, 3)
 }

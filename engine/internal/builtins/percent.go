@@ -302,20 +302,24 @@ func percentOne(c value.Ctx, conv byte, v value.Value, sp pctSpec, markup bool, 
 			typeError("must be real number, not " + v.TypeName())
 		}
 		a := math.Abs(x)
-		var body string
+		var t floatText
 		neg := math.Signbit(x)
 		switch {
 		case math.IsNaN(x):
-			body, neg = "nan", false
+			t.mant, neg = "nan", false
 		case math.IsInf(x, 0):
-			body = "inf"
+			t.mant = "inf"
 		default:
-			body = floatBody(a, conv, prec, sp.alt)
+			t = floatBody(a, conv, prec, sp.alt)
 		}
 		if (conv == 'F' || conv == 'E' || conv == 'G') && (math.IsNaN(x) || math.IsInf(x, 0)) {
-			body = strings.ToUpper(body)
+			t.mant = strings.ToUpper(t.mant)
 		}
 		head := sp.sign(neg)
+		if t.zeros > 0 {
+			return sp.padPieces(head, []piece{{t.mant, 1}, {"0", t.zeros}, {t.tail, 1}}, int64(len(head))+t.len(), true)
+		}
+		body := t.mant + t.tail
 		return sp.pad(head, body, int64(len(head)+len(body)), true) // ASCII
 	}
 	valueError("unsupported format character '" + string(rune(conv)) + "' (0x" + strconv.FormatInt(int64(conv), 16) + ") at index " + strconv.Itoa(at))
@@ -368,6 +372,27 @@ func (sp pctSpec) sign(neg bool) string {
 // pad right-justifies head and body, of n code points, to width with
 // spaces ('-': left-justify; '0' on a number: zeros between the
 // sign/prefix and the digits); it returns the result's count too.
+// padPieces is pad for a body in pieces (a float's zeros past
+// exactDigits), joined once with the padding.
+func (sp pctSpec) padPieces(head string, body []piece, n int64, number bool) (string, int64) {
+	with := func(before piece, mid piece, after piece) string {
+		//scratch:ok at most four pieces of a float's text, each a string header
+		ps := append(append([]piece{before, {head, 1}, mid}, body...), after)
+		return padJoin(sp.c, ps...)
+	}
+	if sp.width <= n {
+		return with(piece{}, piece{}, piece{}), n
+	}
+	p := int(sp.width - n)
+	switch {
+	case sp.left:
+		return with(piece{}, piece{}, piece{" ", p}), sp.width
+	case sp.zero && number:
+		return with(piece{}, piece{"0", p}, piece{}), sp.width
+	}
+	return with(piece{" ", p}, piece{}, piece{}), sp.width
+}
+
 func (sp pctSpec) pad(head, body string, n int64, number bool) (string, int64) {
 	if sp.width <= n {
 		return head + body, n
