@@ -66,19 +66,32 @@ func RepeatPolled(c any, s string, n int) string {
 	return b.String()
 }
 
-// WriteRepeatPolled writes s n times to b: a chunk of whole repeats of s
-// (at most BulkChunk bytes; one cut mid-s would shift every later copy)
-// is made once and written until n repeats are, with c polled after each
-// chunk when the whole is more than a chunk. The caller charged the bytes.
+// WriteRepeatPolled writes s n times to b: s once, then what b holds of
+// the repeats so far, doubling, each write at most BulkChunk bytes, with
+// c polled after each write when the whole is more than a chunk. It
+// allocates nothing beyond b's growth: a chunk of repeats made apart and
+// copied in (as it was) doubled a pad under a chunk, a float's 100 kB
+// of zeros 200 kB. The source of each write is b's own text
+// (strings.Builder.String does not copy, and a write appends past the
+// bytes it reads). The caller charged the bytes.
 func WriteRepeatPolled(c any, b *strings.Builder, s string, n int) {
 	if n <= 0 || s == "" {
 		return
 	}
-	per := max(BulkChunk/len(s), 1)
-	chunk := strings.Repeat(s, min(n, per))
-	poll := len(s)*n > BulkChunk
-	for left := n; left > 0; left -= per {
-		b.WriteString(chunk[:min(left, per)*len(s)])
+	start := b.Len()
+	b.WriteString(s)
+	total := len(s) * n
+	poll := total > BulkChunk
+	if poll {
+		Poll(c)
+	}
+	most := max(BulkChunk/len(s), 1) * len(s) // whole repeats
+	for done := len(s); done < total; {
+		// done, total and most are whole repeats, so k is: each write
+		// starts where s starts
+		k := min(done, total-done, most)
+		b.WriteString(b.String()[start : start+k])
+		done += k
 		if poll {
 			Poll(c)
 		}
