@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/jinjabox/jinjabox/engine/ordered"
@@ -14,6 +15,24 @@ import (
 var html5Entities = sync.OnceValue(func() *entityTable {
 	return newEntityTable(html5EntityTable())
 })
+
+// legacyEntities are the entities of html5Entities whose names have no
+// ';' (html's legacy ones: "amp", "lt", "AElig"), the only ones a prefix
+// of a longer name can be (writeCharref).
+var legacyEntities = sync.OnceValue(func() *entityTable {
+	all := html5EntityTable()
+	legacy := map[string]string{}
+	for _, k := range ordered.Keys(all) {
+		if !strings.HasSuffix(k, ";") {
+			legacy[k] = all[k]
+		}
+	}
+	return newEntityTable(legacy)
+})
+
+// legacyMax is the longest legacy entity name (TestLegacyEntities holds
+// it to the table).
+const legacyMax = 6
 
 // entityTable is a table from names to replacement texts, the names in
 // sorted order, held as two strings (the names, then the texts, end to

@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -491,7 +490,9 @@ func markupStriptags(c value.Ctx, recv value.Value, args *value.Args) value.Valu
 	return fStriptags(c, recv.Plain(), nil)
 }
 
-// HTMLUnescape is Python's html.unescape.
+// HTMLUnescape is Python's html.unescape. It allocates its result and
+// nothing an entity: each reference is written into the result as it is
+// decoded (writeCharref).
 func HTMLUnescape(s string) string {
 	if strings.IndexByte(s, '&') < 0 {
 		return s
@@ -506,85 +507,114 @@ func HTMLUnescape(s string) string {
 		}
 		sb.WriteString(s[:i])
 		s = s[i:]
-		rep, n := charref(s)
+		n := writeCharref(&sb, s)
 		if n == 0 {
 			sb.WriteByte('&')
 			s = s[1:]
 			continue
 		}
-		sb.WriteString(rep)
 		s = s[n:]
 	}
 }
 
-// charref matches html's _charref pattern at s[0] == '&' and returns the
-// replacement and the length consumed (0: no match).
-func charref(s string) (string, int) {
+// notNameByte is html's _charref name class's complement, [\t\n\f <&#;],
+// a table read a byte (a ContainsRune of the set a byte was most of an
+// entity's cost).
+var notNameByte = [256]bool{'\t': true, '\n': true, '\f': true, ' ': true, '<': true, '&': true, '#': true, ';': true}
+
+// writeCharref matches html's _charref pattern at s[0] == '&', writes
+// _replace_charref's replacement to sb and returns the length consumed
+// (0: no match, nothing written).
+func writeCharref(sb *strings.Builder, s string) int {
 	if len(s) < 2 {
-		return "", 0
+		return 0
 	}
 	if s[1] == '#' {
-		hex := len(s) > 2 && (s[2] == 'x' || s[2] == 'X')
-		i := 2
-		if hex {
-			i = 3
-		}
-		j := i
-		for j < len(s) && isRefDigit(s[j], hex) {
-			j++
-		}
-		if j == i {
-			return "", 0
-		}
-		digits := s[i:j]
-		if j < len(s) && s[j] == ';' {
-			j++
-		}
-		base := 10
-		if hex {
-			base = 16
-		}
-		num, err := strconv.ParseInt(strings.TrimLeft(digits, "0"), base, 64)
-		if strings.TrimLeft(digits, "0") == "" {
-			num, err = 0, nil
-		}
-		if err != nil || num > 0x10FFFF {
-			return "\uFFFD", j
-		}
-		if r, ok := invalidCharrefs[num]; ok {
-			return r, j
-		}
-		if num >= 0xD800 && num <= 0xDFFF {
-			return "\uFFFD", j
-		}
-		if invalidCodepoints[num] {
-			return "", j
-		}
-		return string(rune(num)), j
+		return writeNumericRef(sb, s)
 	}
-	// [^\t\n\f <&#;]{1,32};?
+	// [^\t\n\f <&#;]{1,32};? (the class counts code points; its bytes
+	// past the 32nd are a code point's continuation, never a class byte)
 	j := 1
-	for j < len(s) && j <= 32 && !strings.ContainsRune("\t\n\f <&#;", rune(s[j])) {
+	for j < len(s) && j <= 32 && !notNameByte[s[j]] {
 		j++
 	}
-	// The class counts code points; keep the cut on a rune boundary.
 	if j == 1 {
-		return "", 0
+		return 0
 	}
-	name := s[1:j]
 	if j < len(s) && s[j] == ';' {
-		name += ";"
 		j++
 	}
+	name := s[1:j] // with its ';' when it has one
 	if r, ok := html5Entities().lookup(name); ok {
-		return r, j
+		sb.WriteString(r)
+		return j
 	}
-	for x := len(name) - 1; x > 1; x-- {
-		if r, ok := html5Entities().lookup(name[:x]); ok {
-			return r + name[x:], j
+	// The longest prefix of the name that is an entity, as
+	// _replace_charref tries s[:x] for x from len(s)-1 down to 2. A
+	// prefix shorter than the name holds no ';', and the entities without
+	// ';' are the legacy ones, none longer than legacyMax: only those
+	// lengths can match, each looked up in the legacy names alone.
+	for x := min(len(name)-1, legacyMax); x > 1; x-- {
+		if r, ok := legacyEntities().lookup(name[:x]); ok {
+			sb.WriteString(r)
+			sb.WriteString(name[x:])
+			return j
 		}
 	}
-	return "&" + name, j
+	sb.WriteByte('&')
+	sb.WriteString(name)
+	return j
+}
+
+// writeNumericRef is writeCharref of &#digits or &#xhex (s[1] == '#').
+func writeNumericRef(sb *strings.Builder, s string) int {
+	hex := len(s) > 2 && (s[2] == 'x' || s[2] == 'X')
+	i := 2
+	if hex {
+		i = 3
+	}
+	j := i
+	num, big := int64(0), false
+	base := int64(10)
+	if hex {
+		base = 16
+	}
+	for j < len(s) && isRefDigit(s[j], hex) {
+		if !big {
+			num = num*base + refDigit(s[j])
+			big = num > 0x10FFFF
+		}
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	if j < len(s) && s[j] == ';' {
+		j++
+	}
+	switch {
+	case big:
+		sb.WriteString("\uFFFD")
+	case num < 0xA0 && invalidCharrefs[num] != "":
+		sb.WriteString(invalidCharrefs[num])
+	case num >= 0xD800 && num <= 0xDFFF:
+		sb.WriteString("\uFFFD")
+	case invalidCodepoints[num]:
+	default:
+		sb.WriteRune(rune(num))
+	}
+	return j
+}
+
+// refDigit is the value of a digit isRefDigit accepted.
+func refDigit(b byte) int64 {
+	switch {
+	case b <= '9':
+		return int64(b - '0')
+	case b >= 'a':
+		return int64(b-'a') + 10
+	}
+	return int64(b-'A') + 10
 }
 
 func isRefDigit(b byte, hex bool) bool {
