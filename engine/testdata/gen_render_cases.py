@@ -98,6 +98,11 @@ CASES = [
     ("percent-positional-key-positional", "{{ '%s %(a)s %s' % d }}", {"d": {"a": 1}}),
     # precisions past a float's exact digits (1,100): the zeros are counted
     # and written once, not computed (fmtspec.go exactDigits)
+    # ascii(): non-ASCII escaped, the result sized first (format.go asciiRepr)
+    ("ascii-percent-latin1-bmp-astral", "{{ '%a' % ('\u00e9\u00ff\u0100\uffff\U0001f600\U0010ffff',) }}", {}),
+    ("ascii-format-list", "{{ '{!a}'.format(['\u00e9', 'x', 1.5, '\u2028']) }}", {}),
+    ("ascii-percent-width-prec", "{{ '%-20a|%.5a' % ('\u2603', '\u00e9\u00e9\u00e9') }}", {}),
+    ("ascii-format-dict-controls", "{{ '{!a}'.format({'k': 'a\\nb\\t\\x01\u2603'}) }}", {}),
     ("prec-f-1101", "{{ '{:.1101f}'.format(0.1) }}", {}),
     ("prec-f-1500-tiny", "{{ '{:.1500f}'.format(5e-324) }}", {}),
     ("prec-e-1500", "{{ '{:.1500e}'.format(-123.25) }}", {}),

@@ -201,6 +201,16 @@ func fXmlattr(c value.Ctx, v value.Value, args *value.Args) value.Value {
 		ks, vs := k.Str(), pyStr(c, val)
 		chargeEscape(c, ks, "filter xmlattr")
 		chargeEscape(c, vs, "filter xmlattr")
+		// room for the pair, counted: a long value's escapes grew the
+		// text through its arrays (5 times its size allocated)
+		kn, vn := len(ks), len(val.Str())
+		if !k.IsSafe() {
+			kn = strutil.EscapedHTMLLen(ks)
+		}
+		if !val.IsSafe() {
+			vn = strutil.EscapedHTMLLen(vs)
+		}
+		sb.Grow(kn + vn + 4)
 		if !first || autospace {
 			sb.WriteByte(' ')
 		}

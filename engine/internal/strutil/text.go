@@ -242,12 +242,27 @@ func EscapeHTML(s string) string {
 	if i == len(s) {
 		return s
 	}
+	// the result's exact size, counted first: grown as it was written,
+	// 10 MB of '<' went through seven arrays on the way to 40 MB (176 MB
+	// peak, 630 ms)
 	var w TextWriter
-	w.Grow(len(s) + 16)
+	w.Grow(i + EscapedHTMLLen(s[i:]))
 	w.WriteString(s[:i])
 	WriteEscapedHTML(&w, s[i:])
 	return w.String()
 }
+
+// EscapedHTMLLen is len(EscapeHTML(s)), counted.
+func EscapedHTMLLen(s string) int {
+	n := len(s)
+	for j := 0; j < len(s); j++ {
+		n += int(htmlExtra[s[j]])
+	}
+	return n
+}
+
+// htmlExtra is what escaping a byte adds to its one: "&lt;" is 3 more.
+var htmlExtra = [256]uint8{'<': 3, '>': 3, '&': 4, '\'': 4, '"': 4}
 
 // htmlSpecial are the bytes markupsafe.escape replaces, found by a table
 // read a byte (a ContainsAny built its set of five bytes each call).

@@ -1,6 +1,7 @@
 package strutil
 
 import (
+	"strings"
 	"testing"
 	"unicode"
 )
@@ -27,6 +28,22 @@ func TestIsPrint(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if isPrint(r) != unicode.IsPrint(r) {
 			t.Errorf("%U: %v, unicode.IsPrint %v", r, isPrint(r), unicode.IsPrint(r))
+		}
+	}
+}
+
+// TestEscapeHTMLSizedOnce: escaping allocates its result once, at its
+// exact size, however much the escapes grow the text (10 MB of '<' went
+// through seven arrays to 40 MB: 176 MB peak), and its result is
+// markupsafe's.
+func TestEscapeHTMLSizedOnce(t *testing.T) {
+	for _, s := range []string{strings.Repeat("<", 100000), strings.Repeat("a&'\"b>", 20000), "x" + strings.Repeat("&", 50000)} {
+		want := strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;", "'", "&#39;", `"`, "&#34;").Replace(s)
+		if got := EscapeHTML(s); got != want {
+			t.Fatalf("EscapeHTML(%q...) differs from markupsafe's escape", s[:10])
+		}
+		if a := testing.AllocsPerRun(3, func() { EscapeHTML(s) }); a != 1 {
+			t.Errorf("EscapeHTML(%q...): %v allocations, want one", s[:10], a)
 		}
 	}
 }
