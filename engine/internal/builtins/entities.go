@@ -46,6 +46,21 @@ const legacyMax = 6
 type entityTable struct {
 	names, texts string
 	name, text   []uint32
+	// index is an open-addressing hash of the names: entry i+1 in the
+	// slot its name's hash picks, or the next free one (0: empty), a
+	// power of two at least twice the entries. A binary search of the
+	// 2,231 names was 45% of striptags on text of entities (55 ns a
+	// lookup).
+	index []uint16
+}
+
+// entityHash is FNV-1a of a name (at most 33 bytes).
+func entityHash(name string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint32(name[i])) * 16777619
+	}
+	return h
 }
 
 // newEntityTable builds the table of m.
@@ -60,6 +75,19 @@ func newEntityTable(m map[string]string) *entityTable {
 		t.name, t.text = append(t.name, uint32(len(names))), append(t.text, uint32(len(texts)))
 	}
 	t.names, t.texts = string(names), string(texts)
+	size := 16
+	for size < 2*t.len() {
+		size *= 2
+	}
+	//scratch:ok init: the HTML entity table's index, built once
+	t.index = make([]uint16, size)
+	for i := 0; i < t.len(); i++ {
+		h := entityHash(t.nameAt(i))
+		for t.index[h&uint32(size-1)] != 0 {
+			h++
+		}
+		t.index[h&uint32(size-1)] = uint16(i + 1)
+	}
 	return t
 }
 
@@ -69,20 +97,16 @@ func (t *entityTable) len() int { return len(t.name) - 1 }
 // nameAt is entry i's name.
 func (t *entityTable) nameAt(i int) string { return t.names[t.name[i]:t.name[i+1]] }
 
-// lookup returns the replacement text of the entity name, by binary
-// search of the sorted names.
+// lookup returns the replacement text of the entity name, by its hash.
 func (t *entityTable) lookup(name string) (string, bool) {
-	lo, hi := 0, t.len()
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if t.nameAt(mid) < name {
-			lo = mid + 1
-		} else {
-			hi = mid
+	mask := uint32(len(t.index) - 1)
+	for h := entityHash(name); ; h++ {
+		e := int(t.index[h&mask])
+		if e == 0 {
+			return "", false
+		}
+		if t.nameAt(e-1) == name {
+			return t.texts[t.text[e-1]:t.text[e]], true
 		}
 	}
-	if lo < t.len() && t.nameAt(lo) == name {
-		return t.texts[t.text[lo]:t.text[lo+1]], true
-	}
-	return "", false
 }

@@ -135,22 +135,39 @@ func fStriptags(c value.Ctx, v value.Value, args *value.Args) value.Value {
 func collapseSpace(s string) string {
 	var sb strings.Builder
 	sb.Grow(len(s))
-	inWord := false
 	for i := 0; i < len(s); {
-		r, w := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, w = utf8.DecodeRuneInString(s[i:])
+		// a word: its bytes up to the next whitespace, written as one run
+		// (a write a code point was most of striptags' time)
+		j := i
+		for j < len(s) {
+			if b := s[j]; b < utf8.RuneSelf {
+				if asciiSpace(b) {
+					break
+				}
+				j++
+				continue
+			}
+			r, w := utf8.DecodeRuneInString(s[j:])
+			if pyIsSpace(r) {
+				break
+			}
+			j += w
 		}
-		if pyIsSpace(r) {
-			inWord = false
-		} else {
-			if !inWord && sb.Len() > 0 {
+		if j > i {
+			if sb.Len() > 0 {
 				sb.WriteByte(' ')
 			}
-			inWord = true
-			sb.WriteString(s[i : i+w])
+			sb.WriteString(s[i:j])
+			i = j
+			continue
 		}
-		i += w
+		// whitespace: skipped
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, w := utf8.DecodeRuneInString(s[i:])
+			i += w
+		}
 	}
 	return sb.String()
 }

@@ -50,15 +50,25 @@ func TestHTMLUnescapeAllocatesItsResult(t *testing.T) {
 	}
 }
 
-// TestLegacyEntities: the legacy table holds exactly the entities whose
-// names have no ';', none longer than legacyMax, and the longest is
-// legacyMax long (a longer one added to the table would go unmatched as
-// a prefix).
+// TestLegacyEntities: the hash index finds every entity with its text,
+// and no name the table lacks; the legacy table holds exactly the
+// entities whose names have no ';', none longer than legacyMax, and the
+// longest is legacyMax long (a longer one added to the table would go
+// unmatched as a prefix).
 func TestLegacyEntities(t *testing.T) {
 	all, legacy := html5Entities(), legacyEntities()
 	n, longest := 0, 0
 	for i := 0; i < all.len(); i++ {
 		name := all.nameAt(i)
+		// the hash index finds every entry, with its own text
+		if text, ok := all.lookup(name); !ok || text != all.texts[all.text[i]:all.text[i+1]] {
+			t.Fatalf("lookup(%q) = %q, %v", name, text, ok)
+		}
+		if _, ok := all.lookup(name + "x"); ok && !strings.HasSuffix(name, ";") {
+			if _, real := html5EntityTable()[name+"x"]; !real {
+				t.Fatalf("lookup(%q) found a name the table does not hold", name+"x")
+			}
+		}
 		if strings.HasSuffix(name, ";") {
 			if _, ok := legacy.lookup(name); ok {
 				t.Fatalf("legacy table holds %q", name)
@@ -73,5 +83,26 @@ func TestLegacyEntities(t *testing.T) {
 	}
 	if n != legacy.len() || longest != legacyMax {
 		t.Fatalf("%d legacy names (table %d), longest %d, legacyMax %d", n, legacy.len(), longest, legacyMax)
+	}
+}
+
+// TestCollapseSpaceIsJoinSplit: collapseSpace, which writes each word as
+// one run, is " ".join(s.split()) (Python's whitespace: ASCII, the
+// separators \x1c-\x1f, and Unicode spaces) on random mixes of words,
+// spaces and invalid bytes.
+func TestCollapseSpaceIsJoinSplit(t *testing.T) {
+	parts := []string{"a", "bc", "é", "😀", " ", "\t", "\n", "\x1c", "\x1f", "\u00a0", "\u2028", "\u3000", "\x85", "\xff", "\xe2\x80", "&amp;", "x\u200by"}
+	seed := uint64(20261206)
+	for n := 0; n < 20000; n++ {
+		var sb strings.Builder
+		for k := int(seed % 9); k >= 0; k-- {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			sb.WriteString(parts[(seed>>33)%uint64(len(parts))])
+		}
+		s := sb.String()
+		want := strings.Join(strings.FieldsFunc(s, pyIsSpace), " ")
+		if got := collapseSpace(s); got != want {
+			t.Fatalf("collapseSpace(%q) = %q, want %q", s, got, want)
+		}
 	}
 }
