@@ -317,6 +317,57 @@ def _wrapped_methods_match(d, identity=True):
     return got.get("error") == b.get("error")
 
 
+class _Iter:
+    """An iterator a filter returned, printed as jinjabox prints it (C13):
+    Python's repr without its address ("<list_reverseiterator object>",
+    "<generator object sync_do_map>")."""
+    __slots__ = ("it",)
+
+    def __init__(self, it):
+        self.it = it
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self.it)
+
+    def __repr__(self):
+        return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(self.it))
+
+    __str__ = __repr__
+
+
+def _iter_filters_match(d):
+    """Jinja2 with every iterator a filter returns printed as jinjabox
+    prints it gives jinjabox's outcome: the repr's address went somewhere
+    that changed more than the text (a loop over its characters, its
+    length)."""
+    import collections.abc
+    import functools
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    opts = {k: bool(v) for k, v in (d.get("options") or {}).items()
+            if k in ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline")}
+    env = ImmutableSandboxedEnvironment(**opts)
+
+    def wrap(f):
+        @functools.wraps(f)  # keeps jinja_pass_arg (pass_context and the like)
+        def g(*a, **k):
+            r = f(*a, **k)
+            if isinstance(r, collections.abc.Iterator):
+                return _Iter(r)
+            return r
+        return g
+
+    env.filters = {name: wrap(f) for name, f in env.filters.items()}
+    got = _render_outcome(env, d["template"], d.get("context") or {})
+    b = d["jinjabox"]
+    if "output" in b:
+        return got.get("output") == b["output"]
+    return got.get("error") == b.get("error")
+
+
 def _big_refusal(d):
     m = re.search(r"needs about ([\d,]+)", d["jinjabox"].get("message") or "")
     return m is not None and int(m.group(1).replace(",", "")) >= 8 << 20
@@ -387,6 +438,11 @@ DOCUMENTED_RERENDER = [
     # jinjabox prints it, renders what jinjabox rendered
     ("C13", lambda d: d["category"] in ("diff_output", "kind_mismatch", "out_vs_err", "err_vs_out")
      and _wrapped_methods_match(d, identity=False)),
+    # C13 for an iterator a filter returned (reverse, map, select): Jinja2,
+    # given the same template with those iterators printing as jinjabox
+    # prints them, renders what jinjabox rendered
+    ("C13", lambda d: d["category"] in ("diff_output", "kind_mismatch", "out_vs_err", "err_vs_out")
+     and _iter_filters_match(d)),
     # C15: a method looked up twice is two objects that are not equal in
     # jinjabox; Python compares a bound method's receiver by identity, which
     # CPython's interning decides. Jinja2, given the same template with every
