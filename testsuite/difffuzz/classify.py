@@ -460,7 +460,20 @@ POLICY_EXTRA = [
     # value" (the model checks the top level of a value)
     ("P10", lambda d: d["jinjabox"].get("error") == "security"
      and "may hold data only, not a callable" in (d["jinjabox"].get("message") or "")),
+    # P5 where the policy model could not run the template: its
+    # intercepted operators switch off Jinja2's constant folding, and an
+    # inf or nan left unfolded is C9's NameError. jinjabox refused, by
+    # name, a method P5 refuses (policy_oracle.refused_method)
+    ("P5", lambda d: d["jinjabox"].get("error") == "security"
+     and _P5_REFUSAL.search(d["jinjabox"].get("message") or "") is not None
+     and re.search(r"name '(inf|nan)' is not defined", (d.get("policy") or {}).get("message") or "") is not None),
 ]
+
+# jinjabox's refusal of a method policy_oracle.refused_method lists.
+_P5_REFUSAL = re.compile(
+    r'access to attribute "(?:(?:append|extend|insert|pop|remove|clear|sort|reverse)" of "list'
+    r'|(?:update|pop|popitem|setdefault|clear)" of "dict'
+    r'|encode" of "str|to_bytes" of "int)" object is unsafe')
 
 
 def documented(d):
