@@ -264,6 +264,14 @@ func (p *parser) checkDupKwargs(body []Stmt) {
 		case *Test:
 			a, operand, folds = &n.CallArgs, n.X, true
 		}
+		if x, ok := n.(Expr); ok {
+			if kept := foldedAway(x); kept != nil {
+				// Jinja2's optimizer folds the node to a constant operand:
+				// the rest is never compiled, so Python never sees its call
+				visit(kept)
+				return
+			}
+		}
 		if a != nil && a.DupKwarg != "" && !(folds && constCall(operand, a)) {
 			e := errs.New(errs.Render, "keyword argument repeated: "+a.DupKwarg)
 			e.PyError = "SyntaxError"
@@ -275,6 +283,57 @@ func (p *parser) checkDupKwargs(body []Stmt) {
 	for _, s := range body {
 		visit(s)
 	}
+}
+
+// foldedAway returns, for an and/or whose left operand is a constant that
+// decides it (false for and, true for or), or a conditional whose test
+// is a constant and whose chosen branch is a literal, the operand Jinja2's
+// optimizer folds the node to (nodes.And.as_const short-circuits, as
+// CondExpr.as_const does); nil for any other node, whose operands are all
+// compiled.
+func foldedAway(x Expr) Expr {
+	switch n := x.(type) {
+	case *Binary:
+		if n.Op == "and" || n.Op == "or" {
+			if t, ok := constTruth(n.L); ok && t == (n.Op == "or") {
+				return n.L
+			}
+		}
+	case *CondExpr:
+		if t, ok := constTruth(n.Cond); ok {
+			chosen := n.Else
+			if t {
+				chosen = n.Then
+			}
+			// no else: the undefined result is made at runtime
+			// (Impossible), so nothing is folded
+			if chosen != nil && constExpr(chosen) {
+				return chosen
+			}
+		}
+	}
+	return nil
+}
+
+// constTruth is the truth of an expression Jinja2 folds to a constant:
+// a literal, or not of one.
+func constTruth(x Expr) (truth, ok bool) {
+	switch n := x.(type) {
+	case *Const:
+		return n.Value.Truth(), true
+	case *ListLit:
+		return len(n.Items) > 0, allConst(n.Items)
+	case *TupleLit:
+		return len(n.Items) > 0, allConst(n.Items)
+	case *DictLit:
+		return len(n.Keys) > 0, allConst(n.Keys) && allConst(n.Values)
+	case *Unary:
+		if n.Op == "not" {
+			t, ok := constTruth(n.X)
+			return !t, ok
+		}
+	}
+	return false, false
 }
 
 // constCall reports whether a filter or test applies to a constant with

@@ -103,6 +103,16 @@ CASES = [
     ("ascii-format-list", "{{ '{!a}'.format(['\u00e9', 'x', 1.5, '\u2028']) }}", {}),
     ("ascii-percent-width-prec", "{{ '%-20a|%.5a' % ('\u2603', '\u00e9\u00e9\u00e9') }}", {}),
     ("ascii-format-dict-controls", "{{ '{!a}'.format({'k': 'a\\nb\\t\\x01\u2603'}) }}", {}),
+    # a repeated keyword in code Jinja2's optimizer folds away is never
+    # compiled (syntax/check.go foldedAway); elsewhere Python refuses it
+    ("dupkw-folded-and", "{{ false and dict(a=1, a=2) }}", {}),
+    ("dupkw-folded-not-and", "{{ not true and dict(a=1, a=2) }}", {}),
+    ("dupkw-folded-or-list", "{{ [1] or dict(a=1, a=2) }}", {}),
+    ("dupkw-folded-nested", "{{ (false and dict(a=1, a=2)) or 5 }}", {}),
+    ("dupkw-folded-cond", "{{ dict(a=1, a=2) if false else 2 }}", {}),
+    ("dupkw-folded-if-test", "{% if '' and dict(a=1, a=2) %}a{% endif %}b", {}),
+    ("dupkw-kept-and", "{{ true and dict(a=1, a=2) }}", {}),
+    ("dupkw-kept-cond-nonconst", "{{ x if true else dict(a=1, a=2) }}", {"x": 1}),
     ("prec-f-1101", "{{ '{:.1101f}'.format(0.1) }}", {}),
     ("prec-f-1500-tiny", "{{ '{:.1500f}'.format(5e-324) }}", {}),
     ("prec-e-1500", "{{ '{:.1500e}'.format(-123.25) }}", {}),
