@@ -157,6 +157,14 @@ func (f fmtSpec) padCounted(head, body string, n int64, defAlign byte) (string, 
 	if f.width <= n {
 		return head + body, n
 	}
+	before, mid, after := f.pads(n, defAlign)
+	return padJoin(f.c, piece{f.fill, before}, piece{head, 1}, piece{f.fill, mid}, piece{body, 1}, piece{f.fill, after}), f.width
+}
+
+// pads is how many fills go before the head, between the head and the
+// body ('=') and after the body, for a text of n code points under
+// width: the alignment's split.
+func (f fmtSpec) pads(n int64, defAlign byte) (before, mid, after int) {
 	pad := f.width - n
 	align := f.align
 	if align == 0 {
@@ -165,45 +173,26 @@ func (f fmtSpec) padCounted(head, body string, n int64, defAlign byte) (string, 
 	p := int(pad)
 	switch align {
 	case '<':
-		return padJoin(f.c, piece{head, 1}, piece{body, 1}, piece{f.fill, p}), f.width
+		return 0, 0, p
 	case '^':
-		l := int(pad / 2)
-		return padJoin(f.c, piece{f.fill, l}, piece{head, 1}, piece{body, 1}, piece{f.fill, p - l}), f.width
+		return int(pad / 2), 0, p - int(pad/2)
 	case '=':
-		return padJoin(f.c, piece{head, 1}, piece{f.fill, p}, piece{body, 1}), f.width
+		return 0, p, 0
 	}
-	return padJoin(f.c, piece{f.fill, p}, piece{head, 1}, piece{body, 1}), f.width
+	return p, 0, 0
 }
 
 // padPieces is padCounted for a body in pieces, joined once with the
 // padding (padJoin).
 func (f fmtSpec) padPieces(head string, body []piece, n int64, defAlign byte) (string, int64) {
-	all := func(before, after piece) string {
-		//scratch:ok at most four pieces of a float's text, each a string header
-		ps := append(append([]piece{before, {head, 1}}, body...), after)
-		return padJoin(f.c, ps...)
+	before, mid, after, width := 0, 0, 0, n
+	if f.width > n {
+		before, mid, after = f.pads(n, defAlign)
+		width = f.width
 	}
-	if f.width <= n {
-		return all(piece{}, piece{}), n
-	}
-	pad := f.width - n
-	align := f.align
-	if align == 0 {
-		align = defAlign
-	}
-	p := int(pad)
-	switch align {
-	case '<':
-		return all(piece{}, piece{f.fill, p}), f.width
-	case '^':
-		l := int(pad / 2)
-		return all(piece{f.fill, l}, piece{f.fill, p - l}), f.width
-	case '=':
-		//scratch:ok at most four pieces of a float's text, each a string header
-		ps := append([]piece{{head, 1}, {f.fill, p}}, body...)
-		return padJoin(f.c, ps...), f.width
-	}
-	return all(piece{f.fill, p}, piece{}), f.width
+	//scratch:ok at most four pieces of a float's text, each a string header
+	ps := append(append([]piece{{f.fill, before}, {head, 1}, {f.fill, mid}}, body...), piece{f.fill, after})
+	return padJoin(f.c, ps...), width
 }
 
 // piece is a text repeated times times, a part of what padJoin joins.
