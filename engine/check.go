@@ -634,9 +634,18 @@ func hasSlice(x syntax.Node) bool {
 // body makes a value that holds its scope (closes).
 func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 	mi := &macroInfo{}
-	declared := make(map[string]bool, len(params))
+	// only three names are asked about: a scan of the parameters for
+	// them, not a set of every parameter (50,000 names a macro)
+	var declared [3]bool
 	for _, p := range params {
-		declared[p.Name] = true
+		switch p.Name {
+		case "varargs":
+			declared[0] = true
+		case "kwargs":
+			declared[1] = true
+		case "caller":
+			declared[2] = true
+		}
 	}
 	if len(params) > smallScope {
 		mi.paramIdx = make(map[string]int, len(params))
@@ -646,9 +655,9 @@ func scanMacro(body []syntax.Stmt, params []syntax.Param) *macroInfo {
 	}
 	u := undeclared{names: map[string]bool{"caller": true, "kwargs": true, "varargs": true}}
 	u.stmts(body)
-	mi.usesVarargs = u.found["varargs"] && !declared["varargs"]
-	mi.usesKwargs = u.found["kwargs"] && !declared["kwargs"]
-	mi.usesCaller = u.found["caller"] && !declared["caller"]
+	mi.usesVarargs = u.found["varargs"] && !declared[0]
+	mi.usesKwargs = u.found["kwargs"] && !declared[1]
+	mi.usesCaller = u.found["caller"] && !declared[2]
 	var closes func(n syntax.Node)
 	closes = func(n syntax.Node) {
 		switch x := n.(type) {

@@ -51,7 +51,8 @@ type symbols struct {
 	// hint sizes refs and stores when they are made: the root frame's is
 	// every name the template stores (most stored at its top level, as
 	// 50,000 top-level sets are), so its maps are made once, not grown
-	// through a dozen rehashes; a nested frame's is 0
+	// through a dozen rehashes; a macro's or call block's is its number
+	// of parameters; another frame's is 0
 	hint int
 }
 
@@ -280,8 +281,15 @@ func (n *nameSet) add(name string) bool {
 // nested in it.
 func analyseFrame(k frameKey, parent *symbols, out map[frameKey][]string, stored map[string]bool, step func()) *nameSet {
 	f := &frameScan{sym: &symbols{parent: parent, step: step}, stored: stored}
-	if _, root := k.node.(*syntax.Template); root {
+	switch n := k.node.(type) {
+	case *syntax.Template:
 		f.sym.hint = len(stored)
+	case *syntax.Macro:
+		// a macro's parameters are each a name of its frame (a macro of
+		// 50,000 parameters grew its two maps through a dozen rehashes)
+		f.sym.hint = len(n.Params)
+	case *syntax.CallBlock:
+		f.sym.hint = len(n.Params)
 	}
 	f.root(k)
 	// the names read below: the largest nested frame's set, taken over,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/value"
 )
 
@@ -416,13 +417,13 @@ func (p *parser) subparse(endTokens []string) []Stmt {
 			flush()
 			runNode = &Text{Base: p.node(t.pos), Text: t.val}
 			run = append(run, t.val)
-			body = append(body, runNode)
+			body = append(grown(body), runNode)
 		case tVarBegin:
 			t := p.advance()
 			b := p.node(t.pos)
 			x := p.parseTuple(false, true, nil, false)
 			p.expect(tVarEnd)
-			body = append(body, &Output{Base: b, X: x})
+			body = append(grown(body), &Output{Base: b, X: x})
 		case tBlockBegin:
 			p.advance()
 			if endTokens != nil && p.curIsAny(endTokens) {
@@ -474,7 +475,7 @@ func (p *parser) parseStatement(body []Stmt) []Stmt {
 				p.expect(tComma)
 			}
 			b := p.node(p.cur.pos)
-			body = append(body, &Output{Base: b, X: p.parseExpression(true)})
+			body = append(grown(body), &Output{Base: b, X: p.parseExpression(true)})
 			n++
 		}
 		return body
@@ -615,7 +616,7 @@ func (p *parser) parseWith() Stmt {
 		}
 		n.Targets = append(n.Targets, p.parseAssignTarget(true, false, nil, false))
 		p.expect(tAssign)
-		n.Values = append(n.Values, p.parseExpression(true))
+		n.Values = append(grown(n.Values), p.parseExpression(true))
 	}
 	n.Body = p.parseStatements([]string{"endwith"}, true)
 	return n
@@ -743,7 +744,7 @@ func (p *parser) parseSignature() []Param {
 		} else if hasDefault {
 			p.fail(p.cur.pos, "non-default argument follows default argument")
 		}
-		params = append(params, prm)
+		params = append(grown(params), prm)
 	}
 	p.expect(tRParen)
 	return params
@@ -1118,7 +1119,7 @@ func (p *parser) parseTuple(simplified, withCondexpr bool, extraEnd []string, ex
 		} else {
 			x = p.parseExpression(withCondexpr)
 		}
-		items = append(items, x)
+		items = append(grown(items), x)
 		if p.cur.typ != tComma {
 			break
 		}
@@ -1156,7 +1157,7 @@ func (p *parser) parseList() Expr {
 		if p.cur.typ == tRBracket {
 			break
 		}
-		n.Items = append(n.Items, p.parseExpression(true))
+		n.Items = append(grown(n.Items), p.parseExpression(true))
 	}
 	p.expect(tRBracket)
 	return n
@@ -1175,8 +1176,8 @@ func (p *parser) parseDict() Expr {
 		k := p.parseExpression(true)
 		p.expect(tColon)
 		v := p.parseExpression(true)
-		n.Keys = append(n.Keys, k)
-		n.Values = append(n.Values, v)
+		n.Keys = append(grown(n.Keys), k)
+		n.Values = append(grown(n.Values), v)
 	}
 	p.expect(tRBrace)
 	return n
@@ -1318,10 +1319,10 @@ func (p *parser) parseCallArgs() CallArgs {
 				a.DupKwarg, p.anyDupKwarg = key, true
 			}
 			seen[key] = true
-			a.Kwargs = append(a.Kwargs, Kwarg{Name: key, X: p.parseExpression(true)})
+			a.Kwargs = append(grown(a.Kwargs), Kwarg{Name: key, X: p.parseExpression(true)})
 		default:
 			ensure(a.DynArgs == nil && a.DynKwargs == nil && a.Kwargs == nil)
-			a.Args = append(a.Args, p.parseExpression(true))
+			a.Args = append(grown(a.Args), p.parseExpression(true))
 		}
 		requireComma = true
 	}
@@ -1349,14 +1350,14 @@ func fixedArgs(a *CallArgs) *value.Args {
 		if !ok {
 			return nil
 		}
-		out.Pos = append(out.Pos, c.Value)
+		out.Pos = append(grown(out.Pos), c.Value)
 	}
 	for _, kw := range a.Kwargs {
 		c, ok := kw.X.(*Const)
 		if !ok {
 			return nil
 		}
-		out.Kw = append(out.Kw, value.KV{Key: kw.Name, Val: c.Value})
+		out.Kw = append(grown(out.Kw), value.KV{Key: kw.Name, Val: c.Value})
 	}
 	out.Sized = 1 + value.ArgsSize(out, math.MaxInt64) // a call's scratch check reads it
 	return out
@@ -1424,4 +1425,16 @@ func (p *parser) parseTest(x Expr) Expr {
 		n.Args = []Expr{arg}
 	}
 	return n
+}
+
+// grown returns s with room for one more item, the list of a node being
+// parsed: append's own growth while it doubles (short lists, the common
+// case, keep its small capacities), vmem.Grown's doubling past that, where
+// append grows by a quarter and a list of 50,000 parameters or keywords
+// allocated five times its size.
+func grown[T any](s []T) []T {
+	if cap(s) < 256 {
+		return s
+	}
+	return vmem.Grown(s)
 }
