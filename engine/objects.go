@@ -181,7 +181,7 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	// (m(x=x) and m(a=b, b=1) give undefined).
 	for i, p := range m.params {
 		if !bound[i] {
-			sc.set(p.Name, value.UndefHint(p.Name, "parameter "+errs.Quote(p.Name)+" was not provided"))
+			sc.set(p.Name, value.UndefParam(p.Name))
 		}
 	}
 	for i, p := range m.params {

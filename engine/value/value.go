@@ -112,7 +112,18 @@ type undefInfo struct {
 	// is made from it and the name when asked for (UndefHintText), not
 	// on every missing attribute a template tests ({% if doc.tags %}).
 	owner string
+	// param marks a macro parameter no argument filled: its hint is made
+	// from the name when asked for, not at every call of a macro with
+	// many parameters (50,000 hints a call, each a string and a record)
+	param bool
 }
+
+// unboundParam is the shared undefInfo of UndefParam.
+var unboundParam = &undefInfo{param: true}
+
+// UndefParam returns the undefined value of a macro parameter no argument
+// filled: "parameter '<name>' was not provided".
+func UndefParam(name string) Value { return Value{k: Undefined, s: name, ref: unboundParam} }
 
 // attrOwners are the shared undefInfo of the types whose attributes a
 // template most often finds missing (read-only after init).
@@ -361,8 +372,11 @@ func (v Value) UndefName() string { return v.s }
 // UndefHintText returns the explanation of an undefined value, if any.
 func (v Value) UndefHintText() string {
 	if u, ok := v.ref.(*undefInfo); ok {
-		if u.owner != "" {
+		switch {
+		case u.owner != "":
 			return errs.Quote(u.owner+" object") + " has no attribute " + errs.Quote(v.s)
+		case u.param:
+			return "parameter " + errs.Quote(v.s) + " was not provided"
 		}
 		return u.Hint
 	}
