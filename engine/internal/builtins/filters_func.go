@@ -37,7 +37,7 @@ func splitArgs(args *value.Args) ([]value.Value, []value.KV) {
 // checks included) runs when it is consumed.
 func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 	args = copyArgs(args)
-	return newGen("sync_do_map", func(c value.Ctx) puller {
+	return newSizedGen("sync_do_map", func(c value.Ctx) (puller, int) {
 		if !v.Truth() {
 			if v.IsUndefined() && c.Strict() {
 				vops.ThrowUndefined(v) // bool(StrictUndefined) fails
@@ -49,17 +49,17 @@ func fMap(c value.Ctx, v value.Value, args *value.Args) value.Value {
 					}
 				}
 			}
-			return pullSlice(nil)
+			return pullSlice(nil), 0
 		}
 		fn := prepareMap(c, args)
-		src := source(c, v, "filter map")
+		src, n := sourceN(c, v, "filter map")
 		return func(c value.Ctx) (value.Value, bool) {
 			it, ok := src(c)
 			if !ok {
 				return it, false
 			}
 			return fn(c, it), true
-		}
+		}, n
 	})
 }
 

@@ -28,6 +28,11 @@ type iterObj struct {
 	owner string // qualified function name for the repr
 	items []value.Value
 	start func(c value.Ctx) puller // the generator body, run on first pull
+	// sized, instead of start, is a body that also says how many items
+	// it yields (map's, one for each of its source's): a drain reserves
+	// them at once, not by doubling
+	sized func(c value.Ctx) (puller, int)
+	size  int // what sized said, 0 when unknown
 	// eager, instead of start, is a body that makes every item at once
 	// (batch, slice, items): its result is the items, not copied again.
 	eager func(c value.Ctx) []value.Value
@@ -43,9 +48,34 @@ func (o *iterObj) Attr(c value.Ctx, name string) (value.Value, bool) { return va
 
 // Iter implements value.Iterable: it drains the generator.
 func (o *iterObj) Iter(c value.Ctx) []value.Value {
+	if !o.done && o.eager == nil {
+		o.begin(c)
+		if o.size > cap(o.items) {
+			// the source's items are made and were charged: an array of
+			// as many is no more than they hold, and each item is still
+			// charged as it is pulled
+			//scratch:ok at most the source's number of items, an array the source already holds
+			o.items = vmem.Append(vmem.Fresh(make([]value.Value, 0, o.size)), o.items...)
+		}
+	}
 	for o.pull(c) {
 	}
 	return o.items
+}
+
+// begin runs the generator's body once, before its first item.
+func (o *iterObj) begin(c value.Ctx) {
+	switch {
+	case o.next != nil:
+	case o.sized != nil:
+		sized := o.sized
+		o.sized = nil
+		o.next, o.size = sized(c)
+	case o.start != nil:
+		start := o.start
+		o.start = nil
+		o.next = start(c)
+	}
 }
 
 // Repr is Python's repr without the address.
@@ -67,11 +97,7 @@ func (o *iterObj) pull(c value.Ctx) bool {
 		o.items, o.done = body(c), true
 		return len(o.items) > 0
 	}
-	if o.next == nil {
-		start := o.start
-		o.start = nil
-		o.next = start(c)
-	}
+	o.begin(c)
 	v, ok := o.next(c)
 	if !ok {
 		o.done, o.next = true, nil
@@ -94,6 +120,12 @@ func (o *iterObj) at(c value.Ctx, i int) (value.Value, bool) {
 // newGen returns a generator whose body runs on first consumption.
 func newGen(owner string, start func(c value.Ctx) puller) value.Value {
 	return value.FromObject(&iterObj{typ: "generator", owner: owner, start: start})
+}
+
+// newSizedGen is newGen for a body that also says how many items it
+// yields.
+func newSizedGen(owner string, sized func(c value.Ctx) (puller, int)) value.Value {
+	return value.FromObject(&iterObj{typ: "generator", owner: owner, sized: sized})
 }
 
 // newEagerGen returns a generator whose body makes all its items at once,
@@ -122,6 +154,13 @@ func pullSlice(items []value.Value) puller {
 // source draws the items of a filter's input one at a time, charging
 // each: a generator input is pulled lazily, anything else is iterated.
 func source(c value.Ctx, v value.Value, op string) puller {
+	p, _ := sourceN(c, v, op)
+	return p
+}
+
+// sourceN is source with the number of items it yields, 0 when that is
+// not known before they are drawn (another generator's).
+func sourceN(c value.Ctx, v value.Value, op string) (puller, int) {
 	if o, ok := v.ObjectImpl().(*iterObj); ok && v.Kind() == value.Object {
 		i := 0
 		return func(c value.Ctx) (value.Value, bool) {
@@ -131,7 +170,7 @@ func source(c value.Ctx, v value.Value, op string) puller {
 				c.Charge(budget.Elem, op)
 			}
 			return it, ok
-		}
+		}, 0
 	}
 	var items []value.Value
 	if v.IsString() {
@@ -146,7 +185,7 @@ func source(c value.Ctx, v value.Value, op string) puller {
 			c.Charge(budget.Elem, op)
 		}
 		return it, ok
-	}
+	}, len(items)
 }
 
 // copyArgs snapshots call arguments for a body that runs later.
