@@ -479,6 +479,7 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 			r.kwStack = append(r.kwStack, value.KV{Key: kw.Name, Val: v})
 		}
 		a.Kw = r.kwStack[mark:len(r.kwStack):len(r.kwStack)]
+		a.Keys = ca.Keys // nil when ** adds to them
 	}
 	if ca.DynArgs != nil {
 		a.Pos = vmem.Append(a.Pos, r.elements(r.eval(ca.DynArgs, sc), "argument unpacking")...)
@@ -490,13 +491,23 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 			errs.Throwf(errs.Type, "argument after ** must be a mapping, not %s", v.TypeName())
 		}
 		r.Charge(int64(d.Len())*budget.Elem, "argument unpacking")
-		a.Kw = slices.Grow(a.Kw, d.Len()) // one allocation, not a doubling's copies
+		if need := len(a.Kw) + d.Len(); cap(a.Kw) < need {
+			// one allocation, not a doubling's copies, its pages touched
+			// before the keywords' pointers are stored (vmem.Fresh)
+			a.Kw = vmem.Append(vmem.Fresh(make([]value.KV, 0, need)), a.Kw...)
+		}
 		for i := 0; i < d.Len(); i++ {
 			k := d.KeyAt(i)
 			if !k.IsString() {
 				errs.Throw(errs.Type, "keywords must be strings")
 			}
 			a.Kw = append(a.Kw, value.KV{Key: k.Str(), Val: d.ValAt(i)})
+		}
+		if len(ca.Kwargs) == 0 {
+			// the keywords are d's entries alone: a dict of them copies
+			// d's keys and index (the callee reads them as it binds, before
+			// anything it runs could change d)
+			a.Keys = d.KwKeys()
 		}
 	}
 	return a, argsMark{kw: mark, buf: ab}

@@ -45,6 +45,19 @@ func (m *macro) param(name string) int {
 	return -1
 }
 
+// noneBinds reports whether no keyword of kw fills a parameter (one no
+// argument filled: bound) or is the caller the body reads: each then goes
+// to kwargs. kw's names are distinct (value.Args.Keys), so no keyword's
+// binding changes another's.
+func (m *macro) noneBinds(kw []value.KV, bound []bool, info *macroInfo) bool {
+	for _, kv := range kw {
+		if i := m.param(kv.Key); i >= 0 && !bound[i] || kv.Key == "caller" && info.usesCaller {
+			return false
+		}
+	}
+	return true
+}
+
 // macro is a {% macro %} or the caller of a {% call %} block.
 type macro struct {
 	name    string
@@ -145,6 +158,10 @@ func (m *macro) Call(c value.Ctx, args *value.Args) value.Value {
 	var extraKw *value.DictData
 	var caller value.Value
 	hasCaller := false
+	if info.usesKwargs && args != nil && args.Keys != nil && m.noneBinds(kw, bound, info) {
+		// every keyword goes to kwargs, whose names the call indexed
+		extraKw, kw = value.DictFromKw(args.Keys, kw), nil
+	}
 	for _, kv := range kw {
 		// a keyword naming a parameter an argument filled is an extra
 		// keyword, as in Jinja2 (Macro.__call__ takes keywords only for

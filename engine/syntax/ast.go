@@ -285,6 +285,9 @@ type CallArgs struct {
 	// of building the same arguments on every call. It is shared by every
 	// render of the template, so nothing may modify it.
 	Fixed *value.Args
+	// Keys indexes the keyword names when the call passes more than a
+	// few, each once, and no ** (value.Args.Keys), else nil.
+	Keys *value.KwKeys
 }
 
 // Call is Fn(args).

@@ -1327,6 +1327,7 @@ func (p *parser) parseCallArgs() CallArgs {
 		requireComma = true
 	}
 	p.expect(tRParen)
+	a.Keys = kwKeys(&a)
 	a.Fixed = fixedArgs(&a)
 	return a
 }
@@ -1360,7 +1361,22 @@ func fixedArgs(a *CallArgs) *value.Args {
 		out.Kw = append(grown(out.Kw), value.KV{Key: kw.Name, Val: c.Value})
 	}
 	out.Sized = 1 + value.ArgsSize(out, math.MaxInt64) // a call's scratch check reads it
+	out.Keys = a.Keys
 	return out
+}
+
+// kwKeys indexes a call's keyword names once, for the dicts made of its
+// keywords (value.Args.Keys): only when the call passes them alone, each
+// once (nil otherwise, and for a few).
+func kwKeys(a *CallArgs) *value.KwKeys {
+	if a.DynKwargs != nil || a.DupKwarg != "" || len(a.Kwargs) <= vmem.SmallDict {
+		return nil
+	}
+	names := make([]string, len(a.Kwargs))
+	for i, kw := range a.Kwargs {
+		names[i] = kw.Name
+	}
+	return value.NewKwKeys(names)
 }
 
 func (p *parser) parseCall(x Expr) Expr {

@@ -58,6 +58,13 @@ type KV struct {
 type Args struct {
 	Pos []Value
 	Kw  []KV
+	// Keys, when set, holds Kw's names in their order, distinct, with
+	// their hash index: a call's keyword names, indexed once at parse
+	// time, or the mapping a call unpacks with ** (taken at the call, and
+	// read before anything runs that could change it). A dict of the
+	// keywords is then made with no name hashed or compared (DictFromKw).
+	// Whoever builds Args with other keywords leaves it nil.
+	Keys *KwKeys
 	// Sized is 1 + the Size of all the arguments when it was computed
 	// once for arguments that never change (a call's constant arguments,
 	// built at parse time: ArgsSize), else 0.

@@ -19,10 +19,12 @@ type DictData struct {
 	// dataOnly records that CheckData found no callable inside; Set
 	// clears it.
 	dataOnly bool
-	// sharedKeys records that keys is an array a Copier holds and nothing
-	// writes (its last top-level names, CopyMapInto), at full capacity so
-	// an add copies it first: Reset lets it go instead of clearing it or
-	// taking it as the dict's storage.
+	// sharedKeys records that keys, and the index when there is one, are
+	// arrays nothing writes: a Copier's (its last top-level names,
+	// CopyMapInto; no index) or a parsed call's keyword names
+	// (DictFromKw). keys is at full capacity so an add copies it first,
+	// and the index with it; Reset lets both go instead of clearing them
+	// or taking them as the dict's storage.
 	sharedKeys bool
 }
 
@@ -211,6 +213,14 @@ func (d *DictData) add(k, v Value, h uint64) {
 		buf := vmem.Fresh(make([]Value, 2*n))
 		d.keys = vmem.Append(buf[:0:n], d.keys...)
 		d.vals = vmem.Append(buf[n:n:2*n], d.vals...)
+		if d.sharedKeys {
+			// the index is shared too: this dict's own from here on
+			if d.ix != nil {
+				//scratch:ok dict index: at most twice the entries its callers charged
+				d.ix = vmem.Append(make([]uint64, 0, len(d.ix)), d.ix...)
+			}
+			d.sharedKeys = false
+		}
 	}
 	d.vals = append(d.vals, v)
 	d.push(k, h)
@@ -440,7 +450,7 @@ func (d *DictData) Reset(n int) {
 		// no storage for keys: the next copy most often shares its
 		// names' again, and an add grows a dict's keys when it must
 		// (so only the values' room is checked below)
-		d.keys, d.sharedKeys = nil, false
+		d.keys, d.ix, d.sharedKeys = nil, nil, false
 	}
 	if len(d.vals) > 0 {
 		clearValues(d.keys)
@@ -481,6 +491,84 @@ func (d *DictData) Update(src *DictData) {
 	d.size, d.dataOnly = 0, src.dataOnly
 	d.keys = vmem.Append(d.keys, src.keys...)
 	d.vals = vmem.Append(d.vals, src.vals...)
+	d.copyIndex(&src.keyIndex)
+}
+
+// KwKeys is the distinct string keys of a call's keywords, in order, with
+// their index (Args.Keys).
+type KwKeys struct {
+	x keyIndex
+	// frozen: the arrays are a parsed template's, which nothing ever
+	// writes, so the dicts made from them share them (sharedKeys) and
+	// allocate their values alone; else they are a dict's, and copied
+	frozen bool
+}
+
+// NewKwKeys indexes names, the keyword names of a call, once: nil when
+// there are smallDict or fewer (a dict of them has no index to share) or
+// when a name repeats.
+func NewKwKeys(names []string) *KwKeys {
+	if len(names) <= smallDict {
+		return nil
+	}
+	//scratch:ok a call's keyword names, parsed from its source
+	x := keyIndex{keys: vmem.Fresh(make([]Value, 0, len(names))), ix: make([]uint64, tableSize(len(names)))}
+	for _, name := range names {
+		k := FromString(name)
+		i, h, _ := x.locate(k)
+		if i >= 0 {
+			return nil
+		}
+		x.push(k, h)
+	}
+	return &KwKeys{x: x, frozen: true}
+}
+
+// KwKeys returns d's keys and index as the keys of keywords unpacked from
+// it (nil when d has no index); the caller has checked every key is a
+// string. They are d's own arrays: read them only before d can change.
+func (d *DictData) KwKeys() *KwKeys {
+	if d.ix == nil {
+		return nil
+	}
+	return &KwKeys{x: d.keyIndex}
+}
+
+// Len returns the number of keys.
+func (k *KwKeys) Len() int { return len(k.x.keys) }
+
+// DictFromKw returns a new dict of the keywords kw, whose names keys
+// holds in order: no key hashed or compared, and keys and index shared
+// (a parsed call's, frozen) or copied (an unpacked dict's). A dict that
+// shares them copies both before its first add (add).
+func DictFromKw(keys *KwKeys, kw []KV) *DictData {
+	n := len(kw)
+	if keys.Len() != n {
+		panic("value.DictFromKw: keywords and keys differ")
+	}
+	if keys.frozen {
+		//scratch:ok dict storage for n entries its caller charged
+		vals := vmem.Fresh(make([]Value, n))
+		for i := range kw {
+			vals[i] = kw[i].Val
+		}
+		return &DictData{keyIndex: keyIndex{keys: keys.x.keys[:n:n], ix: keys.x.ix}, vals: vals, sharedKeys: true}
+	}
+	d := NewDict(n)
+	d.keys = vmem.Append(d.keys, keys.x.keys...)
+	d.vals = d.vals[:len(kw)]
+	for i := range kw {
+		d.vals[i] = kw[i].Val
+	}
+	d.copyIndex(&keys.x)
+	return d
+}
+
+// copyIndex gives d's index, made for its keys' capacity and empty, the
+// slots of src, whose keys d's are in the same order: copied as they are
+// when the two tables have one size, else each placed again from its
+// own hash bits.
+func (d *DictData) copyIndex(src *keyIndex) {
 	switch {
 	case src.ix == nil && d.ix == nil:
 	case src.ix == nil:

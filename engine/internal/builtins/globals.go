@@ -251,6 +251,9 @@ func dictArgs(c value.Ctx, args *value.Args, op string) *value.DictData {
 	// the default budget; with the arguments' stack reused it allocates
 	// 1.4 bytes a unit
 	chargeElems(c, len(args.Kw), op)
+	if len(args.Pos) == 0 && args.Keys != nil {
+		return value.DictFromKw(args.Keys, args.Kw) // the names indexed once, not hashed again
+	}
 	d := value.NewDict(n)
 	if len(args.Pos) == 1 {
 		dictUpdate(c, d, args.Pos[0])
