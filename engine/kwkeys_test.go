@@ -8,8 +8,10 @@ import "testing"
 // share the template's arrays until they change (a namespace's set): each
 // template renders as Jinja2 3.1.2 does (the outputs below are its), twice
 // from one parse, so a dict that wrote into the shared arrays shows in the
-// second render. The same for keywords unpacked from a dict with **,
-// whose keys and index are copied.
+// second render. The same for keywords unpacked from a whole dict with
+// ** alone, whose dict shares all the unpacked dict's arrays: a
+// namespace made so copies them at its first set, and the dict it was
+// made from keeps its entries.
 func TestKwKeysShared(t *testing.T) {
 	cases := []struct {
 		name, tpl, want string
@@ -22,6 +24,8 @@ func TestKwKeysShared(t *testing.T) {
 		{"macro-kwargs-caller", "{% macro m() %}{{ caller() }}{{ kwargs|length }}{% endmacro %}{% call m(k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9, k10=10, k11=11) %}C{% endcall %}", "C12", false},
 		{"macro-unpack", "{% set d = dict(k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9, k10=10, k11=11) %}{% macro m(k2) %}{{ k2 }}{{ kwargs|length }}{{ kwargs|list|join(',') }}{% endmacro %}{{ m(**d) }}|{% macro n() %}{{ kwargs == d }}{{ kwargs|list|join(',') }}{% endmacro %}{{ n(**d) }}{{ d|length }}", "211k0,k1,k3,k4,k5,k6,k7,k8,k9,k10,k11|Truek0,k1,k2,k3,k4,k5,k6,k7,k8,k9,k10,k1112", false},
 		{"dict-unpack", "{% set d = dict(k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9, k10=10, k11=11) %}{% set e = dict(**d) %}{{ e == d }}{{ e|length }}{{ e.k0 }}{{ dict(d, z=1)|length }}{{ dict(**{}.fromkeys(range(20)|map('string')))|length }}", "True1201320", false},
+		{"namespace-unpack", "{% set d = dict(k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9, k10=10, k11=11) %}{% set ns = namespace(**d) %}{% set ns.k3 = 'x' %}{{ ns.k3 }}{{ d.k3 }}|{% set ns2 = namespace(**d) %}{% set ns2.new = 'n' %}{{ ns2.new }}{{ ns2.k11 }}{{ d.new is defined }}{{ d|length }}|{% set ns3 = namespace(**d) %}{{ ns3.k3 }}{{ ns3.new is defined }}", "x3|n11False12|3False", false},
+		{"unpack-twice", "{% set d = {}.fromkeys(range(30)|map('string'), 7) %}{% macro m() %}{{ kwargs|length }}{{ kwargs['29'] }}{% endmacro %}{{ m(**d) }}{{ m(**dict(**d)) }}{{ dict(**d) == d }}", "307307True", false},
 		{"macro-no-kwargs", "{% macro m() %}x{% endmacro %}{{ m(k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9, k10=10, k11=11) }}", "", true},
 	}
 	env, err := NewEnvironment(Options{})

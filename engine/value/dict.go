@@ -26,6 +26,11 @@ type DictData struct {
 	// and the index with it; Reset lets both go instead of clearing them
 	// or taking them as the dict's storage.
 	sharedKeys bool
+	// sharedVals records that vals is another dict's array too (shared,
+	// with sharedKeys): a dict never written once a template holds it,
+	// so both read the same entries; vals is at full capacity, and a
+	// write copies it first (Set, add), as Reset lets it go.
+	sharedVals bool
 }
 
 // keyIndex is keys in insertion order with their hash index: a dict's
@@ -219,7 +224,7 @@ func (d *DictData) add(k, v Value, h uint64) {
 				//scratch:ok dict index: at most twice the entries its callers charged
 				d.ix = vmem.Append(make([]uint64, 0, len(d.ix)), d.ix...)
 			}
-			d.sharedKeys = false
+			d.sharedKeys, d.sharedVals = false, false
 		}
 	}
 	d.vals = append(d.vals, v)
@@ -431,6 +436,10 @@ func (d *DictData) Set(k, v Value) {
 		errs.Throwf(errs.Type, "unhashable type: %s", errs.Quote(k.TypeName()))
 	}
 	if i >= 0 {
+		if d.sharedVals {
+			//scratch:ok dict storage: a copy of the entries the dict holds
+			d.vals, d.sharedVals = vmem.Append(vmem.Fresh(make([]Value, 0, len(d.vals))), d.vals...), false
+		}
 		d.vals[i] = v
 		return
 	}
@@ -451,6 +460,9 @@ func (d *DictData) Reset(n int) {
 		// names' again, and an add grows a dict's keys when it must
 		// (so only the values' room is checked below)
 		d.keys, d.ix, d.sharedKeys = nil, nil, false
+	}
+	if d.sharedVals {
+		d.vals, d.sharedVals = nil, false
 	}
 	if len(d.vals) > 0 {
 		clearValues(d.keys)
@@ -500,8 +512,12 @@ type KwKeys struct {
 	x keyIndex
 	// frozen: the arrays are a parsed template's, which nothing ever
 	// writes, so the dicts made from them share them (sharedKeys) and
-	// allocate their values alone; else they are a dict's, and copied
+	// allocate their values alone
 	frozen bool
+	// src, else, is the dict the keywords were unpacked from, whole and
+	// alone (**d): a dict of them is d's entries, and shares all of d's
+	// arrays (a template never writes a dict it holds)
+	src *DictData
 }
 
 // NewKwKeys indexes names, the keyword names of a call, once: nil when
@@ -531,20 +547,25 @@ func (d *DictData) KwKeys() *KwKeys {
 	if d.ix == nil {
 		return nil
 	}
-	return &KwKeys{x: d.keyIndex}
+	return &KwKeys{x: d.keyIndex, src: d}
 }
 
 // Len returns the number of keys.
 func (k *KwKeys) Len() int { return len(k.x.keys) }
 
 // DictFromKw returns a new dict of the keywords kw, whose names keys
-// holds in order: no key hashed or compared, and keys and index shared
-// (a parsed call's, frozen) or copied (an unpacked dict's). A dict that
-// shares them copies both before its first add (add).
+// holds in order: no key hashed or compared, keys and index shared (a
+// parsed call's, frozen), or every array shared (a dict's entries
+// unpacked whole, src). A dict that shares arrays copies them before it
+// writes them (Set, add).
 func DictFromKw(keys *KwKeys, kw []KV) *DictData {
 	n := len(kw)
 	if keys.Len() != n {
 		panic("value.DictFromKw: keywords and keys differ")
+	}
+	if src := keys.src; src != nil && src.Len() == n {
+		return &DictData{keyIndex: keyIndex{keys: src.keys[:n:n], ix: src.ix}, vals: src.vals[:n:n],
+			size: src.size, dataOnly: src.dataOnly, sharedKeys: true, sharedVals: true}
 	}
 	if keys.frozen {
 		//scratch:ok dict storage for n entries its caller charged
