@@ -682,7 +682,7 @@ func (p *parser) parseImport() Stmt {
 	n := &Import{Base: p.node(t.pos)}
 	n.Template = p.parseExpression(true)
 	p.expectName("as")
-	n.Target = p.parseNameTarget().Name
+	n.Target = p.parseTargetName()
 	n.WithContext = p.parseImportContext(false)
 	return n
 }
@@ -717,7 +717,7 @@ func (p *parser) parseFrom() Stmt {
 		}
 		in := ImportName{Name: target.Name, Alias: target.Name}
 		if p.skipName("as") {
-			in.Alias = p.parseNameTarget().Name
+			in.Alias = p.parseTargetName()
 		}
 		n.Names = append(n.Names, in)
 		if parseContext() || p.cur.typ != tComma {
@@ -736,8 +736,7 @@ func (p *parser) parseSignature() []Param {
 		if len(params) > 0 {
 			p.expect(tComma)
 		}
-		arg := p.parseNameTarget()
-		prm := Param{Name: arg.Name}
+		prm := Param{Name: p.parseTargetName()}
 		if p.skipIf(tAssign) {
 			prm.Default = p.parseExpression(true)
 			hasDefault = true
@@ -753,7 +752,7 @@ func (p *parser) parseSignature() []Param {
 func (p *parser) parseMacro() Stmt {
 	t := p.advance()
 	n := &Macro{Base: p.node(t.pos)}
-	n.Name = p.parseNameTarget().Name
+	n.Name = p.parseTargetName()
 	n.Params = p.parseSignature()
 	n.Body = p.parseStatements([]string{"endmacro"}, true)
 	return n
@@ -800,6 +799,29 @@ func (p *parser) parseNameTarget() *Name {
 	return n
 }
 
+// parseTargetName is parseNameTarget for a caller that keeps the name
+// alone (a parameter, a macro's name, an alias): the node is counted and
+// checked as parseNameTarget's, and not allocated (50,000 parameters
+// made 50,000 nodes to be dropped).
+func (p *parser) parseTargetName() string {
+	t := p.expect(tName)
+	p.node(t.pos)
+	if !assignableName(t.val) {
+		p.fail(t.pos, "can't assign to 'name'")
+	}
+	return t.val
+}
+
+// assignableName reports whether a name can be assigned: a constant's
+// name cannot.
+func assignableName(name string) bool {
+	switch name {
+	case "true", "false", "none", "True", "False", "None":
+		return false
+	}
+	return true
+}
+
 // parseAssignTarget mirrors Parser.parse_assign_target (not name_only).
 func (p *parser) parseAssignTarget(withTuple bool, _ bool, extraEnd []string, withNamespace bool) Expr {
 	var target Expr
@@ -824,11 +846,7 @@ func (p *parser) parseAssignTarget(withTuple bool, _ bool, extraEnd []string, wi
 func canAssign(x Expr) bool {
 	switch n := x.(type) {
 	case *Name:
-		switch n.Name {
-		case "true", "false", "none", "True", "False", "None":
-			return false
-		}
-		return true
+		return assignableName(n.Name)
 	case *NSRef:
 		return true
 	case *TupleLit:
