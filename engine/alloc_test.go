@@ -12,12 +12,19 @@ import (
 
 // allocated returns the bytes the heap handed out while f ran.
 func allocated(f func()) uint64 {
+	_, bytes := allocations(f)
+	return bytes
+}
+
+// allocations returns the allocations and bytes the heap handed out
+// while f ran.
+func allocations(f func()) (mallocs, bytes uint64) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	f()
 	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 }
 
 // TestContainersChargedBeforeAllocating holds C2 and H10 on the builtins'
@@ -195,22 +202,14 @@ func TestWideCallsAllocateOnce(t *testing.T) {
 		}
 		return strings.Join(s, ", ")
 	}
-	measure := func(f func()) (mallocs, bytes uint64) {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-		return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
-	}
 	macro := "{% macro m(" + names(10000, "p#") + ") %}{{ p9999 is defined }}{% endmacro %}{{ m() }}"
 	var tm *Template
 	var err error
-	if _, b := measure(func() { tm, err = env.Parse("macro", macro) }); err != nil || b > 52*uint64(len(macro)) {
+	if _, b := allocations(func() { tm, err = env.Parse("macro", macro) }); err != nil || b > 52*uint64(len(macro)) {
 		t.Errorf("parsing 10,000 parameters: %d bytes for %d of source, %v", b, len(macro), err)
 	}
 	var out string
-	if n, _ := measure(func() { out, err = tm.Render(nil) }); err != nil || out != "False" || n > 1000 {
+	if n, _ := allocations(func() { out, err = tm.Render(nil) }); err != nil || out != "False" || n > 1000 {
 		t.Errorf("binding 10,000 parameters: %d allocations, %q %v", n, out, err)
 	}
 	dicts := "{% for i in range(20) %}{% set d = dict(" + names(8000, "a#=1") + ") %}{% if loop.last %}{{ d|length }}{{ d.a7999 }}{% endif %}{% endfor %}"
@@ -218,14 +217,14 @@ func TestWideCallsAllocateOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	values := uint64(20 * 8000 * vmem.ValueBytes)
-	if _, b := measure(func() { out, err = tm.Render(nil) }); err != nil || out != "80001" || b > values*5/4 {
+	if _, b := allocations(func() { out, err = tm.Render(nil) }); err != nil || out != "80001" || b > values*5/4 {
 		t.Errorf("20 dicts of 8,000 keywords: %d bytes (their values: %d), %q %v", b, values, out, err)
 	}
 	if tm, err = env.Parse("map", "{{ range(100000)|map('string')|list|length }}"); err != nil {
 		t.Fatal(err)
 	}
 	items := uint64(100000 * vmem.ValueBytes)
-	if _, b := measure(func() { out, err = tm.Render(nil) }); err != nil || out != "100000" || b > items*5/2 {
+	if _, b := allocations(func() { out, err = tm.Render(nil) }); err != nil || out != "100000" || b > items*5/2 {
 		t.Errorf("a map of 100,000 items drained: %d bytes (the items: %d), %q %v", b, items, out, err)
 	}
 }
