@@ -408,6 +408,16 @@ CASES = [
     # a value with no repr is no constant for the optimizer
     ("or-unrepresentable-left-in-set-checks", "{% set y = ({'a': 1}|items) or x|nof %}", {}),
     ("undefined-subscript-key", "[{{ 'abc'[missing] }}{{ [1][missing] }}{{ {'a': 1}[missing] }}]", {}),
+    # wordwrap of blank text: a long blank chunk broken at width with
+    # nothing kept (FuzzRender found 100,000 spaces at width 1 quadratic)
+    ("wordwrap-blank-width-1", "[{{ (' ' * 2000)|wordwrap(1) }}]", {}),
+    ("wordwrap-ideographic-blank", "[{{ ('\u3000' * 2000)|wordwrap(1)|length }}]", {}),
+    ("wordwrap-word-then-blank", "[{{ ('a' ~ '\u3000' * 50)|wordwrap(3) }}]", {}),
+    ("wordwrap-blank-between-words", "[{{ ('ab ' ~ ' ' * 50 ~ 'cd')|wordwrap(2) }}]", {}),
+    ("wordwrap-blank-runs", "[{{ 'x\u3000\u3000y\u3000\u3000\u3000'|wordwrap(2) }}]", {}),
+    ("wordwrap-tabs-around-word", "[{{ ('\t' * 30 ~ 'abc' ~ ' ' * 30)|wordwrap(4) }}]", {}),
+    ("wordwrap-em-spaces", "[{{ ('a\u2003' * 5)|wordwrap(1) }}]", {}),
+    ("wordwrap-blank-tail-joined", "[{{ (' a' * 5 ~ '\u3000' * 7)|wordwrap(3, wrapstring='|') }}]", {}),
 ]
 
 TEMPLATES = {
