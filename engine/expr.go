@@ -504,9 +504,8 @@ func (r *renderer) evalArgs(ca *syntax.CallArgs, sc *scope) (*value.Args, argsMa
 			a.Kw = append(a.Kw, value.KV{Key: k.Str(), Val: d.ValAt(i)})
 		}
 		if len(ca.Kwargs) == 0 {
-			// the keywords are d's entries alone: a dict of them copies
-			// d's keys and index (the callee reads them as it binds, before
-			// anything it runs could change d)
+			// the keywords are d's entries alone: a dict of them shares
+			// d's arrays (value.DictFromKw)
 			a.Keys = d.KwKeys()
 		}
 	}

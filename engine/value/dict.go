@@ -503,93 +503,6 @@ func (d *DictData) Update(src *DictData) {
 	d.size, d.dataOnly = 0, src.dataOnly
 	d.keys = vmem.Append(d.keys, src.keys...)
 	d.vals = vmem.Append(d.vals, src.vals...)
-	d.copyIndex(&src.keyIndex)
-}
-
-// KwKeys is the distinct string keys of a call's keywords, in order, with
-// their index (Args.Keys).
-type KwKeys struct {
-	x keyIndex
-	// frozen: the arrays are a parsed template's, which nothing ever
-	// writes, so the dicts made from them share them (sharedKeys) and
-	// allocate their values alone
-	frozen bool
-	// src, else, is the dict the keywords were unpacked from, whole and
-	// alone (**d): a dict of them is d's entries, and shares all of d's
-	// arrays (a template never writes a dict it holds)
-	src *DictData
-}
-
-// NewKwKeys indexes names, the keyword names of a call, once: nil when
-// there are smallDict or fewer (a dict of them has no index to share) or
-// when a name repeats.
-func NewKwKeys(names []string) *KwKeys {
-	if len(names) <= smallDict {
-		return nil
-	}
-	//scratch:ok a call's keyword names, parsed from its source
-	x := keyIndex{keys: vmem.Fresh(make([]Value, 0, len(names))), ix: make([]uint64, tableSize(len(names)))}
-	for _, name := range names {
-		k := FromString(name)
-		i, h, _ := x.locate(k)
-		if i >= 0 {
-			return nil
-		}
-		x.push(k, h)
-	}
-	return &KwKeys{x: x, frozen: true}
-}
-
-// KwKeys returns d's keys and index as the keys of keywords unpacked from
-// it (nil when d has no index); the caller has checked every key is a
-// string. They are d's own arrays: read them only before d can change.
-func (d *DictData) KwKeys() *KwKeys {
-	if d.ix == nil {
-		return nil
-	}
-	return &KwKeys{x: d.keyIndex, src: d}
-}
-
-// Len returns the number of keys.
-func (k *KwKeys) Len() int { return len(k.x.keys) }
-
-// DictFromKw returns a new dict of the keywords kw, whose names keys
-// holds in order: no key hashed or compared, keys and index shared (a
-// parsed call's, frozen), or every array shared (a dict's entries
-// unpacked whole, src). A dict that shares arrays copies them before it
-// writes them (Set, add).
-func DictFromKw(keys *KwKeys, kw []KV) *DictData {
-	n := len(kw)
-	if keys.Len() != n {
-		panic("value.DictFromKw: keywords and keys differ")
-	}
-	if src := keys.src; src != nil && src.Len() == n {
-		return &DictData{keyIndex: keyIndex{keys: src.keys[:n:n], ix: src.ix}, vals: src.vals[:n:n],
-			size: src.size, dataOnly: src.dataOnly, sharedKeys: true, sharedVals: true}
-	}
-	if keys.frozen {
-		//scratch:ok dict storage for n entries its caller charged
-		vals := vmem.Fresh(make([]Value, n))
-		for i := range kw {
-			vals[i] = kw[i].Val
-		}
-		return &DictData{keyIndex: keyIndex{keys: keys.x.keys[:n:n], ix: keys.x.ix}, vals: vals, sharedKeys: true}
-	}
-	d := NewDict(n)
-	d.keys = vmem.Append(d.keys, keys.x.keys...)
-	d.vals = d.vals[:len(kw)]
-	for i := range kw {
-		d.vals[i] = kw[i].Val
-	}
-	d.copyIndex(&keys.x)
-	return d
-}
-
-// copyIndex gives d's index, made for its keys' capacity and empty, the
-// slots of src, whose keys d's are in the same order: copied as they are
-// when the two tables have one size, else each placed again from its
-// own hash bits.
-func (d *DictData) copyIndex(src *keyIndex) {
 	switch {
 	case src.ix == nil && d.ix == nil:
 	case src.ix == nil:
@@ -610,6 +523,75 @@ func (d *DictData) copyIndex(src *keyIndex) {
 			}
 		}
 	}
+}
+
+// KwKeys is the distinct string keys of a call's keywords, in order, with
+// their index (Args.Keys): either a parsed call's names (x), arrays
+// nothing ever writes, or the dict the keywords were unpacked from whole
+// and alone (src, **d).
+type KwKeys struct {
+	x   keyIndex
+	src *DictData
+}
+
+// NewKwKeys indexes names, the keyword names of a call, once: nil when
+// there are smallDict or fewer (a dict of them has no index to share) or
+// when a name repeats.
+func NewKwKeys(names []string) *KwKeys {
+	if len(names) <= smallDict {
+		return nil
+	}
+	//scratch:ok a call's keyword names, parsed from its source
+	x := keyIndex{keys: vmem.Fresh(make([]Value, 0, len(names))), ix: make([]uint64, tableSize(len(names)))}
+	for _, name := range names {
+		k := FromString(name)
+		i, h, _ := x.locate(k)
+		if i >= 0 {
+			return nil
+		}
+		x.push(k, h)
+	}
+	return &KwKeys{x: x}
+}
+
+// KwKeys returns d as the keys of keywords unpacked from it whole (nil
+// when d has no index); the caller has checked every key is a string.
+func (d *DictData) KwKeys() *KwKeys {
+	if d.ix == nil {
+		return nil
+	}
+	return &KwKeys{src: d}
+}
+
+// Len returns the number of keys.
+func (k *KwKeys) Len() int {
+	if k.src != nil {
+		return k.src.Len()
+	}
+	return len(k.x.keys)
+}
+
+// DictFromKw returns a new dict of the keywords kw, whose names keys
+// holds in order, with no key hashed or compared: it shares the parsed
+// call's keys and index and allocates its values alone, or shares every
+// array of the dict they were unpacked from (a template never writes a
+// dict it holds). A dict that shares arrays copies them before it writes
+// them (Set, add).
+func DictFromKw(keys *KwKeys, kw []KV) *DictData {
+	n := len(kw)
+	if keys.Len() != n {
+		panic("value.DictFromKw: keywords and keys differ")
+	}
+	if src := keys.src; src != nil {
+		return &DictData{keyIndex: keyIndex{keys: src.keys[:n:n], ix: src.ix}, vals: src.vals[:n:n],
+			size: src.size, dataOnly: src.dataOnly, sharedKeys: true, sharedVals: true}
+	}
+	//scratch:ok dict storage for n entries its caller charged
+	vals := vmem.Fresh(make([]Value, n))
+	for i := range kw {
+		vals[i] = kw[i].Val
+	}
+	return &DictData{keyIndex: keyIndex{keys: keys.x.keys[:n:n], ix: keys.x.ix}, vals: vals, sharedKeys: true}
 }
 
 // Copy returns a shallow copy.
