@@ -8,6 +8,7 @@ import (
 	"github.com/jinjabox/jinjabox/budget"
 	"github.com/jinjabox/jinjabox/engine/internal/builtins"
 	"github.com/jinjabox/jinjabox/engine/internal/errs"
+	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 	"github.com/jinjabox/jinjabox/engine/syntax"
 	"github.com/jinjabox/jinjabox/engine/value"
 	"github.com/jinjabox/jinjabox/policy"
@@ -27,6 +28,9 @@ type checkInfo struct {
 	// rootUnassigned is unassigned's entry for the template's own frame,
 	// looked up once here rather than at each render.
 	rootUnassigned []string
+	// reads is the top-level names the template can read (topNames): the
+	// names of a render's data copied in; nil, all of them.
+	reads *value.TopNames
 }
 
 // unassignedAt is unassigned's entry for frame k: nil, with no lookup,
@@ -47,11 +51,16 @@ var attrPathFilters = map[string]int{
 }
 
 type checker struct {
-	env  *Environment
-	src  string
-	name string
-	info *checkInfo
-	err  *errs.Error
+	env *Environment
+	// reads collects the names the template reads (checkInfo.reads):
+	// every name expression the check visits, each namespace a set
+	// writes to; readsAll is set by an include, import or extends
+	reads    []string
+	readsAll bool
+	src      string
+	name     string
+	info     *checkInfo
+	err      *errs.Error
 	// refused is the first literal underscore name (refuse)
 	refused *errs.Error
 	// meter is the parse's: a constant the check folds is evaluated on
@@ -84,6 +93,9 @@ func (e *Environment) check(t *syntax.Template, m *budget.Meter) (*checkInfo, er
 		return nil, c.refused
 	}
 	c.info.rootUnassigned = c.info.unassignedAt(frameKey{node: t})
+	if !c.readsAll {
+		c.info.reads = value.NewTopNames(c.reads)
+	}
 	syntax.RewriteExprs(t.Body, wrapFolds)
 	return c.info, nil
 }
@@ -186,12 +198,16 @@ func (c *checker) stmt(s syntax.Stmt, soft bool) {
 	case *syntax.Block:
 		c.stmts(n.Body, false)
 	case *syntax.Extends:
+		c.readsAll = true
 		c.expr(n.Template, soft)
 	case *syntax.Include:
+		c.readsAll = true
 		c.expr(n.Template, soft)
 	case *syntax.Import:
+		c.readsAll = true
 		c.expr(n.Template, soft)
 	case *syntax.FromImport:
+		c.readsAll = true
 		c.expr(n.Template, soft)
 		for _, in := range n.Names {
 			if strings.HasPrefix(in.Name, "_") {
@@ -212,6 +228,7 @@ func (c *checker) params(ps []syntax.Param) {
 func (c *checker) target(t syntax.Expr) {
 	switch n := t.(type) {
 	case *syntax.NSRef:
+		c.reads = append(vmem.Grown(c.reads), n.NS) // the namespace is read, then written
 		if privateName(n.Attr) {
 			c.refuse(n.P, "assignment to attribute "+errs.Quote(n.Attr)+" of a namespace is unsafe")
 		}
@@ -330,7 +347,9 @@ func (c *checker) expr(e syntax.Expr, soft bool) {
 		return
 	}
 	switch n := e.(type) {
-	case *syntax.Const, *syntax.Name, *syntax.NSRef:
+	case *syntax.Name:
+		c.reads = append(vmem.Grown(c.reads), n.Name)
+	case *syntax.Const, *syntax.NSRef:
 	case *syntax.RegexLit:
 		// with execution enabled, a literal RE2 cannot run fails the
 		// parse, as a regex filter's literal pattern does

@@ -60,7 +60,7 @@ func (e *Environment) prepare(data any) (*Prepared, error) {
 	var err error
 	if m, ok := data.(map[string]any); ok || data == nil {
 		cp := copiers.Get().(*value.Copier)
-		c, err = copyData(cp, nil, m, nil)
+		c, err = copyData(cp, nil, m, nil, nil)
 		copiers.Put(cp)
 	} else {
 		_, c, err = copyAny(data)

@@ -63,7 +63,8 @@ func TestPrepareRendersAsRender(t *testing.T) {
 }
 
 // TestPrepareCeilings: Prepare refuses what a render's copy-in refuses,
-// with the same error.
+// with the same error, for a template that reads the names (a render
+// copies in only those: TestUnreadNamesAreNotCopied).
 func TestPrepareCeilings(t *testing.T) {
 	env, _ := NewEnvironment(Options{})
 	deep := any("leaf")
@@ -83,7 +84,7 @@ func TestPrepareCeilings(t *testing.T) {
 		{"depth", map[string]any{"d": deep}},
 		{"func", map[string]any{"f": func() {}}},
 	}
-	tpl, _ := env.Parse("t", "{{ 1 }}")
+	tpl, _ := env.Parse("t", "{{ 1 }}{% if false %}{{ x }}{{ g }}{{ d }}{{ f }}{% endif %}")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, perr := env.Prepare(c.data)

@@ -17,7 +17,8 @@ var ErrCanceled = errors.New("render canceled by its host")
 
 // The data of a render (Render, RenderResult, Execute, RenderValue,
 // RenderString, Prepare) is one of:
-//   - a map[string]any, copied in at the start of the render;
+//   - a map[string]any, copied in at the start of the render: the names
+//     its template can read, no other (checkInfo.reads);
 //   - a *Prepared, prepared once (Environment.Prepare), not copied again;
 //   - a *value.OrderedMap, its names in their order;
 //   - nil, no data.
@@ -51,23 +52,25 @@ func copyAny(data any) (*value.DictData, copied, error) {
 	return res.d, res, nil
 }
 
-// bindAny binds a render's data, whatever its Go type (see above).
-func (r *renderer) bindAny(data any) {
+// bindAny binds a render's data, whatever its Go type (see above). A
+// map[string]any is copied in for the names reads holds alone (nil: all
+// of them), the names its template can read (topNames).
+func (r *renderer) bindAny(data any, reads *value.TopNames) {
 	switch d := data.(type) {
 	case map[string]any:
-		r.bindData(d)
+		r.bindData(d, reads)
 	case *Prepared:
 		if d == nil {
 			d = &Prepared{}
 		}
-		r.bindDict(d.data)
+		r.bindDict(d.data, d.data.Len())
 	default:
 		dd, c, err := copyAny(data)
 		if err != nil {
 			errs.Raise(err)
 		}
 		r.arenaSeen = r.arenaSeen || c.sawObject
-		r.bindDict(dd)
+		r.bindDict(dd, dd.Len())
 	}
 }
 

@@ -453,7 +453,7 @@ func (t *Template) render(data any, m *budget.Meter, ro *RenderOptions, w io.Wri
 	}
 	err := r.run(func() {
 		r.poll()
-		r.bindAny(data)
+		r.bindAny(data, t.info.reads)
 		r.renderTemplate(t, r.newRoot())
 		r.joined() // the output's join, as Jinja2's concat at the end
 	})
@@ -523,7 +523,7 @@ func (t *Template) renderValue(data any, ro RenderOptions) (Value, error) {
 	var v value.Value
 	err := r.run(func() {
 		r.poll()
-		r.bindAny(data)
+		r.bindAny(data, t.info.reads)
 		r.fr = &frame{tmpl: t, root: r.newRoot()}
 		r.cur = t
 		v = r.eval(out.X, r.fr.root)
@@ -534,8 +534,9 @@ func (t *Template) renderValue(data any, ro RenderOptions) (Value, error) {
 	return v, err
 }
 
-// bindData copies a render's data in and binds it.
-func (r *renderer) bindData(data map[string]any) {
+// bindData copies a render's data in, the names in reads (nil: all), and
+// binds it.
+func (r *renderer) bindData(data map[string]any, reads *value.TopNames) {
 	// the renderer's own dict: nothing outside the render refers to the
 	// top-level data (a name lookup reads it), so its storage serves the
 	// next render; so does its arena, which holds the containers below
@@ -544,31 +545,40 @@ func (r *renderer) bindData(data map[string]any) {
 	if r.env.engineOnly {
 		arena = &r.arena
 	}
-	c, err := copyData(&r.copier, r.rootData, data, arena)
+	c, err := copyData(&r.copier, r.rootData, data, reads, arena)
 	if err != nil {
 		r.arenaSeen = true // what was copied before the refusal is not inspected: drop it
 		errs.Raise(err)
 	}
 	r.arenaSeen = r.arenaSeen || c.sawObject
 	r.rootData = c.d
-	r.bindDict(c.d)
+	r.bindDict(c.d, len(data))
 }
 
-// bindDict binds the render's top-level data, charged an element a name
-// whether it was copied in by this render or prepared (the same units).
-func (r *renderer) bindDict(d *value.DictData) {
-	r.Charge(int64(d.Len())*budget.Elem, "binding context")
+// bindDict binds the render's top-level data d, of names names: charged
+// an element a name of the data, whether it was copied in by this render
+// (of them, the names the template can read) or prepared (all of them),
+// the same units either way.
+func (r *renderer) bindDict(d *value.DictData, names int) {
+	r.Charge(int64(names)*budget.Elem, "binding context")
 	r.data = d
 }
 
 // copyData is the one copy-in of top-level data (a render's and
-// Prepare's), under the ceilings of one value.Copier (CopyMapInto), into
-// dst's storage (nil: a new dict), the containers below it in arena's
-// (nil: the heap's). It returns what the copy counted.
-func copyData(c *value.Copier, dst *value.DictData, data map[string]any, arena *value.Arena) (copied, error) {
+// Prepare's), under the ceilings of one value.Copier (CopyMapInto; a
+// render's, of the names in reads alone when not nil, CopyReadInto),
+// into dst's storage (nil: a new dict), the containers below it in
+// arena's (nil: the heap's). It returns what the copy counted.
+func copyData(c *value.Copier, dst *value.DictData, data map[string]any, reads *value.TopNames, arena *value.Arena) (copied, error) {
 	c.Reset()
 	c.UseArena(arena)
-	d, err := c.CopyMapInto(dst, data)
+	var d *value.DictData
+	var err error
+	if reads != nil {
+		d, err = c.CopyReadInto(dst, data, reads)
+	} else {
+		d, err = c.CopyMapInto(dst, data)
+	}
 	if err != nil {
 		c.Reset()
 		return copied{}, err

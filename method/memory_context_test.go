@@ -1,6 +1,7 @@
 package method
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -39,8 +40,11 @@ var contextTemplates = []string{
 }
 
 // referenceRender is a render that copies the memory's TemplateData
-// (plus extra context, inputs winning) in: what every render of the
-// runner was before memories kept prepared contexts.
+// (plus extra context, inputs winning) in, every name of it: what every
+// render of the runner was before memories kept prepared contexts. A
+// render copies in only the names its template reads, so a refusal of
+// the others is the copy of the whole data's (engine.ToValue, the same
+// ceilings and messages), after the parse, before the render.
 func referenceRender(mem *Memory, concepts Concepts, extra map[string]any, src string) (templating.Rendered, int, error) {
 	data, err := mem.TemplateData(concepts)
 	if err != nil {
@@ -52,6 +56,13 @@ func referenceRender(mem *Memory, concepts Concepts, extra map[string]any, src s
 		}
 	}
 	out, err := (&templating.Environments{}).Render(templating.LLMPrompt, templating.Style{}, "t", src, data, templating.RenderConfig{})
+	var e *engine.Error
+	if errors.As(err, &e) && e.Kind == engine.KindSyntax {
+		return out, dataCount(data), err
+	}
+	if _, verr := engine.ToValue(data); verr != nil {
+		return templating.Rendered{}, dataCount(data), verr
+	}
 	return out, dataCount(data), err
 }
 

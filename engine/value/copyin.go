@@ -205,9 +205,9 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 			// the values go straight into d, under the keys made once
 			// for the names, which d shares (DictData.shareKeys)
 			d.shareKeys(c.topVals, n)
-			err = c.copyPlaced(vals, d.vals)
+			err = c.copyPlaced(c.top, vals, d.vals)
 		} else {
-			err = c.copyPlaced(vals, c.topCopied)
+			err = c.copyPlaced(c.top, vals, c.topCopied)
 			if err == nil {
 				d.fillKeys(c.topVals, c.topCopied)
 			}
@@ -251,19 +251,19 @@ func (c *Copier) placeTop(data map[string]any) []any {
 	return vals
 }
 
-// copyPlaced is copyNames for the names of the last top-level copy, their
-// values placed in that order (placeTop): it copies them into out (as
-// long as vals), the values of a dict with the names' keys made once
-// (c.topVals).
-func (c *Copier) copyPlaced(vals []any, out []Value) error {
-	out = out[:len(c.top)]
-	for i, k := range c.top {
+// copyPlaced is copyNames for names (the last top-level copy's, or a
+// template's TopNames), their values placed in that order (placeTop,
+// CopyReadInto): it copies them into out (as long as vals), the values
+// of a dict with the names' keys made once (c.topVals, TopNames.keys).
+func (c *Copier) copyPlaced(names []string, vals []any, out []Value) error {
+	out = out[:len(names)]
+	for i, k := range names {
 		if !c.topValue(vals[i], &out[i]) {
 			// a value for the walk, which refuses by panicking: the
 			// names from here on are copied under a recovery, which
 			// the values topValue takes (most of a small data's) go
 			// without
-			return c.walkPlaced(i, vals, out)
+			return c.walkPlaced(i, names, vals, out)
 		}
 		if !c.takeBytes(len(k)) {
 			return c.bytesError("<root>", len(k))
@@ -274,10 +274,10 @@ func (c *Copier) copyPlaced(vals []any, out []Value) error {
 
 // walkPlaced is copyPlaced from the name at i on, each value walked
 // (walkAt, which tries topValue first), under one recovery.
-func (c *Copier) walkPlaced(i int, vals []any, out []Value) (err error) {
+func (c *Copier) walkPlaced(i int, names []string, vals []any, out []Value) (err error) {
 	defer recoverCopy(&err)
-	for ; i < len(c.top); i++ {
-		k := c.top[i]
+	for ; i < len(names); i++ {
+		k := names[i]
 		out[i] = c.walkAt(nil, k, vals[i])
 		if !c.takeBytes(len(k)) {
 			return c.bytesError("<root>", len(k))
