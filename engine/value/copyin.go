@@ -189,16 +189,10 @@ func keepShape(kept *[]Value, shape []Value) bool {
 // (Reset), so a caller that owns a dict nothing else refers to (a pooled
 // renderer's top-level data) reuses its storage; nil makes a new one.
 func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error) {
-	if len(data) > MaxContainerEntries {
-		// the top-level dict is a container like any other: its names
-		// are not graph entries, but it holds at most as many
-		return nil, errs.New(errs.Type, "cannot copy data: the top-level mapping has more than "+strconv.Itoa(MaxContainerEntries)+" entries")
+	if err := topSize(data); err != nil {
+		return nil, err
 	}
-	if d == nil {
-		d = NewDict(len(data))
-	} else {
-		d.Reset(len(data))
-	}
+	d = emptied(d, len(data))
 	if vals := c.placeTop(data); vals != nil {
 		var err error
 		if n := len(vals); n <= smallDict && d.ix == nil {
@@ -213,21 +207,52 @@ func (c *Copier) CopyMapInto(d *DictData, data map[string]any) (*DictData, error
 			}
 			clearValues(c.topCopied)
 		}
-		clearAnys(vals) // the Copier keeps none of the caller's values
-		if err != nil {
-			d.Reset(0)
-			return nil, err
-		}
-		c.keepShapes()
-		return d, nil
+		return c.placed(d, vals, err)
 	}
 	base := len(c.keys)
 	defer func() { c.keys = c.keys[:base] }()
-	if err := c.copyNames(d, data, c.topKeys(data)); err != nil {
+	return c.copyTop(d, data, c.topKeys(data))
+}
+
+// topSize refuses a top-level mapping of more than MaxContainerEntries
+// names: the top-level dict is a container like any other (its names are
+// not graph entries, but it holds at most as many).
+func topSize(data map[string]any) error {
+	if len(data) > MaxContainerEntries {
+		return errs.New(errs.Type, "cannot copy data: the top-level mapping has more than "+strconv.Itoa(MaxContainerEntries)+" entries")
+	}
+	return nil
+}
+
+// emptied returns d emptied for n entries (DictData.Reset), or a new dict
+// when d is nil.
+func emptied(d *DictData, n int) *DictData {
+	if d == nil {
+		return NewDict(n)
+	}
+	d.Reset(n)
+	return d
+}
+
+// placed ends a top-level copy of values placed in order (copyPlaced)
+// into d, err its refusal: the Copier keeps none of the caller's values,
+// a refused copy leaves d empty, and a copy that succeeded keeps its
+// shapes for the next.
+func (c *Copier) placed(d *DictData, vals []any, err error) (*DictData, error) {
+	clearAnys(vals)
+	if err != nil {
+		d.Reset(0)
 		return nil, err
 	}
 	c.keepShapes()
 	return d, nil
+}
+
+// copyTop copies data's names, in their order, into the empty d: the walk
+// of each value, under one recovery (copyNames); a refused copy leaves d
+// empty.
+func (c *Copier) copyTop(d *DictData, data map[string]any, names []string) (*DictData, error) {
+	return c.placed(d, nil, c.copyNames(d, data, names))
 }
 
 // placeTop returns data's values in the order of the names of the last

@@ -2,9 +2,7 @@ package value
 
 import (
 	"slices"
-	"strconv"
 
-	"github.com/jinjabox/jinjabox/engine/internal/errs"
 	"github.com/jinjabox/jinjabox/engine/internal/vmem"
 )
 
@@ -57,8 +55,8 @@ func (t *TopNames) Len() int { return len(t.names) }
 // sorted keys otherwise: the work is within the size of data either
 // way, never of the template's list of names.
 func (c *Copier) CopyReadInto(d *DictData, data map[string]any, want *TopNames) (*DictData, error) {
-	if len(data) > MaxContainerEntries {
-		return nil, errs.New(errs.Type, "cannot copy data: the top-level mapping has more than "+strconv.Itoa(MaxContainerEntries)+" entries")
+	if err := topSize(data); err != nil {
+		return nil, err
 	}
 	names := want.names
 	if len(names) > len(data) {
@@ -77,23 +75,12 @@ func (c *Copier) CopyReadInto(d *DictData, data map[string]any, want *TopNames) 
 		}
 		vals[i] = v
 	}
-	if d == nil {
-		d = NewDict(n)
-	} else {
-		d.Reset(n)
-	}
+	d = emptied(d, n)
 	if n == len(names) && want.keys != nil && d.ix == nil {
 		// every name is there: its values go straight into d, under
 		// want's keys, which d shares
 		d.shareKeys(want.keys, n)
-		err := c.copyPlaced(names, vals, d.vals)
-		clearAnys(vals) // the Copier keeps none of the caller's values
-		if err != nil {
-			d.Reset(0)
-			return nil, err
-		}
-		c.keepShapes()
-		return d, nil
+		return c.placed(d, vals, c.copyPlaced(names, vals, d.vals))
 	}
 	clearAnys(vals)
 	base := len(c.keys)
@@ -107,7 +94,7 @@ func (c *Copier) CopyReadInto(d *DictData, data map[string]any, want *TopNames) 
 		}
 		names = c.keys[base:]
 	}
-	return c.copyReadNames(d, data, names)
+	return c.copyTop(d, data, names)
 }
 
 // copyReadKeys is CopyReadInto when want has more names than data: data's
@@ -122,20 +109,5 @@ func (c *Copier) copyReadKeys(d *DictData, data map[string]any, want *TopNames) 
 			kept = append(kept, k) //scratch:ok in place: kept is keys' own array, never longer
 		}
 	}
-	if d == nil {
-		d = NewDict(len(kept))
-	} else {
-		d.Reset(len(kept))
-	}
-	return c.copyReadNames(d, data, kept)
-}
-
-// copyReadNames copies data's names into the empty d, in their order.
-func (c *Copier) copyReadNames(d *DictData, data map[string]any, names []string) (*DictData, error) {
-	if err := c.copyNames(d, data, names); err != nil {
-		d.Reset(0)
-		return nil, err
-	}
-	c.keepShapes()
-	return d, nil
+	return c.copyTop(emptied(d, len(kept)), data, kept)
 }
