@@ -51,16 +51,16 @@ var attrPathFilters = map[string]int{
 }
 
 type checker struct {
-	env *Environment
+	env  *Environment
+	src  string
+	name string
+	info *checkInfo
+	err  *errs.Error
 	// reads collects the names the template reads (checkInfo.reads):
 	// every name expression the check visits, each namespace a set
 	// writes to; readsAll is set by an include, import or extends
 	reads    []string
 	readsAll bool
-	src      string
-	name     string
-	info     *checkInfo
-	err      *errs.Error
 	// refused is the first literal underscore name (refuse)
 	refused *errs.Error
 	// meter is the parse's: a constant the check folds is evaluated on

@@ -96,6 +96,7 @@ func TestUnreadNamesFirstRefusal(t *testing.T) {
 	data := map[string]any{"b": bad, "d": bad, "a": 1, "c": 2}
 	for _, src := range []string{
 		"{{ d }}{{ b }}",                         // two names, four in the data
+		"{{ aa }}{{ d }}{{ b }}",                 // a missing name first, then the two
 		"{{ d }}{{ b }}{{ e1 }}{{ e2 }}{{ e3 }}", // five names, four in the data
 		"{{ b }}{{ d }}{{ a }}{{ c }}",           // all of them
 	} {

@@ -252,7 +252,7 @@ func (c *Copier) placed(d *DictData, vals []any, err error) (*DictData, error) {
 // of each value, under one recovery (copyNames); a refused copy leaves d
 // empty.
 func (c *Copier) copyTop(d *DictData, data map[string]any, names []string) (*DictData, error) {
-	return c.placed(d, nil, c.copyNames(d, data, names))
+	return c.placed(d, nil, c.copyNames(d, data, names, nil))
 }
 
 // placeTop returns data's values in the order of the names of the last
@@ -335,12 +335,19 @@ func (c *Copier) topKeys(data map[string]any) []string {
 	return keys
 }
 
-// copyNames copies data's names in the order of keys into d, under one
-// recovery for all of them.
-func (c *Copier) copyNames(d *DictData, data map[string]any, keys []string) (err error) {
+// copyNames copies the names keys into d, in their order, under one
+// recovery for all of them: the value of keys[i] is vals[i] when vals is
+// not nil (looked up already), data's otherwise.
+func (c *Copier) copyNames(d *DictData, data map[string]any, keys []string, vals []any) (err error) {
 	defer recoverCopy(&err)
-	for _, k := range keys {
-		v := c.walkAt(nil, k, data[k])
+	for i, k := range keys {
+		var x any
+		if vals != nil {
+			x = vals[i]
+		} else {
+			x = data[k]
+		}
+		v := c.walkAt(nil, k, x)
 		if !c.takeBytes(len(k)) {
 			return c.bytesError("<root>", len(k))
 		}

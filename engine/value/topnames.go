@@ -66,35 +66,41 @@ func (c *Copier) CopyReadInto(d *DictData, data map[string]any, want *TopNames) 
 		//scratch:ok copy-in: no more names than the data has (the other case is copyReadKeys)
 		c.topAt = vmem.Fresh(make([]any, len(names)))
 	}
+	// one lookup a name: the values found go to vals in order, and once
+	// a name is missing, the names found go to the Copier's stack
 	vals := c.topAt[:len(names)]
+	base := len(c.keys)
 	n := 0
 	for i, k := range names {
 		v, ok := data[k]
-		if ok {
-			n++
+		if !ok {
+			if n == i { // the first missing name: those before it were found
+				c.keys = vmem.Append(c.keys, names[:i]...)
+			}
+			continue
 		}
-		vals[i] = v
+		if n < i {
+			c.keys = append(vmem.Grown(c.keys), k) //scratch:ok copy-in: no more names than the data has
+		}
+		vals[n] = v
+		n++
 	}
 	d = emptied(d, n)
+	var err error
 	if n == len(names) && want.keys != nil && d.ix == nil {
 		// every name is there: its values go straight into d, under
 		// want's keys, which d shares
 		d.shareKeys(want.keys, n)
-		return c.placed(d, vals, c.copyPlaced(names, vals, d.vals))
-	}
-	clearAnys(vals)
-	base := len(c.keys)
-	defer func() { c.keys = c.keys[:base] }()
-	if n < len(names) {
-		// the names data has, in their order, on the Copier's stack
-		for _, k := range names {
-			if _, ok := data[k]; ok {
-				c.keys = append(vmem.Grown(c.keys), k) //scratch:ok copy-in: no more names than the data has
-			}
+		err = c.copyPlaced(names, vals, d.vals)
+	} else {
+		found := names
+		if n < len(names) {
+			found = c.keys[base:]
 		}
-		names = c.keys[base:]
+		err = c.copyNames(d, data, found, vals[:n])
 	}
-	return c.copyTop(d, data, names)
+	c.keys = c.keys[:base]
+	return c.placed(d, vals, err)
 }
 
 // copyReadKeys is CopyReadInto when want has more names than data: data's
